@@ -1,0 +1,40 @@
+# Deadwood: one command to run, one command to test.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+export HYPOTHESIS_PROFILE ?= ci
+
+.PHONY: up test lint typecheck pytest bench soak clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+up: $(STAMP)
+	$(BIN)/deadwood up
+
+test: $(STAMP) lint typecheck pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+pytest: $(STAMP)
+	$(BIN)/pytest
+
+bench: $(STAMP)
+	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
+
+soak: $(STAMP)
+	HYPOTHESIS_PROFILE=soak $(BIN)/pytest -m "slow or not slow"
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

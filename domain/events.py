@@ -1,0 +1,33 @@
+"""Events: the only record of a match. Chance is data, so replay never draws a random number.
+
+An event is a past-tense `type`, a schema version `v` and JSON-ready `data` (str, int, bool,
+None, lists and dicts of those). Event data is never mutated after it is made. Time (`at`) and
+the sequence number belong to the store, not to the domain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+JSON = Any
+"""A JSON-ready value."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    type: str
+    data: Mapping[str, JSON] = field(default_factory=dict)
+    v: int = 1
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"type": self.type, "v": self.v, "data": dict(self.data)}
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, JSON]) -> Event:
+        return cls(type=str(obj["type"]), data=dict(obj.get("data") or {}), v=int(obj.get("v", 1)))
+
+
+SYSTEM = -1
+"""The seat number used for moves the service itself makes (scoring a round, dealing the next)."""

@@ -1,0 +1,71 @@
+"""Deterministic, cryptographically strong shuffles, and the fair-deal commitment.
+
+A match's deals are a pure function of its `deal_key` (32 bytes): for a seeded match the key is
+derived from the seed, otherwise it comes from the caller's cryptographic source (the store
+passes `secrets.token_hex(32)`). The stream of numbers is HMAC-SHA256 in counter mode with
+rejection sampling, so it is unbiased, needs no global random and replays identically anywhere.
+
+Commitment (documented in openapi.yaml): `sha256(f"{salt}:{' '.join(deck)}".encode())` in hex,
+where `deck` is the round's full deck order as card codes and `salt` a 32-byte hex string.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import MutableSequence, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def seed_key(seed: int | str) -> str:
+    """The deal key of a seeded match (hex), or of a secret string passed by the store."""
+    return hashlib.sha256(f"deadwood-seed:{seed}".encode()).hexdigest()
+
+
+class DealRng:
+    """An HMAC-SHA256 counter-mode generator keyed by a deal key and a purpose label."""
+
+    def __init__(self, key: str, purpose: str) -> None:
+        self._key = bytes.fromhex(key) if _is_hex(key) else key.encode()
+        self._purpose = purpose.encode()
+        self._counter = 0
+
+    def _block(self) -> int:
+        self._counter += 1
+        msg = self._purpose + b":" + self._counter.to_bytes(8, "big")
+        return int.from_bytes(hmac.new(self._key, msg, hashlib.sha256).digest(), "big")
+
+    def randbelow(self, n: int) -> int:
+        """A uniform integer in [0, n), by rejection sampling on 256-bit blocks."""
+        if n <= 0:
+            raise ValueError("randbelow needs n > 0")
+        limit = (1 << 256) - (1 << 256) % n
+        while True:
+            x = self._block()
+            if x < limit:
+                return x % n
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        """Fisher-Yates in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def token(self) -> str:
+        """32 bytes of hex, e.g. a round's commitment salt."""
+        return f"{self._block():064x}"
+
+
+def commitment(deck: Sequence[str], salt: str) -> str:
+    """SHA-256 (hex) of `salt:` followed by the deck's card codes joined by single spaces."""
+    return hashlib.sha256(f"{salt}:{' '.join(deck)}".encode()).hexdigest()
+
+
+def _is_hex(text: str) -> bool:
+    try:
+        bytes.fromhex(text)
+    except ValueError:
+        return False
+    return len(text) % 2 == 0 and len(text) > 0

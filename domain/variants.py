@@ -1,0 +1,88 @@
+"""The surface every game offers, and the registry that finds a game by name.
+
+Each game module (`domain.gin`, `domain.manipulation`) defines `VARIANT = Variant(...)`. The
+store, the API, the workers and the arena use only this surface, so they treat both games alike.
+
+    validate_options(options) -> dict          full options with defaults; InvalidOptions names
+                                               the bad key
+    create(players, options, seed, secret)     the events that open a match: MatchCreated (with
+                                               the deal key, hidden until the end), the role draw
+                                               or dealer draw, and the first RoundDealt.
+                                               `players` is [{"name": str, "bot": str|None}];
+                                               `seed` an int or None; `secret` a 64-hex string
+                                               from a cryptographic source, used when no seed.
+    initial_state() -> State                   the state before any event
+    evolve(state, event) -> State              trusts recorded history; never raises
+    decide(state, seat, move) -> events        validates and raises a RulesError subclass;
+                                               `move` is the JSON move of api.md; `seat` is
+                                               SYSTEM for the service's own moves
+    pending(state) -> dict | None              the SYSTEM move due now (e.g. score the round)
+    to_act(state) -> int | None                the seat whose move it is (None: nobody/system)
+    legal_moves(state, seat) -> list[dict]     every legal JSON move of that seat now
+    view(state, seat) -> dict                  the view of api.md minus `id`; seat None is a
+                                               spectator
+    event_view(before, event, seat) -> dict    `{"type", "v", "data"}` with every card the seat
+                                               may not see as None (nothing hidden once the
+                                               match is finished); `before` is the state the
+                                               event was applied to
+    is_finished(state) -> bool
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from domain.errors import InvalidOptions
+from domain.events import Event
+
+State = Any
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    min_players: int
+    max_players: int
+    validate_options: Callable[[Mapping[str, Any]], dict[str, Any]]
+    create: Callable[
+        [Sequence[Mapping[str, Any]], Mapping[str, Any], int | None, str], tuple[Event, ...]
+    ]
+    initial_state: Callable[[], State]
+    evolve: Callable[[State, Event], State]
+    decide: Callable[[State, int, Mapping[str, Any]], tuple[Event, ...]]
+    pending: Callable[[State], dict[str, Any] | None]
+    to_act: Callable[[State], int | None]
+    legal_moves: Callable[[State, int], list[dict[str, Any]]]
+    view: Callable[[State, int | None], dict[str, Any]]
+    event_view: Callable[[State, Event, int | None], dict[str, Any]]
+    is_finished: Callable[[State], bool]
+
+
+_MODULES = {
+    "three-hand-gin": "domain.gin",
+    "manipulation-rummy": "domain.manipulation",
+}
+
+NAMES = tuple(_MODULES)
+
+
+def get_variant(name: str) -> Variant:
+    """The game called `name`; InvalidOptions names the unknown variant."""
+    try:
+        module = _MODULES[name]
+    except (KeyError, TypeError):
+        raise InvalidOptions(
+            f"variant {name!r} is unknown: expected one of {', '.join(NAMES)}"
+        ) from None
+    variant: Variant = importlib.import_module(module).VARIANT
+    return variant
+
+
+def variant_of(events: Sequence[Event]) -> Variant:
+    """The game a log belongs to, read from its first event (MatchCreated)."""
+    if not events or events[0].type != "MatchCreated":
+        raise InvalidOptions("a match log must start with a MatchCreated event")
+    return get_variant(str(events[0].data.get("variant")))
