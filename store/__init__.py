@@ -1,0 +1,1 @@
+"""The Redis event store: streams, codec, snapshots, tokens, idempotency, the match service."""
