@@ -1,0 +1,281 @@
+"""The gin meld arithmetic on 52-bit card masks (G3): precomputed tables, no card objects.
+
+A hand is an int whose bit `suit * 13 + rank - 1` is set for each card it holds (see
+domain/cards.py), so the 13 bits of one suit are a contiguous field and a run is a range of
+consecutive bits inside one field.
+
+Why it is exact and fast: a set (G3.1) takes cards of one rank from different suits, a run
+(G3.2) takes cards of one suit. A hand of at most 11 cards has at most three ranks with three
+or more cards, so there are few ways to choose its sets (none, one of the 3-subsets, or all
+four, per such rank). Once the sets are chosen, the remaining cards of each suit can only form
+runs within that suit, independently of the other suits. So the least deadwood of the
+remaining cards is a sum of four lookups in a 8192-entry table indexed by a suit's 13 bits,
+computed once at import. For 11 cards (G6.2: one card is set aside before the 10 are counted)
+a second table gives each suit's least deadwood when one of its cards is discarded for free;
+the discard goes to whichever suit gains most. The 11-card hand is thus searched once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+from itertools import product
+
+SUIT_WIDTH = 13
+SUIT_FIELD = (1 << SUIT_WIDTH) - 1
+DECK_MASK = (1 << 52) - 1
+RANK_VALUES = tuple(min(rank, 10) for rank in range(1, 14))
+"""G2.3: the value of the card at bit position `rank - 1` within its suit."""
+CARD_VALUES = tuple(RANK_VALUES[i % SUIT_WIDTH] for i in range(52))
+INFEASIBLE = 1000
+"""Stands for "no way": larger than any deadwood count of a 0..11-card hand."""
+
+
+def _build_suit_tables() -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Least deadwood of every suit field using runs only: without and with one free discard.
+
+    The highest card of a field is either deadwood, the top of a run, or (second table) the
+    discarded card, so each entry follows from entries of smaller fields.
+    """
+    keep = [0] * (SUIT_FIELD + 1)
+    drop = [INFEASIBLE] * (SUIT_FIELD + 1)
+    for field in range(1, SUIT_FIELD + 1):
+        top = field.bit_length() - 1
+        rest = field ^ (1 << top)
+        best_keep = keep[rest] + RANK_VALUES[top]
+        best_drop = min(keep[rest], drop[rest] + RANK_VALUES[top])
+        run = 1 << top
+        low = top
+        while low > 0 and field >> (low - 1) & 1:
+            low -= 1
+            run |= 1 << low
+            if top - low >= 2:
+                best_keep = min(best_keep, keep[field ^ run])
+                best_drop = min(best_drop, drop[field ^ run])
+        keep[field] = best_keep
+        drop[field] = best_drop
+    return tuple(keep), tuple(drop)
+
+
+SUIT_KEEP, SUIT_DROP = _build_suit_tables()
+SUIT_GAIN = tuple(INFEASIBLE if f == 0 else SUIT_DROP[f] - SUIT_KEEP[f] for f in range(8192))
+"""What a free discard changes in a suit field (<= 0); INFEASIBLE for an empty field."""
+
+RANK_MASKS = tuple(sum(1 << (s * SUIT_WIDTH + r) for s in range(4)) for r in range(SUIT_WIDTH))
+
+
+def _set_melds() -> tuple[int, ...]:
+    """G3.1: every set of 3 or 4 cards of one rank, as masks."""
+    out = []
+    for full in RANK_MASKS:
+        out.append(full)
+        out.extend(full ^ (1 << b) for b in range(52) if full >> b & 1)
+    return tuple(out)
+
+
+def _run_melds() -> tuple[int, ...]:
+    """G3.2 / G2.2: every run of 3+ consecutive ranks in one suit, ace low only."""
+    out = []
+    for suit in range(4):
+        for low in range(SUIT_WIDTH):
+            for high in range(low + 2, SUIT_WIDTH):
+                out.append(((1 << (high - low + 1)) - 1) << (suit * SUIT_WIDTH + low))
+    return tuple(out)
+
+
+SET_MELDS = _set_melds()
+RUN_MELDS = _run_melds()
+ALL_MELDS = SET_MELDS + RUN_MELDS
+MELD_MASKS = frozenset(ALL_MELDS)
+MELDS_BY_LOWEST = tuple(tuple(m for m in ALL_MELDS if m & -m == 1 << i) for i in range(52))
+"""The deck's melds grouped by their lowest card index."""
+
+
+def _set_options() -> dict[int, tuple[int, ...]]:
+    """For the 3 or 4 cards of one rank in a hand: the sets one may take, then "no set" (0)."""
+    options: dict[int, tuple[int, ...]] = {}
+    for full in RANK_MASKS:
+        threes = tuple(full ^ (1 << b) for b in range(52) if full >> b & 1)
+        options[full] = (full, *threes, 0)
+        for three in threes:
+            options[three] = (three, 0)
+    return options
+
+
+SET_OPTIONS = _set_options()
+
+
+def fields(mask: int) -> tuple[int, int, int, int]:
+    """The four 13-bit suit fields (clubs, diamonds, hearts, spades) of a mask."""
+    return (
+        mask & SUIT_FIELD,
+        mask >> 13 & SUIT_FIELD,
+        mask >> 26 & SUIT_FIELD,
+        mask >> 39 & SUIT_FIELD,
+    )
+
+
+def triple_ranks(mask: int) -> int:
+    """Bits (by rank - 1) of the ranks held three or four times: where a set is possible."""
+    c, d, h, s = fields(mask)
+    return (c & d & (h | s)) | (h & s & (c | d))
+
+
+def set_choices(mask: int) -> Iterator[int]:
+    """Every way to take sets out of a hand, as the mask of the cards they use.
+
+    In preference order: sets taken (the four before a three) before sets left out.
+    """
+    triples = triple_ranks(mask)
+    if not triples:
+        yield 0
+        return
+    per_rank = []
+    while triples:
+        rank = (triples & -triples).bit_length() - 1
+        triples &= triples - 1
+        per_rank.append(SET_OPTIONS[mask & RANK_MASKS[rank]])
+    for combo in product(*per_rank):
+        yield sum(combo)
+
+
+def least_deadwood(mask: int, discard: bool) -> int:
+    """G3.4 / G6.2: the least deadwood of a hand mask; with `discard`, one card is set aside."""
+    c = mask & 8191
+    d = mask >> 13 & 8191
+    h = mask >> 26 & 8191
+    s = mask >> 39
+    triples = (c & d & (h | s)) | (h & s & (c | d))
+    keep = SUIT_KEEP
+    if not triples:
+        base = keep[c] + keep[d] + keep[h] + keep[s]
+        if discard:
+            gain = SUIT_GAIN
+            return base + min(gain[c], gain[d], gain[h], gain[s])
+        return base
+    best = INFEASIBLE
+    for used in set_choices(mask):
+        rest = mask ^ used
+        c = rest & 8191
+        d = rest >> 13 & 8191
+        h = rest >> 26 & 8191
+        s = rest >> 39
+        total = keep[c] + keep[d] + keep[h] + keep[s]
+        if discard:
+            gain = SUIT_GAIN
+            total += min(gain[c], gain[d], gain[h], gain[s])
+        if total < best:
+            best = total
+    return best
+
+
+def mask_value(mask: int) -> int:
+    """G2.3: the summed value of the cards of a mask."""
+    total = 0
+    while mask:
+        low = mask & -mask
+        total += CARD_VALUES[low.bit_length() - 1]
+        mask ^= low
+    return total
+
+
+@lru_cache(maxsize=8192)
+def suit_partitions(field: int) -> tuple[tuple[int, ...], ...]:
+    """Every way to split a suit field into runs reaching SUIT_KEEP[field], runs as fields.
+
+    Order: at the highest card, runs ending there (longest first), then leaving it deadwood.
+    """
+    if field == 0:
+        return ((),)
+    target = SUIT_KEEP[field]
+    top = field.bit_length() - 1
+    out: list[tuple[int, ...]] = []
+    for run in _runs_ending_at(field, top):
+        if SUIT_KEEP[field ^ run] == target:
+            out.extend((*runs, run) for runs in suit_partitions(field ^ run))
+    rest = field ^ (1 << top)
+    if SUIT_KEEP[rest] + RANK_VALUES[top] == target:
+        out.extend(suit_partitions(rest))
+    return tuple(out)
+
+
+def _runs_ending_at(field: int, top: int) -> tuple[int, ...]:
+    """The runs of a field whose highest card is `top`, longest first."""
+    runs = []
+    run = 1 << top
+    low = top
+    while low > 0 and field >> (low - 1) & 1:
+        low -= 1
+        run |= 1 << low
+        if top - low >= 2:
+            runs.append(run)
+    return tuple(reversed(runs))
+
+
+def suit_partition_with_discard(field: int) -> tuple[tuple[int, ...], int]:
+    """One split of a non-empty field into runs and one discard reaching SUIT_DROP[field].
+
+    Returns (runs, discard bit). Preference at the highest card: discard it, then runs
+    (longest first), then leave it deadwood.
+    """
+    target = SUIT_DROP[field]
+    top = field.bit_length() - 1
+    rest = field ^ (1 << top)
+    if SUIT_KEEP[rest] == target:
+        return suit_partitions(rest)[0], 1 << top
+    for run in _runs_ending_at(field, top):
+        if SUIT_DROP[field ^ run] == target:
+            runs, dropped = suit_partition_with_discard(field ^ run)
+            return (*runs, run), dropped
+    return suit_partition_with_discard(rest)
+
+
+def arrangements_of(mask: int) -> Iterator[tuple[int, ...]]:
+    """Every meld choice (as meld masks) reaching the least deadwood of a hand, no discard."""
+    target = least_deadwood(mask, False)
+    for used in set_choices(mask):
+        rest = mask ^ used
+        parts = fields(rest)
+        if sum(SUIT_KEEP[p] for p in parts) != target:
+            continue
+        sets = _split_sets(used)
+        per_suit = [
+            tuple(tuple(run << (13 * suit) for run in runs) for runs in suit_partitions(p))
+            for suit, p in enumerate(parts)
+        ]
+        for combo in product(*per_suit):
+            yield sets + tuple(run for runs in combo for run in runs)
+
+
+def best_arrangement(mask: int, discard: bool) -> tuple[tuple[int, ...], int]:
+    """One meld choice reaching the least deadwood, and the discard bit (0 if not `discard`).
+
+    Without a discard it is the first of `arrangements_of`.
+    """
+    target = least_deadwood(mask, discard)
+    for used in set_choices(mask):
+        rest = mask ^ used
+        parts = fields(rest)
+        base = sum(SUIT_KEEP[p] for p in parts)
+        if not discard:
+            if base != target:
+                continue
+            runs = [r << (13 * i) for i, p in enumerate(parts) for r in suit_partitions(p)[0]]
+            return _split_sets(used) + tuple(runs), 0
+        for suit, p in enumerate(parts):
+            if base + SUIT_GAIN[p] != target:
+                continue
+            runs = []
+            for i, q in enumerate(parts):
+                if i == suit:
+                    suit_runs, dropped = suit_partition_with_discard(q)
+                else:
+                    suit_runs = suit_partitions(q)[0]
+                runs.extend(r << (13 * i) for r in suit_runs)
+            return _split_sets(used) + tuple(runs), dropped << (13 * suit)
+    raise AssertionError("unreachable: the no-set choice always reaches a finite count")
+
+
+def _split_sets(used: int) -> tuple[int, ...]:
+    """The individual sets inside `used` (the union of sets, one per rank)."""
+    return tuple(used & rank for rank in RANK_MASKS if used & rank)
