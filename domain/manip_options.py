@@ -1,0 +1,104 @@
+"""Manipulation Rummy match options (rules.md section 5, manip rows), checked and frozen.
+
+The options travel in the MatchCreated event as a plain dict (every key, defaults filled in)
+and in the state as a frozen `ManipOptions`, never as module constants.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from domain.errors import InvalidOptions
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "knock_timing": ("end_of_turn", "after_any_draw"),
+    "joker_replacement_source": ("hand_or_table", "hand_only"),
+    "freed_joker_placement": ("anywhere", "new_meld_from_hand"),
+    "tie_handling": ("all_score_as_winners", "split_equally"),
+    "round_bonus_recipients": ("others_only", "all_players"),
+    "next_dealer": ("rotate_left", "round_winner", "random"),
+    "final_tie": ("shared", "most_rounds_won"),
+}
+
+_LIMITS: dict[str, tuple[int, int]] = {
+    "knock_limit": (0, 250),
+    "initial_meld_min_points": (0, 250),
+    "undercut_bonus": (0, 10_000),
+    "going_out_bonus": (0, 10_000),
+    "target_score": (1, 1_000_000),
+    "game_bonus": (0, 10_000),
+    "round_win_bonus": (0, 10_000),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ManipOptions:
+    """Every option of section 5 for manip, with the rules.md default."""
+
+    knock_limit: int = 5  # M8.1
+    knock_timing: str = "end_of_turn"  # M8.1, A-M7
+    initial_meld_per_player: bool = False  # I6, A-M6
+    initial_meld_from_hand_only: bool = False  # I6
+    initial_meld_min_points: int = 0  # I6
+    joker_replacement_source: str = "hand_or_table"  # A-M18
+    freed_joker_placement: str = "anywhere"  # A-M18
+    one_real_card_frees_one_joker: bool = True  # M5.6
+    joker_identity_respects_copy_count: bool = False  # M5.7
+    last_lap_knock: bool = False  # M9.2
+    tie_handling: str = "all_score_as_winners"  # M10.1
+    undercut_bonus: int = 10  # M10.4
+    going_out_bonus: int = 25  # M10.4
+    target_score: int = 150  # M11.1
+    game_bonus: int = 100  # M11.2
+    round_win_bonus: int = 25  # M11.3
+    round_bonus_recipients: str = "others_only"  # M11.3, A-M14
+    next_dealer: str = "rotate_left"  # M3.3
+    final_tie: str = "shared"  # M11.4
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+NAMES = tuple(f.name for f in fields(ManipOptions))
+DEFAULTS = ManipOptions().as_dict()
+
+
+def validate_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The full options dict with defaults; InvalidOptions names the first bad key (section 5)."""
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
+        raise InvalidOptions("options must be an object of option names to values")
+    for key in options:
+        if key not in DEFAULTS:
+            raise InvalidOptions(
+                f"option {key!r} is unknown for manipulation-rummy: expected one of "
+                + ", ".join(NAMES)
+            )
+    full = dict(DEFAULTS)
+    for key, value in options.items():
+        _check(key, value)
+        full[key] = value
+    return full
+
+
+def _check(key: str, value: Any) -> None:
+    default = DEFAULTS[key]
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise InvalidOptions(f"option {key!r} must be true or false, not {value!r}")
+    elif isinstance(default, int):
+        low, high = _LIMITS[key]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise InvalidOptions(f"option {key!r} must be an integer {low}..{high}, not {value!r}")
+    elif value not in _CHOICES[key]:
+        raise InvalidOptions(
+            f"option {key!r} must be one of {', '.join(_CHOICES[key])}, not {value!r}"
+        )
+
+
+def options_of(options: Mapping[str, Any]) -> ManipOptions:
+    """The frozen options of a recorded (already valid) options dict; unknown keys ignored."""
+    return ManipOptions(**{k: v for k, v in options.items() if k in DEFAULTS})
