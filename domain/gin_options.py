@@ -1,0 +1,115 @@
+"""Three-handed Gin match options (rules.md section 5, gin3 rows), checked and frozen.
+
+The options travel in the MatchCreated event as a plain dict (every key, defaults filled in)
+and in the state as a frozen `GinOptions`, never as module constants.
+
+Values the engine does not play yet are refused with InvalidOptions rather than silently
+ignored: `team_scoring` other than `individual`, `opponent_layoffs` = `manual`, and any
+`big_gin_bonus` other than 0 (off, G6.4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from domain.errors import InvalidOptions
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "role_draw_tiebreak": ("redraw", "suit_order"),
+    "advice_window": ("always", "after_knock_only"),
+    "team_scoring": ("individual",),
+    "knocker_arrangement": ("player_choice_among_minimal", "auto_canonical"),
+    "opponent_layoffs": ("auto_optimal",),
+    "shutout_rule": ("none", "double_game_bonus", "double_score"),
+}
+
+_NOT_YET: dict[str, str] = {
+    "team_scoring": "captain_and_advisor_share and chouette_settlement are not played yet",
+    "opponent_layoffs": "manual layoffs are not played yet; the engine lays off optimally",
+    "big_gin_bonus": "big gin is not played yet, only 0 (off) is accepted",
+}
+
+_LIMITS: dict[str, tuple[int, int]] = {
+    "knock_limit": (0, 10),
+    "gin_bonus": (0, 1_000),
+    "undercut_bonus": (0, 1_000),
+    "big_gin_bonus": (0, 0),
+    "target_score": (1, 100_000),
+    "game_bonus": (0, 10_000),
+    "box_bonus_per_hand": (0, 10_000),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class GinOptions:
+    """Every gin3 option of section 5, with the rules.md default."""
+
+    role_draw_tiebreak: str = "redraw"  # G1.2, A-G17
+    advisor_sees_captain_hand: bool = True  # G1.4, A-G4
+    advice_enabled: bool = True  # G1.4
+    advice_window: str = "always"  # A-G4
+    team_scoring: str = "individual"  # G7.5, A-G5
+    knock_limit: int = 10  # G6.2, A-G19
+    gin_bonus: int = 25  # G7.1, A-G6
+    gin_scores_opponent_deadwood: bool = True  # G7.1, A-G7
+    undercut_bonus: int = 10  # G7.3, A-G8
+    undercut_on_tie: bool = True  # G7.3, A-G8
+    big_gin_bonus: int = 0  # G6.4 (off)
+    no_discard_of_taken_card: bool = True  # G5.3, A-G12
+    knocker_arrangement: str = "player_choice_among_minimal"  # G6.3, A-G11
+    opponent_layoffs: str = "auto_optimal"  # G6.7
+    layoff_chain: bool = True  # G6.6, A-G10
+    target_score: int = 100  # G8.1
+    game_bonus: int = 0  # G8.2
+    box_bonus_per_hand: int = 0  # G8.2
+    shutout_rule: str = "none"  # G8.2
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+NAMES = tuple(f.name for f in fields(GinOptions))
+DEFAULTS = GinOptions().as_dict()
+
+
+def validate_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The full options dict with defaults; InvalidOptions names the first bad key (section 5)."""
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
+        raise InvalidOptions("options must be an object of option names to values")
+    for key in options:
+        if key not in DEFAULTS:
+            raise InvalidOptions(
+                f"option {key!r} is unknown for three-hand-gin: expected one of " + ", ".join(NAMES)
+            )
+    full = dict(DEFAULTS)
+    for key, value in options.items():
+        _check(key, value)
+        full[key] = value
+    return full
+
+
+def _check(key: str, value: Any) -> None:
+    default = DEFAULTS[key]
+    hint = f" ({_NOT_YET[key]})" if key in _NOT_YET else ""
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise InvalidOptions(f"option {key!r} must be true or false, not {value!r}")
+    elif isinstance(default, int):
+        low, high = _LIMITS[key]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise InvalidOptions(
+                f"option {key!r} must be an integer {low}..{high}, not {value!r}{hint}"
+            )
+    elif value not in _CHOICES[key]:
+        raise InvalidOptions(
+            f"option {key!r} must be one of {', '.join(_CHOICES[key])}, not {value!r}{hint}"
+        )
+
+
+def options_of(options: Mapping[str, Any]) -> GinOptions:
+    """The frozen options of a recorded (already valid) options dict; unknown keys ignored."""
+    return GinOptions(**{k: v for k, v in options.items() if k in DEFAULTS})
