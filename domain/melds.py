@@ -58,13 +58,18 @@ class LayoffResult:
 
 def hand_mask(cards: Hand) -> int:
     """The mask of distinct plain cards; refuses repeats and jokers (G2.1: no jokers)."""
+    items = tuple(cards.split() if isinstance(cards, str) else cards)
     mask = 0
-    for card in parse_cards(cards):
-        if card.is_joker:
-            raise InvalidCard("card 'JK': gin is played without jokers (G2.1)")
-        if mask & card.bit:
-            raise InvalidCard(f"card {card} appears twice in one hand")
-        mask |= card.bit
+    for card in items:
+        if card.__class__ is not Card:
+            card = Card.parse(card)
+        mask |= 1 << card.index
+    if mask >> 52:
+        raise InvalidCard("card 'JK': gin is played without jokers (G2.1)")
+    if mask.bit_count() != len(items):
+        parsed = parse_cards(items)
+        twice = next(c for c in parsed if parsed.count(c) > 1)
+        raise InvalidCard(f"card {twice} appears twice in one hand")
     return mask
 
 
