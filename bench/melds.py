@@ -7,6 +7,8 @@ the min / median / max hands per second of those passes.
 - `deadwood_of_mask`: the search itself, on a card mask (what a bot's inner loop calls).
 - `deadwood(cards)`: the public call on a tuple of Card objects (mask conversion included).
 - `best_melds(cards)`: the public call that also builds the Arrangement.
+- `layoffs` / `choose_knock_arr.` (deals per second): the defender's lay-offs against the
+  knocker's best melds, and the knock-without-melds choice among minimal arrangements.
 
 Meld-heavy hands are built from 2-3 melds of the deck, each after the first overlapping the
 cards so far (70% of the time), trimmed or filled up with random cards to the hand size.
@@ -19,13 +21,20 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any, TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from domain.cards import from_mask
-from domain.melds import best_melds, deadwood, deadwood_of_mask
+from domain.melds import (
+    best_melds,
+    choose_knock_arrangement,
+    deadwood,
+    deadwood_of_mask,
+    layoffs,
+)
 from domain.melds_core import ALL_MELDS
 
 
@@ -44,7 +53,10 @@ def meld_heavy_hand(rng: random.Random, size: int) -> int:
     return sum(1 << i for i in chosen + rng.sample(rest, size - len(chosen)))
 
 
-def time_pass(function: Callable[[object], object], hands: list[object]) -> float:
+T = TypeVar("T")
+
+
+def time_pass(function: Callable[[T], object], hands: Sequence[T]) -> float:
     start = time.perf_counter()
     for hand in hands:
         function(hand)
@@ -60,8 +72,8 @@ def main() -> None:
     args = parser.parse_args()
     hands, runs = (2_000, 3) if args.quick else (args.hands, args.runs)
     rng = random.Random(args.seed)
-    functions: list[tuple[str, Callable[[object], object], bool]] = [
-        ("deadwood_of_mask", deadwood_of_mask, True),  # type: ignore[list-item]
+    functions: list[tuple[str, Callable[[Any], object], bool]] = [
+        ("deadwood_of_mask", deadwood_of_mask, True),
         ("deadwood(cards)", deadwood, False),
         ("best_melds(cards)", best_melds, False),
     ]
@@ -82,8 +94,35 @@ def main() -> None:
                     f"{kind:<11} {size:>5}  {name:<18} {min(rates):>10,.0f} "
                     f"{statistics.median(rates):>10,.0f} {max(rates):>10,.0f}"
                 )
+    for name, rates in knock_rows(rng, max(hands // 10, 200), runs):
+        print(
+            f"{'deals':<11} {10:>5}  {name:<18} {min(rates):>10,.0f} "
+            f"{statistics.median(rates):>10,.0f} {max(rates):>10,.0f}"
+        )
     print()
     print("\n".join(shapes))
+
+
+def knock_rows(rng: random.Random, deals: int, runs: int) -> list[tuple[str, list[float]]]:
+    """Deals per second for the knock-time calls: lay-offs, and the knocker's arrangement.
+
+    A deal is a meld-heavy knocker hand and a defender hand drawn from the 20 cards of a
+    meld-heavy pool; the knocker shows the melds of `best_melds`.
+    """
+    built = []
+    for _ in range(deals):
+        pool = meld_heavy_hand(rng, 20)
+        bits = [i for i in range(52) if pool >> i & 1]
+        knocker = sum(1 << i for i in rng.sample(bits, 10))
+        built.append((from_mask(knocker), from_mask(pool & ~knocker)))
+    shown = [(d, best_melds(k).melds) for k, d in built]
+    return [
+        ("layoffs", [time_pass(lambda x: layoffs(*x), shown) for _ in range(runs)]),
+        (
+            "choose_knock_arr.",
+            [time_pass(lambda x: choose_knock_arrangement(*x), built) for _ in range(runs)],
+        ),
+    ]
 
 
 def describe(kind: str, size: int, masks: list[int]) -> str:
