@@ -9,7 +9,7 @@ Why it is exact and fast: a set (G3.1) takes cards of one rank from different su
 or more cards, so there are few ways to choose its sets (none, one of the 3-subsets, or all
 four, per such rank). Once the sets are chosen, the remaining cards of each suit can only form
 runs within that suit, independently of the other suits. So the least deadwood of the
-remaining cards is a sum of four lookups in a 8192-entry table indexed by a suit's 13 bits,
+remaining cards is a sum of four lookups in an 8192-entry table indexed by a suit's 13 bits,
 computed once at import. For 11 cards (G6.2: one card is set aside before the 10 are counted)
 a second table gives each suit's least deadwood when one of its cards is discarded for free;
 the discard goes to whichever suit gains most. The 11-card hand is thus searched once.
@@ -250,30 +250,32 @@ def arrangements_of(mask: int) -> Iterator[tuple[int, ...]]:
 def best_arrangement(mask: int, discard: bool) -> tuple[tuple[int, ...], int]:
     """One meld choice reaching the least deadwood, and the discard bit (0 if not `discard`).
 
-    Without a discard it is the first of `arrangements_of`.
+    Sets are chosen in `set_choices` order, the discard in the first suit (C, D, H, S) that
+    reaches the least count. Without a discard it is the first of `arrangements_of`.
     """
     target = least_deadwood(mask, discard)
     for used in set_choices(mask):
-        rest = mask ^ used
-        parts = fields(rest)
+        parts = fields(mask ^ used)
         base = sum(SUIT_KEEP[p] for p in parts)
-        if not discard:
-            if base != target:
-                continue
-            runs = [r << (13 * i) for i, p in enumerate(parts) for r in suit_partitions(p)[0]]
-            return _split_sets(used) + tuple(runs), 0
-        for suit, p in enumerate(parts):
-            if base + SUIT_GAIN[p] != target:
-                continue
-            runs = []
-            for i, q in enumerate(parts):
-                if i == suit:
-                    suit_runs, dropped = suit_partition_with_discard(q)
-                else:
-                    suit_runs = suit_partitions(q)[0]
-                runs.extend(r << (13 * i) for r in suit_runs)
-            return _split_sets(used) + tuple(runs), dropped << (13 * suit)
+        for suit in range(4) if discard else (-1,):
+            if base + (SUIT_GAIN[parts[suit]] if discard else 0) == target:
+                runs, dropped = _runs_of_fields(parts, suit)
+                return _split_sets(used) + runs, dropped
     raise AssertionError("unreachable: the no-set choice always reaches a finite count")
+
+
+def _runs_of_fields(parts: tuple[int, ...], dropping: int) -> tuple[tuple[int, ...], int]:
+    """The preferred runs of each suit field, and the discard taken in suit `dropping` (or -1)."""
+    runs: list[int] = []
+    dropped = 0
+    for suit, field in enumerate(parts):
+        if suit == dropping:
+            suit_runs, bit = suit_partition_with_discard(field)
+            dropped = bit << (13 * suit)
+        else:
+            suit_runs = suit_partitions(field)[0]
+        runs.extend(run << (13 * suit) for run in suit_runs)
+    return tuple(runs), dropped
 
 
 def _split_sets(used: int) -> tuple[int, ...]:
