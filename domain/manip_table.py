@@ -42,7 +42,7 @@ def meld_candidates(
     """A representative, validated, duplicate-free set of meld moves (see the module doc)."""
     seen: set[tuple[tuple[str, ...], ...]] = set()
     out: list[Table] = []
-    for candidate in _raw_candidates(table, hand, options):
+    for candidate in _raw_candidates(table, hand, options, opened, decks):
         try:
             _, normal = check_meld(table, hand, candidate, options, opened, decks)
         except IllegalMove:
@@ -54,8 +54,10 @@ def meld_candidates(
     return tuple(out)
 
 
-def _raw_candidates(table: Table, hand: tuple[Card, ...], options: ManipOptions) -> Iterator[Table]:
-    solved = _solver_table(table, hand, options)
+def _raw_candidates(
+    table: Table, hand: tuple[Card, ...], options: ManipOptions, opened: bool, decks: int
+) -> Iterator[Table]:
+    solved = _solver_table(table, hand, options, opened, decks)
     if solved is not None:
         yield solved
     for meld in hand_melds(hand):
@@ -65,13 +67,15 @@ def _raw_candidates(table: Table, hand: tuple[Card, ...], options: ManipOptions)
             yield (*table[:i], extended, *table[i + 1 :])
 
 
-def _solver_table(table: Table, hand: tuple[Card, ...], options: ManipOptions) -> Table | None:
+def _solver_table(
+    table: Table, hand: tuple[Card, ...], options: ManipOptions, opened: bool, decks: int
+) -> Table | None:
     """The table of the solver's best move (domain/table_solver.py), if it finds one."""
     try:
         from domain.table_solver import best_move
     except ImportError:  # pragma: no cover - the solver lands beside this module
         return None
-    found = best_move(table, hand, options)
+    found = best_move(table, hand, options, has_opened=opened, decks=decks)
     return None if found is None else tuple(tuple(meld) for meld in found.table)
 
 
