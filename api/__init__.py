@@ -1,0 +1,116 @@
+"""The Deadwood HTTP API (api.md): a Flask app factory with one blueprint per resource.
+
+    create_app(test_config=None) -> Flask
+
+Configuration (each key may come from `test_config`; the environment gives the defaults):
+    REDIS_URL / QUEUE_URL     event store and job queue (store.connection)
+    SERVICE                   a ready MatchService (tests); otherwise one is built
+    MAX_BODY_BYTES            65536 (api.md: 413 over 64 KiB)
+    MAX_REPLAY_BYTES          8 MiB for POST /v1/replays
+    SSE_HEARTBEAT_SECONDS     15 (api.md: a heartbeat comment at least every 15 s)
+    SSE_MAX_SECONDS           300 (a stream ends after this; clients resume with Last-Event-ID)
+
+`gunicorn -k gevent 'api:create_app()'` serves it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any
+
+from flask import Flask, g, request
+from flask_smorest import Api
+
+from api import errors
+from api.body import read_body
+from api.spec import SPEC_KWARGS, finish_spec
+
+log = logging.getLogger("deadwood.api")
+
+DEFAULTS: dict[str, Any] = {
+    "API_TITLE": "Deadwood",
+    "API_VERSION": "1.0.0",
+    "OPENAPI_VERSION": "3.0.3",
+    "OPENAPI_URL_PREFIX": "/v1",
+    "OPENAPI_JSON_PATH": "openapi.json",
+    "MAX_BODY_BYTES": 64 * 1024,
+    "MAX_REPLAY_BYTES": 8 * 1024 * 1024,
+    "SSE_HEARTBEAT_SECONDS": 15.0,
+    "SSE_MAX_SECONDS": 300.0,
+    "JSON_SORT_KEYS": False,
+}
+
+NDJSON_ENDPOINTS = {"replays.Replays"}
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """The app, wired to the event store named by the config or the environment."""
+    app = Flask(__name__)
+    app.config.update(DEFAULTS)
+    app.config.from_prefixed_env("DEADWOOD")
+    if test_config:
+        app.config.update(test_config)
+    app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_REPLAY_BYTES"]
+    app.url_map.strict_slashes = True
+
+    api = _Api(app, spec_kwargs=SPEC_KWARGS)
+    _register_blueprints(api)
+    finish_spec(api)
+    errors.register(app)
+    app.before_request(_bound_request)
+    app.extensions["deadwood"] = {
+        "api": api,
+        "service": app.config.get("SERVICE") or _service(app),
+    }
+    return app
+
+
+class _Api(Api):  # type: ignore[misc]
+    """flask-smorest with our problem responses instead of its default error schema."""
+
+    DEFAULT_ERROR_RESPONSE_NAME = None
+
+
+def _service(app: Flask) -> Any:
+    import redis
+
+    from store.connection import pepper_from_env, queue_url, redis_url
+    from store.service import MatchService
+
+    url = app.config.get("REDIS_URL") or redis_url()
+    queue = app.config.get("QUEUE_URL") or os.environ.get("QUEUE_URL") or queue_url()
+    store = redis.Redis.from_url(url)
+    queue_redis = store if queue == url else redis.Redis.from_url(queue)
+    return MatchService(store, queue_redis=queue_redis, pepper=pepper_from_env())
+
+
+def _register_blueprints(api: Api) -> None:
+    from api import bots, events, matches, moves, replays
+
+    for module in (matches, moves, events, replays, bots):
+        api.register_blueprint(module.blp)
+
+
+def _bound_request() -> None:
+    """Size (413), media type (415), encoding, JSON and depth (400) of every POST body."""
+    if request.method not in ("POST", "PUT", "PATCH"):
+        return
+    ndjson = request.endpoint in NDJSON_ENDPOINTS
+    limit = current_limit(ndjson)
+    request.max_content_length = limit
+    length = request.content_length
+    if length is not None and length > limit:
+        from werkzeug.exceptions import RequestEntityTooLarge
+
+        raise RequestEntityTooLarge()
+    if request.endpoint is None or request.url_rule is None:
+        return  # 404/405 come next, from routing
+    g.json_body = read_body(request, ndjson=ndjson)
+
+
+def current_limit(ndjson: bool) -> int:
+    from flask import current_app
+
+    key = "MAX_REPLAY_BYTES" if ndjson else "MAX_BODY_BYTES"
+    return int(current_app.config[key])

@@ -1,0 +1,88 @@
+"""Bots, hints and health: the built-in strategies, a hint for the caller's seat, and the
+liveness of the event store.
+
+A hint is the move the strongest built-in bot of the variant would make, computed from the
+caller's own view and legal moves only (exactly what the bot would see in that seat), with a
+`random.Random` seeded from the match id, version and seat, so asking twice gives one answer.
+"""
+
+# mypy: disable-error-code="untyped-decorator"
+from __future__ import annotations
+
+import hashlib
+import random
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import docs
+from api.common import caller_seat, json_response, render_view, service, variant_of_state
+from api.errors import ApiError
+from api.schemas import BotSchema, HealthSchema, HintSchema
+from domain import bots as registry
+
+blp = Blueprint("bots", __name__, url_prefix="/v1", description="Bots, hints and health")
+
+STRENGTH = ("expert", "greedy", "heuristic", "random")
+"""The built-in bots from strongest to weakest; a hint uses the first one the variant has."""
+
+
+def strongest(variant: str) -> Any:
+    """The strongest bot of `variant` in `STRENGTH` order (else any, by name)."""
+    available = registry.BOTS.get(variant, {})
+    if not available:
+        raise ApiError("not_found", f"no built-in bot plays {variant}", 404)
+    for name in STRENGTH:
+        if name in available:
+            return available[name]
+    return available[sorted(available)[0]]
+
+
+def _rng(match_id: str, version: int, seat: int) -> random.Random:
+    seed = hashlib.sha256(f"hint:{match_id}:{version}:{seat}".encode()).digest()
+    return random.Random(int.from_bytes(seed[:8], "big"))  # noqa: S311 (a seeded bot rng)
+
+
+@blp.route("/bots")
+class Bots(MethodView):
+    @blp.response(200, BotSchema(many=True))
+    @blp.doc(responses=docs.problems())
+    def get(self) -> Any:
+        """The built-in bot strategies: a name to use as `bot` when creating a match."""
+        return json_response(registry.catalogue())
+
+
+@blp.route("/matches/<match_id>/hint")
+class Hint(MethodView):
+    @blp.response(200, HintSchema, headers=docs.ETAG_HEADER)
+    @blp.doc(security=docs.SECURITY, responses=docs.problems(401, 403, 404, 409))
+    def get(self, match_id: str) -> Any:
+        """The move the strongest built-in bot would make now for the caller's seat.
+
+        403 `forbidden` for a spectator; 409 `not_your_turn` when the seat has no move now.
+        """
+        seat = caller_seat(match_id)
+        if seat is None:
+            raise ApiError("forbidden", "a spectator has no seat to hint for", 403)
+        state, version = service().load(match_id)
+        variant = variant_of_state(state)
+        view = render_view(match_id, variant, state, seat)
+        moves = view["you"]["legal_moves"] if view.get("you") else []
+        if not moves:
+            raise ApiError("not_your_turn", f"seat {seat} has no move to make now", 409)
+        bot = strongest(variant.name)
+        move = bot.choose(view, moves, _rng(match_id, version, seat))
+        reason = f"the {bot.name} bot ({bot.description}) would play this from your view"
+        return json_response({"move": move, "reason": reason, "bot": bot.name}, 200, version)
+
+
+@blp.route("/health")
+class Health(MethodView):
+    @blp.response(200, HealthSchema)
+    @blp.doc(responses=docs.problems(503))
+    def get(self) -> Any:
+        """`{"status": "ok"}` when the event store answers PING; 503 otherwise."""
+        if not service().ping():
+            raise ApiError("store_unavailable", "the event store does not answer PING", 503)
+        return json_response({"status": "ok"})

@@ -1,0 +1,168 @@
+"""What every blueprint needs: the service, the caller's seat, views, events, ETags.
+
+Everything a caller reads is built here from the domain's `view` and `event_view`, never from
+a raw state, so redaction lives in one place (architecture.md "Views are the only way out").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from flask import Response, current_app, request
+
+from api.errors import ApiError
+from domain.events import Event
+from domain.variants import Variant, get_variant
+
+_BEARER = re.compile(r"Bearer +([\x21-\x7e]+) *", re.IGNORECASE)
+_IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,200}")
+_MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def service() -> Any:
+    """The app's store.service.MatchService."""
+    return current_app.extensions["deadwood"]["service"]
+
+
+def setting(name: str) -> Any:
+    return current_app.config[name]
+
+
+def check_match_id(match_id: str) -> None:
+    """Ids are short url-safe strings; anything else cannot name a match (404)."""
+    if not _MATCH_ID.fullmatch(match_id):
+        raise ApiError("unknown_match", "no match has this id", 404)
+
+
+def caller_seat(match_id: str) -> int | None:
+    """The seat of the bearer token (None without one: a spectator).
+
+    A header that is not `Bearer <token>`, or a token that is not this match's, is 401.
+    """
+    check_match_id(match_id)
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    found = _BEARER.fullmatch(header)
+    if found is None:
+        raise ApiError("unauthorized", "the Authorization header must be 'Bearer <token>'", 401)
+    seat: int = service().authenticate(match_id, found.group(1))
+    return seat
+
+
+def seat_required(match_id: str) -> int:
+    """The caller's seat; a spectator may not act (403 forbidden)."""
+    seat = caller_seat(match_id)
+    if seat is None:
+        raise ApiError(
+            "forbidden", "a spectator cannot act: send 'Authorization: Bearer <seat token>'", 403
+        )
+    return seat
+
+
+def idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not _IDEMPOTENCY_KEY.fullmatch(key):
+        raise ApiError(
+            "validation_error",
+            "Idempotency-Key must be 1 to 200 visible ASCII characters",
+            422,
+            errors={"Idempotency-Key": ["must be 1 to 200 visible ASCII characters"]},
+        )
+    return key
+
+
+def expected_version() -> int | None:
+    """The version of `If-Match: "<version>"`; None without the header or for `*`.
+
+    A header that names no version of this match (weak, malformed, several) can never match
+    and is refused as a conflict at once (RFC 9110 13.1.1).
+    """
+    if "If-Match" not in request.headers:
+        return None
+    etags = request.if_match
+    if etags.star_tag:
+        return None
+    tags = list(etags)
+    if len(tags) == 1 and tags[0].isdigit() and len(tags[0]) < 16:
+        return int(tags[0])
+    raise ApiError(
+        "version_conflict",
+        'If-Match must be one strong entity tag "<version>" as sent in ETag',
+        412,
+    )
+
+
+def fingerprint(*parts: Any) -> str:
+    """SHA-256 of the canonical JSON of `parts` (the request an idempotency key stands for)."""
+    text = json.dumps(parts, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def json_response(body: Any, status: int = 200, version: int | None = None) -> Response:
+    response = Response(
+        json.dumps(body, separators=(",", ":")), status=status, mimetype="application/json"
+    )
+    if version is not None:
+        response.headers["ETag"] = f'"{version}"'
+    return response
+
+
+def render_view(
+    match_id: str | None, variant: Variant, state: Any, seat: int | None
+) -> dict[str, Any]:
+    return {"id": match_id, **variant.view(state, seat)}
+
+
+def variant_of_state(state: Any) -> Variant:
+    variant: Variant = service().variant(state)
+    return variant
+
+
+def stored_event_json(stored: Any, shown: dict[str, Any]) -> dict[str, Any]:
+    """An event as api.md "Events" shows it: seq, type, v, at, data."""
+    return {
+        "seq": stored.seq,
+        "type": shown["type"],
+        "v": shown.get("v", 1),
+        "at": stored.at,
+        "data": shown["data"],
+    }
+
+
+def raw_event_json(stored: Any) -> dict[str, Any]:
+    event: Event = stored.event
+    return stored_event_json(stored, event.to_json())
+
+
+def redacted_events(
+    variant: Variant, before: Any, stored_events: Iterable[Any], seat: int | None, public: bool
+) -> list[dict[str, Any]]:
+    """Each event as `seat` may see it, folding `before` along; all of it when `public`."""
+    shown: list[dict[str, Any]] = []
+    state = before
+    for stored in stored_events:
+        if public:
+            shown.append(raw_event_json(stored))
+        else:
+            view = variant.event_view(state, stored.event, seat)
+            shown.append(stored_event_json(stored, view))
+        state = variant.evolve(state, stored.event)
+    return shown
+
+
+def state_before(match_id: str, after: int, first: Any | None) -> tuple[Variant, Any]:
+    """The variant, and the state right after event `after` (the initial state for 0)."""
+    if after == 0:
+        if first is None:
+            raise ApiError("unknown_match", "no match has this id", 404)
+        variant = get_variant(str(first.event.data.get("variant")))
+        return variant, variant.initial_state()
+    state, _ = service().load(match_id, at=after)
+    return variant_of_state(state), state

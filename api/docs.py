@@ -1,0 +1,117 @@
+"""Pieces of the OpenAPI document shared by the blueprints: headers, examples, problems."""
+
+from __future__ import annotations
+
+from typing import Any
+
+PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
+
+PROBLEM_DESCRIPTIONS = {
+    400: "bad_request: the body is not UTF-8 JSON, or nests deeper than 32 levels",
+    401: "unauthorized: a malformed bearer token, or one of another match",
+    403: "forbidden (a spectator or a seat that may not act) or match_in_progress",
+    404: "unknown_match (or not_found for another path)",
+    409: "not_your_turn: another seat is to act",
+    412: "version_conflict: If-Match names an older version; nothing was appended",
+    413: "payload_too_large: over 64 KiB (8 MiB for POST /v1/replays)",
+    415: "unsupported_media_type: send application/json",
+    422: (
+        "validation_error (with `errors`), illegal_move (the rule in `detail`), invalid_card, "
+        "idempotency_key_reused or, for replays, invalid_log (with `event`)"
+    ),
+    503: "store_unavailable: the event store does not answer",
+}
+
+
+def problems(*statuses: int) -> dict[int | str, Any]:
+    """OpenAPI responses for the problem+json refusals `statuses`, and a default problem."""
+    listed: dict[int | str, Any] = {
+        status: _problem(PROBLEM_DESCRIPTIONS[status]) for status in statuses
+    }
+    listed["default"] = _problem(
+        "any other refusal as a problem: 405 method_not_allowed, 500 internal_error, "
+        "503 store_unavailable"
+    )
+    return listed
+
+
+def _problem(description: str) -> dict[str, Any]:
+    return {
+        "description": description,
+        "content": {"application/problem+json": {"schema": PROBLEM_REF}},
+    }
+
+
+SECURITY: list[dict[str, list[str]]] = [{}, {"seatToken": []}]
+"""A seat token is optional: without one the caller is a spectator."""
+
+IF_MATCH = {
+    "in": "header",
+    "name": "If-Match",
+    "required": False,
+    "description": 'the version the move is for, as sent in ETag: `"12"`; 412 if stale',
+    "schema": {"type": "string", "maxLength": 64},
+}
+
+IDEMPOTENCY_KEY = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "required": False,
+    "description": (
+        "1-200 visible ASCII characters; a repeat with the same body within 24 h returns the "
+        "first response and appends nothing; the same key with another body is refused "
+        "(422 idempotency_key_reused)"
+    ),
+    "schema": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[!-~]+$"},
+}
+
+LAST_EVENT_ID = {
+    "in": "header",
+    "name": "Last-Event-ID",
+    "required": False,
+    "description": "resume after this seq (sent by EventSource on reconnect)",
+    "schema": {"type": "string", "pattern": "^[0-9]{1,15}$"},
+}
+
+ETAG_HEADER = {
+    "ETag": {
+        "description": 'the match version, quoted: `"12"`',
+        "schema": {"type": "string"},
+    }
+}
+
+LOCATION_HEADER = {
+    "Location": {"description": "/v1/matches/{id}", "schema": {"type": "string"}},
+    **ETAG_HEADER,
+}
+
+CREATE_EXAMPLE = {
+    "variant": "three-hand-gin",
+    "players": [{"name": "ana"}, {"name": "ben"}, {"name": "cy", "bot": "random"}],
+    "seed": 42,
+    "options": {"gin_bonus": 25},
+}
+
+MOVE_EXAMPLES = {
+    name: {"value": value}
+    for name, value in {
+        "take_upcard": {"type": "take_upcard"},
+        "pass_upcard": {"type": "pass_upcard"},
+        "draw_gin": {"type": "draw", "from": "stock"},
+        "discard": {"type": "discard", "card": "7H"},
+        "knock": {"type": "knock", "card": "7H", "melds": [["7C", "7D", "7S"]]},
+        "advise": {"type": "advise", "text": "keep the sevens", "move": {"type": "pass_upcard"}},
+        "draw_manipulation": {"type": "draw"},
+        "meld": {"type": "meld", "table": [["7H", "8H", "9H"], ["QS", "QD", "JK=QC"]]},
+        "end_turn": {"type": "end_turn"},
+        "pass": {"type": "pass"},
+    }.items()
+}
+
+SSE_DESCRIPTION = (
+    "Server-Sent Events: `id:` the seq, `event:` the type, `data:` the event JSON as in the "
+    "events page; `: heartbeat` comments at least every 15 s; the stream ends when the match "
+    "is finished or after a few minutes (reconnect with Last-Event-ID)"
+)
+
+LOG_DESCRIPTION = "NDJSON: one event per line, `{seq, type, v, at, data}`, unredacted, oldest first"

@@ -1,0 +1,219 @@
+"""RFC 9457 problem details: every refusal of the API, and the one place that builds them.
+
+Each error class maps to exactly one status and `code` (api.md "Conventions"):
+
+    domain.errors  IllegalMove 422 illegal_move, NotYourTurn 409 not_your_turn,
+                   InvalidCard 422 invalid_card, MalformedMove / InvalidOptions 422
+                   validation_error, ForbiddenMove 403 forbidden
+    store.errors   UnknownMatch 404 unknown_match, Unauthorized 401 unauthorized,
+                   VersionConflict 412 version_conflict, IdempotencyKeyReused 422
+                   idempotency_key_reused
+    HTTP           400 bad_request, 404 not_found, 405 method_not_allowed, 413
+                   payload_too_large, 415 unsupported_media_type, 422 validation_error,
+                   500 internal_error, 503 store_unavailable
+
+A problem never carries a stack trace, and the generic 500 is logged without the exception's
+message (which could name a card), only its class and the frames it passed through.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import traceback
+from typing import Any
+
+import redis
+from flask import Flask, Response
+from werkzeug.exceptions import HTTPException
+
+from domain.errors import RulesError
+
+log = logging.getLogger("deadwood.api")
+
+PROBLEM_TYPE = "https://deadwood.example/problems/"
+"""Base of each problem's `type` URI; the `code` is appended."""
+
+STATUS_OF_CODE = {
+    "illegal_move": 422,
+    "invalid_card": 422,
+    "validation_error": 422,
+    "not_your_turn": 409,
+    "forbidden": 403,
+    "unknown_match": 404,
+    "unauthorized": 401,
+    "version_conflict": 412,
+    "idempotency_key_reused": 422,
+    "match_in_progress": 403,
+    "invalid_log": 422,
+}
+
+TITLES = {
+    "illegal_move": "The rules do not allow this move",
+    "invalid_card": "Not a card code",
+    "validation_error": "The request is not valid",
+    "not_your_turn": "Another seat is to act",
+    "forbidden": "This caller may not do this",
+    "unknown_match": "No such match",
+    "unauthorized": "The token is not valid for this match",
+    "version_conflict": "The match has moved on",
+    "idempotency_key_reused": "The idempotency key was used for another request",
+    "match_in_progress": "The match is still in progress",
+    "invalid_log": "The log does not follow the rules",
+    "bad_request": "The request could not be read",
+    "not_found": "No such resource",
+    "method_not_allowed": "Method not allowed",
+    "not_acceptable": "Not acceptable",
+    "payload_too_large": "The request body is too large",
+    "unsupported_media_type": "Unsupported content type",
+    "precondition_required": "A precondition header is malformed",
+    "internal_error": "Internal server error",
+    "store_unavailable": "The event store is unavailable",
+}
+
+CODE_OF_HTTP_STATUS = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    409: "not_your_turn",
+    412: "version_conflict",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    422: "validation_error",
+    428: "precondition_required",
+    500: "internal_error",
+    503: "store_unavailable",
+}
+
+
+class ApiError(Exception):
+    """A refusal raised by the API layer itself; `extra` adds members to the problem."""
+
+    def __init__(self, code: str, detail: str, status: int | None = None, **extra: Any) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+        self.status = status if status is not None else STATUS_OF_CODE.get(code, 400)
+        self.extra = extra
+
+
+def problem(status: int, code: str, detail: str, **extra: Any) -> Response:
+    """The problem+json response for `code`."""
+    body: dict[str, Any] = {
+        "type": PROBLEM_TYPE + code,
+        "title": TITLES.get(code, code.replace("_", " ")),
+        "status": status,
+        "detail": detail,
+        "code": code,
+    }
+    body.update(extra)
+    return Response(
+        json.dumps(body, separators=(",", ":")),
+        status=status,
+        mimetype="application/problem+json",
+    )
+
+
+STORE_CODES = {
+    "UnknownMatch": "unknown_match",
+    "Unauthorized": "unauthorized",
+    "VersionConflict": "version_conflict",
+    "IdempotencyKeyReused": "idempotency_key_reused",
+}
+
+
+def _store_error_status(exc: Exception) -> tuple[int, str] | None:
+    code = getattr(exc, "code", None)
+    if not isinstance(code, str):
+        code = STORE_CODES.get(type(exc).__name__)
+    if isinstance(code, str) and code in STATUS_OF_CODE:
+        return STATUS_OF_CODE[code], code
+    return None
+
+
+def handle_rules_error(exc: RulesError) -> Response:
+    status = STATUS_OF_CODE.get(exc.code, 422)
+    return problem(status, exc.code, str(exc))
+
+
+def handle_api_error(exc: ApiError) -> Response:
+    return problem(exc.status, exc.code, exc.detail, **exc.extra)
+
+
+def handle_http_exception(exc: HTTPException) -> Response:
+    status = exc.code or 500
+    data = getattr(exc, "data", None)
+    if status == 422 and isinstance(data, dict) and "messages" in data:
+        errors = _flatten_messages(data["messages"])
+        return problem(422, "validation_error", _summary(errors), errors=errors)
+    code = CODE_OF_HTTP_STATUS.get(status, "bad_request" if status < 500 else "internal_error")
+    detail = exc.description or TITLES.get(code, code)
+    if status == 413:
+        detail = "the request body is larger than this endpoint accepts"
+    response = problem(status, code, str(detail))
+    if status == 405 and isinstance(exc.valid_methods, list | tuple):  # type: ignore[attr-defined]
+        response.headers["Allow"] = ", ".join(exc.valid_methods)  # type: ignore[attr-defined]
+    return response
+
+
+def handle_redis_error(exc: redis.RedisError) -> Response:
+    log.error("event store error: %s", type(exc).__name__)
+    return problem(503, "store_unavailable", "the event store did not answer; try again")
+
+
+def handle_unexpected(exc: Exception) -> Response:
+    """The catch-all: a generic 500, logged without the message (it could name a card)."""
+    known = _store_error_status(exc)
+    if known is not None:
+        return problem(known[0], known[1], str(exc))
+    if isinstance(exc, HTTPException):
+        return handle_http_exception(exc)
+    frames = "; ".join(
+        f"{f.filename}:{f.lineno} in {f.name}" for f in traceback.extract_tb(exc.__traceback__)
+    )
+    log.error("unhandled %s at %s", type(exc).__name__, frames)
+    return problem(500, "internal_error", "the server failed to handle this request")
+
+
+def _flatten_messages(messages: Any) -> dict[str, list[str]]:
+    """webargs' {location: {field: [msgs] | {nested...}}} as {"field.sub": [msgs]}."""
+    out: dict[str, list[str]] = {}
+
+    def walk(prefix: str, node: Any) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                walk(f"{prefix}.{key}" if prefix else str(key), value)
+        elif isinstance(node, list) and all(isinstance(m, str) for m in node):
+            out.setdefault(prefix or "_schema", []).extend(node)
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                walk(f"{prefix}.{i}" if prefix else str(i), value)
+        else:
+            out.setdefault(prefix or "_schema", []).append(str(node))
+
+    if isinstance(messages, dict):
+        for value in messages.values():  # drop the location level ("json", "query")
+            walk("", value)
+    else:
+        walk("", messages)
+    return out
+
+
+def _summary(errors: dict[str, list[str]]) -> str:
+    parts = [f"{field}: {' '.join(msgs)}" for field, msgs in sorted(errors.items())]
+    return "; ".join(parts)[:500] or "the request is not valid"
+
+
+def register(app: Flask) -> None:
+    """Install the handlers (after flask-smorest's, so ours win)."""
+    from store import errors as store_errors
+
+    app.register_error_handler(RulesError, handle_rules_error)
+    app.register_error_handler(ApiError, handle_api_error)
+    app.register_error_handler(store_errors.StoreError, handle_unexpected)
+    app.register_error_handler(HTTPException, handle_http_exception)
+    app.register_error_handler(redis.RedisError, handle_redis_error)
+    app.register_error_handler(Exception, handle_unexpected)

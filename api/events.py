@@ -1,0 +1,195 @@
+"""Events: the log as the caller may see it (paged, or live as Server-Sent Events), and the
+whole unredacted log as NDJSON once the match is finished (api.md "Events").
+"""
+
+# mypy: disable-error-code="untyped-decorator"
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Response, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import docs
+from api.common import (
+    caller_seat,
+    json_response,
+    raw_event_json,
+    redacted_events,
+    service,
+    setting,
+    state_before,
+    variant_of_state,
+)
+from api.errors import ApiError
+from api.schemas import EventsPageSchema, EventsQuerySchema, StreamQuerySchema
+
+blp = Blueprint("events", __name__, url_prefix="/v1/matches", description="Event log")
+
+
+def _page(
+    match_id: str, seat: int | None, after: int, limit: int
+) -> tuple[list[dict[str, Any]], int]:
+    store = service()
+    now, version = store.load(match_id)
+    if after >= version:
+        return [], version
+    stored = store.events(match_id, after=after, limit=limit)
+    first = stored[0] if after == 0 and stored else None
+    variant, before = state_before(match_id, after, first)
+    public = variant_of_state(now).is_finished(now)
+    return redacted_events(variant, before, stored, seat, public), version
+
+
+@blp.route("/<match_id>/events")
+class Events(MethodView):
+    @blp.arguments(EventsQuerySchema, location="query")
+    @blp.response(200, EventsPageSchema, headers=docs.ETAG_HEADER)
+    @blp.doc(security=docs.SECURITY, responses=docs.problems(401, 404, 422))
+    def get(self, query: dict[str, Any], match_id: str) -> Any:
+        """The events after `after`, oldest first, as the caller may see them.
+
+        Cards the caller may not see are null; once the match is finished nothing is hidden.
+        """
+        seat = caller_seat(match_id)
+        shown, version = _page(match_id, seat, query["after"], query["limit"])
+        return json_response({"version": version, "events": shown}, 200, version)
+
+
+def _last_event_id(query: dict[str, Any]) -> int:
+    header = request.headers.get("Last-Event-ID")
+    if header is None or header.strip() == "":
+        return int(query.get("after") or 0)
+    text = header.strip()
+    if not text.isdigit() or len(text) > 15:
+        raise ApiError(
+            "validation_error",
+            "Last-Event-ID must be the seq of an event (a non-negative integer)",
+            422,
+            errors={"Last-Event-ID": ["must be a non-negative integer"]},
+        )
+    return int(text)
+
+
+def sse_event(event: dict[str, Any]) -> str:
+    data = json.dumps(event, separators=(",", ":"))
+    return f"id: {event['seq']}\nevent: {event['type']}\ndata: {data}\n\n"
+
+
+class _Stream:
+    """The live events of one match for one seat, folding the state to redact each event."""
+
+    def __init__(self, store: Any, match_id: str, seat: int | None, after: int) -> None:
+        self.store = store
+        self.match_id = match_id
+        self.seat = seat
+        self.after = after
+        now, version = store.load(match_id)
+        self.variant = store.variant(now)
+        self.finished_at_start = self.variant.is_finished(now)
+        if after == 0:
+            self.state = self.variant.initial_state()
+        else:
+            self.state, _ = store.load(match_id, at=min(after, version))
+            self.after = min(after, version)
+
+    def frames(self, stored: list[Any]) -> Iterator[str]:
+        for event in stored:
+            if self.finished_at_start:
+                shown = raw_event_json(event)
+            else:
+                shown = redacted_events(self.variant, self.state, [event], self.seat, False)[0]
+            self.state = self.variant.evolve(self.state, event.event)
+            self.after = event.seq
+            yield sse_event(shown)
+
+    def run(self, heartbeat: float, max_seconds: float) -> Iterator[str]:
+        deadline = time.monotonic() + max_seconds
+        yield f"retry: {int(heartbeat * 1000) or 1000}\n: stream of {self.match_id}\n\n"
+        while True:
+            stored = self.store.events(self.match_id, after=self.after, limit=1000)
+            yield from self.frames(stored)
+            if self.variant.is_finished(self.state) and not stored:
+                return
+            if len(stored) == 1000:
+                continue
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return
+            block = max(1, int(min(heartbeat, remaining) * 1000))
+            waited = self.store.wait_events(self.match_id, self.after, block)
+            if waited:
+                yield from self.frames(waited)
+                if self.variant.is_finished(self.state):
+                    return
+            else:
+                yield ": heartbeat\n\n"
+
+
+@blp.route("/<match_id>/events/stream")
+class EventStream(MethodView):
+    @blp.arguments(StreamQuerySchema, location="query")
+    @blp.response(
+        200,
+        content_type="text/event-stream",
+        description=docs.SSE_DESCRIPTION,
+        example="id: 4\nevent: CardDrawn\ndata: {...}\n\n",
+    )
+    @blp.doc(
+        security=docs.SECURITY,
+        parameters=[docs.LAST_EVENT_ID],
+        responses=docs.problems(401, 404, 422),
+    )
+    def get(self, query: dict[str, Any], match_id: str) -> Any:
+        """The events live, as Server-Sent Events (`id:` is the seq, `event:` the type).
+
+        Resumes after `Last-Event-ID` (or `?after=`); a heartbeat comment comes at least every
+        15 s; the stream ends when the match finishes, or after a few minutes (reconnect with
+        Last-Event-ID).
+        """
+        seat = caller_seat(match_id)
+        after = _last_event_id(query)
+        stream = _Stream(service(), match_id, seat, after)
+        heartbeat = float(setting("SSE_HEARTBEAT_SECONDS"))
+        body = stream.run(heartbeat, float(setting("SSE_MAX_SECONDS")))
+        response = Response(body, mimetype="text/event-stream")
+        response.headers["Cache-Control"] = "no-cache"
+        response.headers["X-Accel-Buffering"] = "no"
+        return response
+
+
+@blp.route("/<match_id>/log")
+class Log(MethodView):
+    @blp.response(
+        200,
+        content_type="application/x-ndjson",
+        description=docs.LOG_DESCRIPTION,
+        example='{"seq":1,"type":"MatchCreated","v":1,"at":"...","data":{...}}\n',
+    )
+    @blp.doc(security=docs.SECURITY, responses=docs.problems(401, 403, 404))
+    def get(self, match_id: str) -> Any:
+        """The whole unredacted log as NDJSON, one event per line; 403 until it is finished."""
+        caller_seat(match_id)
+        store = service()
+        now, version = store.load(match_id)
+        if not store.variant(now).is_finished(now):
+            raise ApiError(
+                "match_in_progress",
+                "the log is published when the match is finished",
+                403,
+            )
+        lines: list[str] = []
+        after = 0
+        while after < version:
+            page = store.events(match_id, after=after, limit=1000)
+            if not page:
+                break
+            lines.extend(json.dumps(raw_event_json(e), separators=(",", ":")) for e in page)
+            after = page[-1].seq
+        response = Response("".join(line + "\n" for line in lines), mimetype="application/x-ndjson")
+        response.headers["ETag"] = f'"{version}"'
+        return response

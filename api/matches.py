@@ -1,0 +1,102 @@
+"""Matches: create one, see it (now or `?at=` a past event), and its legal moves."""
+
+# mypy: disable-error-code="untyped-decorator"
+from __future__ import annotations
+
+from typing import Any
+
+from flask import url_for
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import docs
+from api.common import (
+    caller_seat,
+    fingerprint,
+    idempotency_key,
+    json_response,
+    render_view,
+    service,
+    variant_of_state,
+)
+from api.errors import ApiError
+from api.schemas import CreatedSchema, CreateMatchSchema, LegalMovesSchema, ViewQuerySchema
+from api.schemas import ViewSchema as ViewSchema
+
+blp = Blueprint("matches", __name__, url_prefix="/v1/matches", description="Matches and views")
+
+
+@blp.route("")
+class Matches(MethodView):
+    @blp.arguments(CreateMatchSchema, example=docs.CREATE_EXAMPLE)
+    @blp.response(201, CreatedSchema, headers=docs.LOCATION_HEADER)
+    @blp.doc(parameters=[docs.IDEMPOTENCY_KEY], responses=docs.problems(413, 415, 400, 422))
+    def post(self, body: dict[str, Any]) -> Any:
+        """Create a match.
+
+        Returns one bearer token per human seat, once. With an `Idempotency-Key` a repeat of
+        the same request returns the same match and tokens.
+        """
+        key = idempotency_key()
+        players = [{"name": p["name"], "bot": p.get("bot")} for p in body["players"]]
+        created = service().create_match(
+            body["variant"],
+            players,
+            body["options"],
+            body["seed"],
+            idempotency_key=key,
+            fingerprint=fingerprint("create", body) if key else None,
+        )
+        variant = variant_of_state(created.state)
+        view = variant.view(created.state, None)
+        seats = [
+            {"seat": s["seat"], "name": s["name"], "bot": s.get("bot"), "token": token}
+            for s, token in zip(view["seats"], created.tokens, strict=True)
+        ]
+        payload = {
+            "id": created.match_id,
+            "variant": view["variant"],
+            "version": created.version,
+            "seeded": view["seeded"],
+            "options": view["options"],
+            "seats": seats,
+        }
+        response = json_response(payload, 201, created.version)
+        response.headers["Location"] = url_for("matches.Match", match_id=created.match_id)
+        return response
+
+
+@blp.route("/<match_id>")
+class Match(MethodView):
+    @blp.arguments(ViewQuerySchema, location="query")
+    @blp.response(200, ViewSchema, headers=docs.ETAG_HEADER)
+    @blp.doc(security=docs.SECURITY, responses=docs.problems(401, 404, 422))
+    def get(self, query: dict[str, Any], match_id: str) -> Any:
+        """The match as the caller may see it; `?at=<seq>`: right after event `seq`."""
+        seat = caller_seat(match_id)
+        state, version = service().load(match_id)
+        at = query.get("at")
+        if at is not None and at != version:
+            if at > version:
+                raise ApiError(
+                    "validation_error",
+                    f"at={at} is past the match's last event ({version})",
+                    422,
+                    errors={"at": [f"must be at most {version}"]},
+                )
+            state, version = service().load(match_id, at=at)
+        variant = variant_of_state(state)
+        return json_response(render_view(match_id, variant, state, seat), 200, version)
+
+
+@blp.route("/<match_id>/legal-moves")
+class LegalMoves(MethodView):
+    @blp.response(200, LegalMovesSchema, headers=docs.ETAG_HEADER)
+    @blp.doc(security=docs.SECURITY, responses=docs.problems(401, 404))
+    def get(self, match_id: str) -> Any:
+        """The moves the caller's seat may make now (an empty list when none, or a spectator)."""
+        seat = caller_seat(match_id)
+        state, version = service().load(match_id)
+        variant = variant_of_state(state)
+        moves = [] if seat is None else variant.legal_moves(state, seat)
+        return json_response({"version": version, "seat": seat, "moves": moves}, 200, version)

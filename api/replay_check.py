@@ -1,0 +1,205 @@
+"""Checking an uploaded log: every event must be what the rules would have recorded.
+
+A log passes only if the service itself could have written it, event for event:
+
+1. The first event is MatchCreated with its `deal_key` (the unredacted log of GET .../log).
+   The opening events are made again with the variant's `create(players, options, seed,
+   deal_key)` and must equal the uploaded ones: this checks the role or dealer draw and the
+   first deal, so a changed card in a dealt hand, the stock or the salt is caught here.
+2. Every later event is re-derived from the state before it. The candidates are the SYSTEM
+   move due (`pending`: scoring, the next deal, the end), the move that the event records
+   (read back from its data: `CardDiscarded {card}` -> `{"type": "discard", "card"}`), and
+   as a last resort every legal move of the seat to act. The first candidate whose
+   `decide(state, seat, move)` returns exactly the next events of the log (type, version and
+   data) is taken, and those events are folded. `decide` checks the seat (NotYourTurn,
+   ForbiddenMove) and the rules, so a move by the wrong seat, a card the mover does not hold,
+   a reordered or dropped event, or a deal that is not the deal key's all fail here.
+3. The first event that no candidate produces is named by its seq, with the rule the
+   recorded move broke when the move could be read back.
+
+The `at` times are not checked (they are for people). `seq`, when given, must count 1, 2, ...
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from domain.errors import RulesError
+from domain.events import SYSTEM, Event
+from domain.variants import Variant, get_variant
+
+NO_SECRET = "0" * 64
+"""Passed to create() for a seeded match, whose deal key comes from the seed."""
+
+
+class LogRejected(Exception):
+    """The uploaded log breaks the rules at event `seq` (1-based)."""
+
+    def __init__(self, seq: int, detail: str) -> None:
+        super().__init__(detail)
+        self.seq = seq
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class Replayed:
+    variant: Variant
+    state: Any
+    events: int
+
+
+Moves = Callable[[Mapping[str, Any]], list[dict[str, Any]]]
+
+
+def _knock(data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    bare = {"type": "knock", "card": data.get("card")}
+    return [{**bare, "melds": data.get("melds")}, bare]
+
+
+def _advise(data: Mapping[str, Any]) -> list[dict[str, Any]]:
+    move: dict[str, Any] = {"type": "advise"}
+    for key in ("text", "move"):
+        if data.get(key) is not None:
+            move[key] = data[key]
+    return [move]
+
+
+GIN_MOVES: dict[str, Moves] = {
+    "UpcardTaken": lambda d: [{"type": "take_upcard"}],
+    "UpcardPassed": lambda d: [{"type": "pass_upcard"}],
+    "CardDrawn": lambda d: [{"type": "draw", "from": d.get("from")}],
+    "CardDiscarded": lambda d: [{"type": "discard", "card": d.get("card")}],
+    "Knocked": _knock,
+    "AdviceGiven": _advise,
+}
+
+MANIP_MOVES: dict[str, Moves] = {
+    "CardDrawn": lambda d: [{"type": "draw"}],
+    "TableMelded": lambda d: [{"type": "meld", "table": d.get("table")}],
+    "Passed": lambda d: [{"type": "pass"}],
+    "TurnEnded": lambda d: [{"type": "end_turn"}],
+    "Knocked": lambda d: [{"type": "knock"}],
+}
+
+RECORDED_MOVES = {"three-hand-gin": GIN_MOVES, "manipulation-rummy": MANIP_MOVES}
+
+
+def canonical(event: Event) -> str:
+    return json.dumps([event.type, event.v, event.data], sort_keys=True, separators=(",", ":"))
+
+
+def _same(made: Sequence[Event], log: Sequence[Event], at: int) -> bool:
+    if not made or at + len(made) > len(log):
+        return False
+    return all(canonical(m) == canonical(log[at + k]) for k, m in enumerate(made))
+
+
+def _name(event: Event, seq: int) -> str:
+    return f"event {seq} ({event.type})"
+
+
+def check_opening(log: Sequence[Event]) -> tuple[Variant, int]:
+    """Step 1: the variant, and how many opening events were re-made and matched."""
+    first = log[0]
+    if first.type != "MatchCreated":
+        raise LogRejected(1, f"event 1 is {first.type}, but a match log starts with MatchCreated")
+    data = first.data
+    try:
+        variant = get_variant(str(data.get("variant")))
+    except RulesError as exc:
+        raise LogRejected(1, f"event 1 (MatchCreated): {exc}") from None
+    seed, deal_key = data.get("seed"), data.get("deal_key")
+    if seed is None and not isinstance(deal_key, str):
+        raise LogRejected(
+            1,
+            "event 1 (MatchCreated) has no deal_key: replay needs the unredacted log of a "
+            "finished match (GET /v1/matches/{id}/log)",
+        )
+    try:
+        secret = NO_SECRET if seed is not None else str(deal_key)
+        players = data.get("players") or []
+        opening = variant.create(players, data.get("options") or {}, seed, secret)
+    except (RulesError, TypeError, ValueError, KeyError) as exc:
+        raise LogRejected(1, f"event 1 (MatchCreated) cannot open a match: {exc}") from None
+    for k, made in enumerate(opening):
+        if k >= len(log):
+            raise LogRejected(k + 1, f"the log ends before the opening event {made.type}")
+        if canonical(made) != canonical(log[k]):
+            raise LogRejected(
+                k + 1,
+                f"{_name(log[k], k + 1)} is not what the match's seed or deal key gives "
+                f"(expected {made.type} with other data: a changed deal, draw or option)",
+            )
+    return variant, len(opening)
+
+
+def _candidates(variant: Variant, state: Any, event: Event) -> list[tuple[int, dict[str, Any]]]:
+    out: list[tuple[int, dict[str, Any]]] = []
+    due = variant.pending(state)
+    if due is not None:
+        out.append((SYSTEM, dict(due)))
+    seat = event.data.get("seat")
+    to_act = variant.to_act(state)
+    recorded = RECORDED_MOVES.get(variant.name, {}).get(event.type)
+    seats = [s for s in (seat, to_act) if isinstance(s, int) and not isinstance(s, bool)]
+    if recorded is not None:
+        for mover in dict.fromkeys(seats):
+            out.extend((mover, move) for move in recorded(event.data))
+    return out
+
+
+def _fallback(variant: Variant, state: Any) -> list[tuple[int, dict[str, Any]]]:
+    seat = variant.to_act(state)
+    if seat is None:
+        return []
+    return [(seat, move) for move in variant.legal_moves(state, seat)]
+
+
+def _step(variant: Variant, state: Any, log: Sequence[Event], at: int) -> tuple[Any, int]:
+    """Re-derive the events at `at`; the state after them and how many there were."""
+    event = log[at]
+    refusal: str | None = None
+    tried: set[str] = set()
+    for source in (_candidates, None):
+        pairs = _candidates(variant, state, event) if source else _fallback(variant, state)
+        for seat, move in pairs:
+            key = json.dumps([seat, move], sort_keys=True, default=str)
+            if key in tried:
+                continue
+            tried.add(key)
+            try:
+                made = variant.decide(state, seat, move)
+            except RulesError as exc:
+                if refusal is None and source:
+                    refusal = str(exc)
+                continue
+            except (TypeError, ValueError, KeyError, AttributeError):
+                continue
+            if _same(made, log, at):
+                for e in made:
+                    state = variant.evolve(state, e)
+                return state, len(made)
+    name = _name(event, at + 1)
+    if refusal is not None:
+        raise LogRejected(at + 1, f"{name} records a move the rules refuse: {refusal}")
+    raise LogRejected(at + 1, f"{name} is not what any legal move or due deal produces here")
+
+
+def replay_log(log: Sequence[Event]) -> Replayed:
+    """Check `log` (steps 1-3 above) and return the state it folds to."""
+    if not log:
+        raise LogRejected(1, "the log is empty: it must start with MatchCreated")
+    variant, opened = check_opening(log)
+    state = variant.initial_state()
+    for event in log[:opened]:
+        state = variant.evolve(state, event)
+    at = opened
+    while at < len(log):
+        if variant.is_finished(state):
+            raise LogRejected(at + 1, f"{_name(log[at], at + 1)} comes after the match finished")
+        state, used = _step(variant, state, log, at)
+        at += used
+    return Replayed(variant, state, len(log))

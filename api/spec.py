@@ -1,0 +1,149 @@
+"""The OpenAPI document: what flask-smorest generates from the blueprints, plus the prose that
+api.md leaves to it (event types and data, redaction, the fair-deal commitment bytes).
+
+`deadwood openapi > openapi.yaml` (or `make openapi`) writes it; tests/api/test_openapi.py
+fails when the committed file and the app disagree.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+from flask_smorest import Api
+
+from api.schemas import ProblemSchema
+
+DESCRIPTION = """\
+Deadwood hosts matches of three-handed Gin Rummy and Manipulation Rummy for third-party
+clients and bots. Every match is an append-only log of events; a *view* is the match as one
+caller may see it. This document describes `shared/spec/api.md` exactly and adds to it:
+
+- Problem details (`application/problem+json`) carry `type`, `title`, `status`, `detail` and
+  `code`; `validation_error` adds `errors: {field: [messages]}`; `invalid_log` (a replay that
+  breaks the rules) adds `event`, the seq of the first bad event. Other codes: `bad_request`
+  (400), `not_found` (404, a path that is not an endpoint), `method_not_allowed` (405),
+  `payload_too_large` (413), `unsupported_media_type` (415), `internal_error` (500),
+  `store_unavailable` (503).
+- Views may carry more members than api.md lists: three-hand-gin adds `knock` (the knocker's
+  spread while it is on the table) and `you.role`; manipulation-rummy adds `rounds_won` and
+  `final_turns_left`.
+- `GET .../legal-moves` answers `{version, seat, moves}` (seat null and no moves for a
+  spectator). `GET .../events` answers `{version, events}`. A replayed idempotent POST carries
+  the header `Idempotent-Replayed: true`. `GET /v1/openapi.json` serves this document.
+
+## Auth
+
+`Authorization: Bearer <token>` with a token returned by `POST /v1/matches`. Without it the
+caller is a spectator: they may read views, events and the log, and get 403 `forbidden` for
+moves and hints. A malformed header or a token of another match is 401 `unauthorized` on every
+endpoint of that match.
+
+## Events
+
+Each event is `{seq, type, v, at, data}`: `seq` counts from 1 and is also the SSE `id:`,
+`type` a past-tense name, `v` the schema version of that type (all 1 today), `at` the RFC 3339
+UTC time it was stored (for people; the fold never reads it). Cards are codes as in api.md.
+The log alone rebuilds every state: chance is data (each deal records the hands and the stock
+order; `stock` lists codes from the top). Scoring and deals are made by the service.
+
+### three-hand-gin
+
+| type | data |
+|---|---|
+| MatchCreated | `variant, players: [{name, bot}], options, seeded, seed, deal_key` |
+| RolesDrawn | `draws: [[{seat, card}] per draw], tiebreak, box, captain, advisor` (G1.2) |
+| RoundDealt | `round, box, captain, advisor, hands, upcard, stock, salt, commitment` (G4) |
+| UpcardPassed | `seat, card` (G5.1) |
+| UpcardTaken | `seat, card` (G5.1) |
+| CardDrawn | `seat, from: "stock" or "discard", card` (G5.2) |
+| CardDiscarded | `seat, card`; a discard that leaves 2 stock cards ends the hand as a draw (G5.6) |
+| Knocked | `seat, card` (the face-down discard), `melds, deadwood_cards, count, gin` (G6) |
+| AdviceGiven | `seat, captain, text, move` (G1.4) |
+| RoundScored | the round result of api.md, plus `scores` (running totals) (G7) |
+| MatchFinished | `scores, winners, totals, bonuses` (G8) |
+
+### manipulation-rummy
+
+| type | data |
+|---|---|
+| MatchCreated | `variant, players, options, seeded, seed, deal_key` |
+| DealerChosen | `round, dealer` (M3.1) |
+| RoundDealt | `round, dealer, hands, stock: [codes, 0 = top], salt, commitment` (M3) |
+| CardDrawn | `seat, card, draw` (1, 2 or 3) (M4) |
+| StockExhausted | `seat`: right after the draw of the last stock card (M9.1) |
+| TableMelded | `seat, table` (the whole table after), `played` (the cards from the hand) (M6) |
+| Passed | `seat` (M9) |
+| TurnEnded | `seat` (M4) |
+| Knocked | `seat, points` (M8) |
+| RoundScored | `round, outcome, hands, points, winners, knocker, hand_points` (M10) |
+| MatchFinished | `scores, winners, round_scores, bonuses` (M11) |
+
+### Redaction
+
+In the events page, the stream and every move response, a card the caller may not see is
+`null` (lists keep their length): other seats' dealt hands, the stock order, the salt, the
+seed and the deal key, a card another seat drew from the stock, the gin knocker's face-down
+card, and advice (text and move) for anyone but the advisor and the captain. The gin advisor
+sees the captain's cards when `advisor_sees_captain_hand` is on. Once the match is finished
+nothing is hidden, and `GET .../log` serves the whole log.
+
+## Fair deals
+
+Each `RoundDealt` commits to the round's full deck order before any card is played:
+
+    commitment = hex(SHA-256(UTF-8(salt + ":" + " ".join(deck))))
+
+where `deck` is the round's whole deck as card codes in dealing order and `salt` is the
+round's salt. three-hand-gin: `deck[0], deck[2], ... deck[18]` are the captain's hand and
+`deck[1], deck[3], ... deck[19]` the box's (in the order of `hands`), `deck[20]` the upcard
+and `deck[21:]` the stock from the top. manipulation-rummy: `deck[i]` for `i < 10 n` went to
+seat `(dealer + 1 + i) mod n` (so each seat's `hands` entry lists its cards in that order) and
+the rest is the stock from the top; a joker is `JK`. `salt` is 64 lower-case hex
+digits and the separator between codes is one space (0x20). Example:
+`salt = "ab..ef"`, deck `AS 2S 3S ...` gives the message bytes `ab..ef:AS 2S 3S ...`.
+Views show `deal_commitment` from the first moment of the round; the finished match's log
+reveals every round's `stock`, `hands` and `salt`, so anyone can recompute the commitments, and
+`POST /v1/replays` re-derives every deal from the match's seed or deal key.
+
+## Replays
+
+`POST /v1/replays` takes the NDJSON of `GET .../log` (or a JSON array of its events). The
+opening events are made again from MatchCreated (players, options, seed or deal key) and must
+be equal; every later event must be exactly what `decide` gives for the move it records (or
+the due scoring or deal) in the state before it. 422 `invalid_log` names the first event that
+is not, with the broken rule when the move could be read back.
+"""
+
+SPEC_KWARGS: dict[str, Any] = {
+    "info": {
+        "description": DESCRIPTION,
+        "license": {"name": "proprietary"},
+    },
+    "servers": [{"url": "/"}],
+}
+
+
+def finish_spec(api: Api) -> None:
+    """Components the blueprints refer to: the Problem schema and the seat-token scheme."""
+    spec = api.spec
+    if "Problem" not in spec.components.schemas:
+        spec.components.schema("Problem", schema=ProblemSchema)
+    spec.components.security_scheme(
+        "seatToken",
+        {"type": "http", "scheme": "bearer", "description": "a seat token from POST /v1/matches"},
+    )
+    replay = spec._paths.get("/v1/replays", {}).get("post")
+    if replay is not None:
+        content = replay["requestBody"]["content"]
+        content["application/json"] = dict(content["application/x-ndjson"])
+
+
+def spec_dict(app: Any) -> dict[str, Any]:
+    """The app's OpenAPI document as plain data."""
+    api: Api = app.extensions["deadwood"]["api"]
+    return dict(api.spec.to_dict())
+
+
+def spec_yaml(app: Any) -> str:
+    return yaml.safe_dump(spec_dict(app), sort_keys=False, allow_unicode=True, width=100)
