@@ -130,8 +130,8 @@ def describe(kind: str, size: int, masks: list[int]) -> str:
     with_meld = sum(any(m & meld == meld for meld in ALL_MELDS) for m in masks)
     knockable = sum(deadwood_of_mask(m) <= 10 for m in masks)
     return (
-        f"{kind} {size}-card hands: {100 * with_meld / len(masks):.0f}% hold a meld, "
-        f"{100 * knockable / len(masks):.0f}% have deadwood <= 10"
+        f"{kind} {size}-card hands: {100 * with_meld / len(masks):.1f}% hold a meld, "
+        f"{100 * knockable / len(masks):.1f}% have deadwood <= 10"
     )
 
 
