@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export HYPOTHESIS_PROFILE ?= ci
 
-.PHONY: up test lint typecheck pytest bench soak clean
+.PHONY: up openapi test lint typecheck pytest bench soak clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -17,6 +17,10 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 up: $(STAMP)
 	$(BIN)/deadwood up
+
+# Regenerate openapi.yaml from the app (tests/api/test_openapi.py compares the two).
+openapi: $(STAMP)
+	$(BIN)/deadwood openapi > openapi.yaml
 
 test: $(STAMP) lint typecheck pytest
 
