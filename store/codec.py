@@ -1,0 +1,107 @@
+"""Stream entries <-> events, with upcasters for old payload shapes (architecture.md, Events).
+
+An entry of `match:{<id>}:events` has the fields `type`, `v` (schema version of that type),
+`data` (compact JSON), `at` (RFC 3339 UTC, for people; the fold never reads it) and `tx` (the
+nonce of the append that wrote it, which settles the outcome of an append whose reply was lost;
+see event_store.py). Stored entries are never edited: when a payload shape changes, the type
+gets `v + 1` and an upcaster here turns the old shape into the new one at the storage edge, so
+the domain only ever sees current shapes.
+
+Upcasters are keyed by (variant, type, v) because the two games share some type names with
+different payloads (CardDrawn).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from domain.events import Event
+
+Fields = Mapping[bytes | str, bytes | str]
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """One stream entry, decoded and upcast."""
+
+    seq: int
+    event: Event
+    at: str
+
+
+def now() -> str:
+    """The current UTC time in RFC 3339 with milliseconds, e.g. 2026-12-01T08:30:00.123Z."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def entry_seq(entry_id: bytes | str) -> int:
+    """The sequence number of an entry id `0-<seq>`."""
+    major, _, minor = text(entry_id).partition("-")
+    if major != "0" or not minor.isdigit():
+        raise ValueError(f"stream entry id {text(entry_id)!r} is not of the form 0-<seq>")
+    return int(minor)
+
+
+def encode(event: Event, at: str, tx: str) -> dict[str, str]:
+    """The fields of a new stream entry."""
+    data = json.dumps(dict(event.data), separators=(",", ":"), sort_keys=True)
+    return {"type": event.type, "v": str(event.v), "data": data, "at": at, "tx": tx}
+
+
+def decode(entry_id: bytes | str, fields: Fields, variant: str | None = None) -> StoredEvent:
+    """A stream entry as a current-shape event. An entry without `v` is v0 (before versions)."""
+    values = {text(k): text(v) for k, v in fields.items()}
+    event = Event(
+        type=values["type"], data=json.loads(values.get("data") or "{}"), v=int(values.get("v", 0))
+    )
+    return StoredEvent(
+        seq=entry_seq(entry_id), event=upcast(event, variant), at=values.get("at", "")
+    )
+
+
+def tx_of(fields: Fields) -> str | None:
+    values = {text(k): text(v) for k, v in fields.items()}
+    return values.get("tx")
+
+
+# --- upcasters ------------------------------------------------------------------------------
+
+UPCASTERS: dict[tuple[str | None, str, int], Upcaster] = {}
+
+
+def upcaster(variant: str | None, type_: str, v: int) -> Callable[[Upcaster], Upcaster]:
+    """Register `fn` to turn data of `type_` version `v` into version `v + 1`."""
+
+    def register(fn: Upcaster) -> Upcaster:
+        UPCASTERS[(variant, type_, v)] = fn
+        return fn
+
+    return register
+
+
+def upcast(event: Event, variant: str | None = None) -> Event:
+    """Apply upcasters (the variant's, then any variant-independent one) until none applies."""
+    data, v = dict(event.data), event.v
+    while True:
+        fn = UPCASTERS.get((variant, event.type, v)) or UPCASTERS.get((None, event.type, v))
+        if fn is None:
+            return event if v == event.v else Event(event.type, data, v)
+        data, v = fn(data), v + 1
+
+
+@upcaster("three-hand-gin", "CardDrawn", 0)
+def _gin_card_drawn_v0(data: dict[str, Any]) -> dict[str, Any]:
+    """v0 (the prototype's shape) recorded `{"seat", "card", "discard": bool}`; v1 names the
+    pile: `{"seat", "from": "stock" | "discard", "card"}` (G5.2)."""
+    new = {k: val for k, val in data.items() if k != "discard"}
+    new["from"] = "discard" if data.get("discard") else "stock"
+    return new

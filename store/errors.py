@@ -1,0 +1,38 @@
+"""The store's refusals. Each class maps to exactly one HTTP status and problem `code`."""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """A request the event store cannot carry out."""
+
+    code = "store_error"
+
+
+class UnknownMatch(StoreError):
+    """No match has this id (404)."""
+
+    code = "unknown_match"
+
+
+class Unauthorized(StoreError):
+    """The seat token is missing, malformed or not one of this match's tokens (401)."""
+
+    code = "unauthorized"
+
+
+class VersionConflict(StoreError):
+    """The match has moved on from the version the caller expected (412)."""
+
+    code = "version_conflict"
+
+    def __init__(self, message: str, *, expected: int | None = None, actual: int | None = None):
+        super().__init__(message)
+        self.expected = expected
+        self.actual = actual
+
+
+class IdempotencyKeyReused(StoreError):
+    """An idempotency key came back with another request body or from another seat (422)."""
+
+    code = "idempotency_key_reused"

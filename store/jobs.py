@@ -1,0 +1,129 @@
+"""Follow-up jobs: which job a state needs, and how it is written (RQ, JSON serializer).
+
+After every append the store asks the variant what comes next:
+- `pending(state)` is a `score_round` -> job `score-<match>-<round>` on queue `scoring`,
+  calling `workers.scoring.score_round(match_id, version)`;
+- `to_act(state)` is a bot seat -> job `bot-<match>-<version>` on queue `bots`, calling
+  `workers.bot_turn.play_bot_turn(match_id, version)`.
+(RQ allows only letters, digits, `_` and `-` in job ids, so the `score:{m}:{r}` of
+architecture.md is spelled with dashes.) A job's arguments are the match id and a version and
+nothing else: never cards, seeds or views (the no-leak rule). Functions are named by dotted
+path, so the store never imports the workers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+from redis.client import Pipeline
+from rq import Queue, Retry
+from rq.job import Job, JobStatus
+from rq.serializers import JSONSerializer
+
+from domain.variants import Variant
+
+SCORING = "scoring"
+BOTS = "bots"
+SCORE_FUNC = "workers.scoring.score_round"
+BOT_FUNC = "workers.bot_turn.play_bot_turn"
+TIMEOUTS = {SCORING: 60, BOTS: 120}
+RESULT_TTL = 3600
+ACTIVE = {JobStatus.QUEUED, JobStatus.STARTED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
+
+
+@dataclass(frozen=True)
+class JobSpec:
+    """One follow-up job: queue, deterministic id, function path and (match_id, version)."""
+
+    queue: str
+    job_id: str
+    func: str
+    match_id: str
+    version: int
+
+    @property
+    def args(self) -> tuple[str, int]:
+        return (self.match_id, self.version)
+
+
+def score_job_id(match_id: str, round_no: int) -> str:
+    return f"score-{match_id}-{round_no}"
+
+
+def bot_job_id(match_id: str, version: int) -> str:
+    return f"bot-{match_id}-{version}"
+
+
+def followups(variant: Variant, state: Any, match_id: str, version: int) -> list[JobSpec]:
+    """The jobs that `state` (after `version` events) needs."""
+    if variant.is_finished(state):
+        return []
+    pending = variant.pending(state)
+    if pending is not None and pending.get("type") == "score_round":
+        round_no = int(variant.view(state, None).get("round") or 0)
+        return [JobSpec(SCORING, score_job_id(match_id, round_no), SCORE_FUNC, match_id, version)]
+    seat = variant.to_act(state)
+    if seat is not None and bot_seat(variant, state, seat):
+        return [JobSpec(BOTS, bot_job_id(match_id, version), BOT_FUNC, match_id, version)]
+    return []
+
+
+def bot_seat(variant: Variant, state: Any, seat: int) -> str | None:
+    """The bot name playing `seat`, or None for a human seat."""
+    seats = variant.view(state, None).get("seats") or []
+    for entry in seats:
+        if entry.get("seat") == seat:
+            bot = entry.get("bot")
+            return str(bot) if bot else None
+    return None
+
+
+class Queues:
+    """The two RQ queues on one connection, with the JSON serializer."""
+
+    def __init__(self, connection: redis.Redis) -> None:
+        self.connection = connection
+        self._queues = {
+            name: Queue(name, connection=connection, serializer=JSONSerializer)
+            for name in (SCORING, BOTS)
+        }
+
+    def queue(self, name: str) -> Queue:
+        return self._queues[name]
+
+    def make_job(self, spec: JobSpec) -> Job:
+        return self.queue(spec.queue).create_job(
+            spec.func,
+            args=spec.args,
+            job_id=spec.job_id,
+            timeout=TIMEOUTS[spec.queue],
+            result_ttl=RESULT_TTL,
+            retry=Retry(max=3, interval=[1, 2, 5]),
+            description=f"{spec.func}({spec.match_id!r}, {spec.version})",
+        )
+
+    def enqueue(self, specs: Sequence[JobSpec], pipeline: Pipeline | None = None) -> None:
+        """Write the jobs, inside `pipeline`'s MULTI when given (it must be in MULTI mode)."""
+        for spec in specs:
+            self.queue(spec.queue).enqueue_job(self.make_job(spec), pipeline=pipeline)
+
+    def is_live(self, spec: JobSpec) -> bool:
+        """True when the job exists and will still run (queued and in its queue, or running)."""
+        try:
+            job = Job.fetch(spec.job_id, connection=self.connection, serializer=JSONSerializer)
+        except Exception:  # rq raises NoSuchJobError, or a decode error for a damaged hash
+            return False
+        status = job.get_status(refresh=False)
+        if status not in ACTIVE:
+            return False
+        if status == JobStatus.QUEUED:
+            return self.connection.lpos(self.queue(spec.queue).key, spec.job_id) is not None
+        return True
+
+    def replace(self, spec: JobSpec) -> None:
+        """Enqueue `spec` afresh, dropping a finished or broken job of the same id first."""
+        self.connection.delete(Job.key_for(spec.job_id))
+        self.enqueue([spec])

@@ -1,0 +1,104 @@
+"""A tiny game with the Variant surface, for store tests that need a move any seat may make
+at any time: each move adds 1-3 to a shared total, and the match ends at the target.
+
+Not a real game and not registered in domain.variants: the `counter` fixture of the store tests
+patches the service's variant lookup to find it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from domain.errors import IllegalMove, InvalidOptions, MalformedMove
+from domain.events import Event
+from domain.variants import Variant
+
+NAME = "counter"
+
+
+@dataclass(frozen=True)
+class CounterState:
+    version: int = 0
+    players: tuple[str, ...] = ()
+    target: int = 0
+    total: int = 0
+    moves: tuple[tuple[int, int], ...] = ()  # (seat, n) in order
+
+    @property
+    def finished(self) -> bool:
+        return self.target > 0 and self.total >= self.target
+
+
+def validate_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    target = dict(options).get("target", 10)
+    if not isinstance(target, int) or target < 1:
+        raise InvalidOptions(f"target {target!r} must be a positive integer")
+    return {"target": target}
+
+
+def create(
+    players: Sequence[Mapping[str, Any]], options: Mapping[str, Any], seed: int | None, secret: str
+) -> tuple[Event, ...]:
+    return (
+        Event(
+            "MatchCreated",
+            {
+                "variant": NAME,
+                "players": [{"name": p["name"], "bot": p.get("bot")} for p in players],
+                "options": dict(options),
+                "seeded": seed is not None,
+                "seed": seed,
+                "deal_key": secret,
+            },
+        ),
+    )
+
+
+def evolve(state: CounterState, event: Event) -> CounterState:
+    data = event.data
+    if event.type == "MatchCreated":
+        players = tuple(p["name"] for p in data["players"])
+        state = replace(state, players=players, target=int(data["options"]["target"]))
+    elif event.type == "Added":
+        n = int(data["n"])
+        state = replace(state, total=state.total + n, moves=(*state.moves, (int(data["seat"]), n)))
+    return replace(state, version=state.version + 1)
+
+
+def decide(state: CounterState, seat: int, move: Mapping[str, Any]) -> tuple[Event, ...]:
+    if move.get("type") != "add" or move.get("n") not in (1, 2, 3):
+        raise MalformedMove(f"move {dict(move)!r}: expected {{'type': 'add', 'n': 1..3}}")
+    if state.finished:
+        raise IllegalMove("the match is over")
+    return (Event("Added", {"seat": seat, "n": move["n"]}),)
+
+
+def view(state: CounterState, seat: int | None) -> dict[str, Any]:
+    return {
+        "variant": NAME,
+        "version": state.version,
+        "status": "finished" if state.finished else "active",
+        "round": 1,
+        "seats": [{"seat": i, "name": n, "bot": None} for i, n in enumerate(state.players)],
+        "total": state.total,
+    }
+
+
+VARIANT = Variant(
+    name=NAME,
+    min_players=1,
+    max_players=8,
+    validate_options=validate_options,
+    create=create,
+    initial_state=CounterState,
+    evolve=evolve,
+    decide=decide,
+    pending=lambda state: None,
+    to_act=lambda state: None,
+    legal_moves=lambda state, seat: [{"type": "add", "n": n} for n in (1, 2, 3)],
+    view=view,
+    event_view=lambda before, event, seat: event.to_json(),
+    is_finished=lambda state: state.finished,
+)

@@ -1,0 +1,57 @@
+"""The reconciler: a lost follow-up job heals itself.
+
+It scans the match streams (`SCAN match:*:events`), skips finished matches (a flag written
+with the last event), and for each match whose current state needs a job (a round to score,
+a bot to move) that is not live (queued in its queue, scheduled, deferred or running), it
+enqueues that job with its deterministic id. A job made twice is harmless: it carries the
+version it was made for, and a stale or repeated run appends nothing.
+
+Run at worker start and on a timer (workers/run.py), or by hand: `python -m workers.reconcile`.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import redis
+
+from store.event_store import match_id_of
+from store.service import MatchService
+
+log = logging.getLogger(__name__)
+
+
+def reconcile(service: MatchService, *, batch: int = 500) -> list[str]:
+    """Enqueue every missing follow-up job; the ids of the jobs enqueued."""
+    enqueued: list[str] = []
+    for key in service.redis.scan_iter(match="match:*:events", count=batch, _type="STREAM"):
+        match_id = match_id_of(key)
+        if match_id is None or service.is_finished(match_id):
+            continue
+        try:
+            specs = service.followups(match_id)
+        except Exception:  # one broken match must not stop the scan
+            log.exception("reconciler could not load match %s", match_id)
+            continue
+        for spec in specs:
+            if not service.queues.is_live(spec):
+                service.queues.replace(spec)
+                enqueued.append(spec.job_id)
+    if enqueued:
+        log.info("reconciler enqueued %d job(s): %s", len(enqueued), ", ".join(enqueued))
+    return enqueued
+
+
+def main() -> None:
+    from store.connection import pepper_from_env, queue_from_env, redis_from_env
+
+    logging.basicConfig(level=logging.INFO)
+    svc = MatchService(redis_from_env(), queue_redis=queue_from_env(), pepper=pepper_from_env())
+    try:
+        print("\n".join(reconcile(svc)) or "nothing to do")
+    except redis.RedisError as error:
+        raise SystemExit(f"reconciler: {error}") from None
+
+
+if __name__ == "__main__":
+    main()
