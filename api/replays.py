@@ -78,14 +78,9 @@ def _hands(replayed: Any) -> list[list[str] | None]:
 
 @blp.route("")
 class Replays(MethodView):
-    @blp.arguments(
-        ReplayEventSchema(many=True),
-        content_type="application/x-ndjson",
-        description="the log: NDJSON lines of events, or (as application/json) an array",
-    )
     @blp.response(200, ReplayResultSchema)
     @blp.doc(parameters=[docs.IDEMPOTENCY_KEY], responses=docs.problems(400, 413, 415, 422))
-    def post(self, _events_arg: Any) -> Any:
+    def post(self) -> Any:
         """Check and replay a log.
 
         200: the final spectator view, every seat's final hand and every round's result.

@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 from flask_smorest import Api
 
-from api.schemas import ProblemSchema
+from api.schemas import ProblemSchema, ReplayEventSchema
 
 DESCRIPTION = """\
 Deadwood hosts matches of three-handed Gin Rummy and Manipulation Rummy for third-party
@@ -133,10 +133,22 @@ def finish_spec(api: Api) -> None:
         "seatToken",
         {"type": "http", "scheme": "bearer", "description": "a seat token from POST /v1/matches"},
     )
+    if "ReplayEvent" not in spec.components.schemas:
+        spec.components.schema("ReplayEvent", schema=ReplayEventSchema)
     replay = spec._paths.get("/v1/replays", {}).get("post")
     if replay is not None:
-        content = replay["requestBody"]["content"]
-        content["application/json"] = dict(content["application/x-ndjson"])
+        log = {"type": "array", "items": {"$ref": "#/components/schemas/ReplayEvent"}}
+        replay["requestBody"] = {
+            "required": True,
+            "description": (
+                "the log of GET /v1/matches/{id}/log: NDJSON (one event per line), or a JSON "
+                "array of the same events; at most 8 MiB"
+            ),
+            "content": {
+                "application/x-ndjson": {"schema": log},
+                "application/json": {"schema": log},
+            },
+        }
 
 
 def spec_dict(app: Any) -> dict[str, Any]:
