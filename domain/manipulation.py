@@ -43,6 +43,7 @@ from domain.manip_options import validate_options as _validate_options
 from domain.manip_scoring import game_end, hand_points, round_points, round_winners
 from domain.manip_state import (
     Phase,
+    RoundEnd,
     State,
     evolve,
     pack,
@@ -511,3 +512,26 @@ VARIANT = Variant(
     event_view=event_view,
     is_finished=is_finished,
 )
+
+__all__ = [
+    "NAME",
+    "VARIANT",
+    "Phase",
+    "RoundEnd",
+    "State",
+    "autoplay_system",
+    "create",
+    "deal_event",
+    "decide",
+    "event_view",
+    "evolve",
+    "initial_state",
+    "is_finished",
+    "legal_moves",
+    "pack",
+    "pending",
+    "score_round",
+    "to_act",
+    "validate_options",
+    "view",
+]

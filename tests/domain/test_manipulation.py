@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from test_manipulation_helpers import (
@@ -28,7 +30,7 @@ from domain.errors import (
     MalformedMove,
     NotYourTurn,
 )
-from domain.events import SYSTEM
+from domain.events import SYSTEM, Event
 from domain.manip_scoring import hand_points
 from domain.manip_state import Phase, RoundEnd
 from domain.shuffle import DealRng, commitment, seed_key
@@ -44,7 +46,7 @@ def three(hand0: str = LOW0, stock: str = "AS 9C 9D", **kw: object) -> m.State:
     return dealt([hand0, HIGH1, HIGH2], stock, **kw)  # type: ignore[arg-type]
 
 
-def refused_unchanged(state: m.State, seat: int, move: dict[str, object], error: type) -> str:
+def refused_unchanged(state: m.State, seat: int, move: Mapping[str, Any], error: type) -> str:
     """I5: a refused move raises and leaves the state as it was."""
     before = state
     with pytest.raises(error) as info:
@@ -169,7 +171,7 @@ def test_m3_3_next_dealer_option(rule: str, expected: str) -> None:
         assert state.dealer == 2
     else:
         assert state.dealer == DealRng(seed_key(1), "dealer:2").randbelow(3)
-    assert m.to_act(state) == (state.dealer + 1) % 3  # type: ignore[operator]
+    assert state.dealer is not None and m.to_act(state) == (state.dealer + 1) % 3
 
 
 # ---------------------------------------------------------------- M4 the turn
@@ -702,7 +704,7 @@ def test_event_view_hides_hands_drawn_cards_stock_salt_and_seed() -> None:
 
 def test_replay_equals_step_by_step() -> None:
     state = three()
-    log = []
+    log: list[Event] = []
     for move in ({"type": "draw"}, table_move("AC 2C 3C"), {"type": "knock"}):
         events = m.decide(state, 0, move)
         log.extend(events)

@@ -18,7 +18,9 @@ from domain.manip_scoring import (
 DEFAULT = ManipOptions()
 
 
-def score(outcome: str, counts: list[int], ender: int | None, options: ManipOptions = DEFAULT):
+def score(
+    outcome: str, counts: list[int], ender: int | None, options: ManipOptions = DEFAULT
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
     winners = round_winners(outcome, counts, ender)
     knocker = ender if outcome == KNOCK else None
     return winners, round_points(outcome, counts, winners, knocker, options)
