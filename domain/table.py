@@ -330,15 +330,13 @@ def _check_freed_placement(
     played: list[int],
     freed_total: int,
 ) -> None:
-    """A-M18 `freed_joker_placement=new_meld_from_hand`: each freed joker sits in a meld
-    whose other cards all come from the hand. Jokers are interchangeable, so a joker counts
-    as a candidate when its declaration is one of the new ones (more X-jokers than before)."""
+    """A-M18 `freed_joker_placement=new_meld_from_hand`: the freed jokers sit in melds built
+    from the hand, i.e. melds whose plain cards all come from the hand and whose jokers are
+    all new declarations (the freed jokers or jokers from the hand, never a table joker that
+    kept its card). Jokers are interchangeable, so a joker counts as new when its
+    declaration is one of the new ones (more jokers declared X than before)."""
     new = [max(0, declared_after[i] - declared_before[i]) for i in range(52)]
-    candidates: list[tuple[Meld, int]] = []
-    for meld in table_after:
-        seats = _new_joker_seats(meld, new)
-        if seats:
-            candidates.append((tuple(meld), seats))
+    candidates = [tuple(meld) for meld in table_after if any(tc.declared for tc in meld)]
     if _best_cover(candidates, played, new) < freed_total:
         raise IllegalMove(
             "a freed joker must go into a new meld built from cards of your hand "
@@ -346,19 +344,19 @@ def _check_freed_placement(
         )
 
 
-def _new_joker_seats(meld: Sequence[TableCard], new: list[int]) -> int:
-    seen = [0] * 52
+def _take_new_jokers(meld: Meld, left: list[int]) -> int | None:
+    """Consume the meld's jokers from the new declarations `left`; None if one is not new."""
     seats = 0
     for tc in meld:
         if tc.declared is not None:
-            i = tc.declared.index
-            if seen[i] < new[i]:
-                seats += 1
-            seen[i] += 1
+            if left[tc.declared.index] == 0:
+                return None
+            left[tc.declared.index] -= 1
+            seats += 1
     return seats
 
 
-def _best_cover(candidates: list[tuple[Meld, int]], played: list[int], new: list[int]) -> int:
+def _best_cover(candidates: list[Meld], played: list[int], new: list[int]) -> int:
     """The most new-joker seats in disjoint hand-built melds (tiny exact search)."""
     best = 0
 
@@ -366,17 +364,13 @@ def _best_cover(candidates: list[tuple[Meld, int]], played: list[int], new: list
         nonlocal best
         best = max(best, total)
         for k in range(start, len(candidates)):
-            meld, _ = candidates[k]
             trial = pool[:]
-            if not _fits(meld, trial):
-                continue
             taken = left[:]
-            gained = 0
-            for tc in meld:
-                if tc.declared is not None and taken[tc.declared.index] > 0:
-                    taken[tc.declared.index] -= 1
-                    gained += 1
-            search(k + 1, trial, taken, total + gained)
+            if not _fits(candidates[k], trial):
+                continue
+            seats = _take_new_jokers(candidates[k], taken)
+            if seats is not None:
+                search(k + 1, trial, taken, total + seats)
 
     search(0, played[:52], new[:], 0)
     return best

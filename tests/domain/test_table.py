@@ -130,8 +130,8 @@ def test_card_not_in_hand_refused_i1() -> None:
 
 
 def test_joker_not_in_hand_refused_i1() -> None:
-    message = refused("7H 8H 9H", "2C", "7H 8H 9H | JK=KD KS KC")
-    assert "not in your hand or on the table (I1)" in message
+    message = refused("7H 8H 9H", "2C KS KC", "7H 8H 9H | JK=KD KS KC")
+    assert "a joker is not in your hand or on the table (I1)" in message
 
 
 def test_card_played_more_times_than_held_refused_i1() -> None:
