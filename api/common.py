@@ -21,6 +21,7 @@ from domain.variants import Variant, get_variant
 _BEARER = re.compile(r"Bearer +([\x21-\x7e]+) *", re.IGNORECASE)
 _IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,200}")
 _MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_ETAG = re.compile(r'"([0-9]{1,15})"')
 
 
 def service() -> Any:
@@ -84,14 +85,15 @@ def expected_version() -> int | None:
     A header that names no version of this match (weak, malformed, several) can never match
     and is refused as a conflict at once (RFC 9110 13.1.1).
     """
-    if "If-Match" not in request.headers:
+    header = request.headers.get("If-Match")
+    if header is None:
         return None
-    etags = request.if_match
-    if etags.star_tag:
+    text = header.strip()
+    if text == "*":
         return None
-    tags = list(etags)
-    if len(tags) == 1 and tags[0].isdigit() and len(tags[0]) < 16:
-        return int(tags[0])
+    found = _ETAG.fullmatch(text)
+    if found is not None:
+        return int(found.group(1))
     raise ApiError(
         "version_conflict",
         'If-Match must be one strong entity tag "<version>" as sent in ETag',
