@@ -17,6 +17,7 @@ from domain.cards import JOKER, Card, TableCard
 from domain.errors import IllegalMove
 from domain.manip_options import ManipOptions
 from domain.table import meld_kind, validate_meld_move
+from domain.table_solver import best_move
 
 Meld = tuple[TableCard, ...]
 Table = tuple[Meld, ...]
@@ -71,10 +72,6 @@ def _solver_table(
     table: Table, hand: tuple[Card, ...], options: ManipOptions, opened: bool, decks: int
 ) -> Table | None:
     """The table of the solver's best move (domain/table_solver.py), if it finds one."""
-    try:
-        from domain.table_solver import best_move
-    except ImportError:  # pragma: no cover - the solver lands beside this module
-        return None
     found = best_move(table, hand, options, has_opened=opened, decks=decks)
     return None if found is None else tuple(tuple(meld) for meld in found.table)
 

@@ -711,3 +711,83 @@ def test_replay_equals_step_by_step() -> None:
         state = fold(events, state)
     base = dealt([LOW0, HIGH1, HIGH2], "AS 9C 9D")
     assert fold(log, base) == state
+
+
+# ---------------------------------------------------------------- M2, M7 and the joker options
+
+
+def test_m2_4_ace_high_or_low_but_no_corner_through_the_engine() -> None:
+    state, _ = step(three("QD KD AD 2D", stock="4H 4D 4S"), 0, {"type": "draw"})
+    assert "K-A-2" in refused_unchanged(state, 0, table_move("KD AD 2D"), IllegalMove)
+    state, events = step(state, 0, table_move("QD KD AD"))
+    assert events[0].data["table"] == [["QD", "KD", "AD"]]
+
+
+def test_m2_3_a_sequence_is_one_suit_through_the_engine() -> None:
+    state, _ = step(three("7H 8H 9S KD", stock="4H 4D 4S"), 0, {"type": "draw"})
+    assert "M2.3" in refused_unchanged(state, 0, table_move("7H 8H 9S"), IllegalMove)
+
+
+def test_m7_a_round_ends_by_knock_going_out_or_exhaustion_only() -> None:
+    knocked, _ = step(_low_after_meld(), 0, {"type": "knock"})
+    assert knocked.ending == RoundEnd("knock", 0)
+    out = three("AC 2C 3C", stock="4C 9C 9D")
+    out, _ = step(out, 0, {"type": "draw"})
+    out, _ = step(out, 0, table_move("AC 2C 3C 4C"))
+    assert out.ending == RoundEnd("out", 0)
+    ended = _low_after_meld()
+    ended, _ = step(ended, 0, {"type": "end_turn"})
+    assert ended.ending is None and ended.phase is Phase.DRAW  # a low hand alone ends nothing
+
+
+def test_m5_7_joker_identity_respects_copy_count_option() -> None:
+    """One pack for two players: a joker may not show a second 3C when the option is on."""
+    for on in (False, True):
+        state = dealt(
+            ["JK 3D 3H KS", HIGH1], "4H 4D 4S", options={"joker_identity_respects_copy_count": on}
+        )
+        state = with_table(state, "AC 2C 3C")
+        state, _ = step(state, 0, {"type": "draw"})
+        move = table_move("AC 2C 3C | 3D 3H JK=3C")
+        if on:
+            assert "M5.7" in refused_unchanged(state, 0, move, IllegalMove)
+        else:
+            step(state, 0, move)
+    # with two packs (3 players) a second 3C is a real possibility: accepted with the option
+    state = with_table(
+        three("JK 3D 3H KS", options={"joker_identity_respects_copy_count": True}), "AC 2C 3C"
+    )
+    state, _ = step(state, 0, {"type": "draw"})
+    step(state, 0, table_move("AC 2C 3C | 3D 3H JK=3C"))
+
+
+def test_a_m18_freed_joker_placement_option() -> None:
+    options = {"freed_joker_placement": "new_meld_from_hand"}
+    for opts in ({}, options):
+        state = with_table(three("3C 9S 9H", options=opts), "AC 2C JK=3C | 5D 6D 7D")
+        state, _ = step(state, 0, {"type": "draw"})
+        onto_table = table_move("AC 2C 3C | 5D 6D 7D JK=8D")
+        if opts:
+            assert "A-M18" in refused_unchanged(state, 0, onto_table, IllegalMove)
+        else:
+            step(state, 0, onto_table)
+        step(state, 0, table_move("AC 2C 3C | 5D 6D 7D | JK=9D 9S 9H"))
+
+
+def test_legal_meld_moves_include_the_solver_best_move_and_simple_moves() -> None:
+    """legal_moves lists the solver's best move, each new meld from hand, each extension."""
+    from domain.table_solver import best_move
+
+    state = with_table(three("4C 9C 9H 9S KD", stock="QH 4D 4S"), "AC 2C 3C | 7D 8D 9D")
+    state, _ = step(state, 0, {"type": "draw"})
+    listed = [mv["table"] for mv in m.legal_moves(state, 0) if mv["type"] == "meld"]
+    shapes = [sorted(sorted(meld) for meld in table) for table in listed]
+    best = best_move(state.table, state.hands[0], state.options, decks=2)
+    assert best is not None and best.points == 31
+    assert sorted(sorted(str(c) for c in meld) for meld in best.table) in shapes
+    run, diamonds, nines = ["2C", "3C", "AC"], ["7D", "8D", "9D"], ["9C", "9H", "9S"]
+    assert sorted([run, diamonds, nines]) in shapes  # a new meld from the hand alone
+    assert sorted([["2C", "3C", "4C", "AC"], diamonds]) in shapes  # a one-card extension
+    assert len(shapes) == len({str(s) for s in shapes})  # no duplicates
+    for table in listed:
+        m.decide(state, 0, {"type": "meld", "table": table})
