@@ -25,6 +25,8 @@ from api.common import (
     service,
 )
 from api.schemas import MoveResultSchema, MoveSchema
+from domain.errors import RulesError
+from store.errors import VersionConflict
 
 blp = Blueprint("moves", __name__, url_prefix="/v1/matches", description="Moves")
 
@@ -68,15 +70,25 @@ class Moves(MethodView):
                 "match": render_view(match_id, variant, new_state, seat),
             }
 
-        appended = store.submit(
-            match_id,
-            seat,
-            dict(raw),
-            expected_version=expected,
-            idempotency_key=key,
-            fingerprint=fingerprint("move", seat, raw),
-            render=render,
-        )
+        def submit() -> Any:
+            return store.submit(
+                match_id,
+                seat,
+                dict(raw),
+                expected_version=expected,
+                idempotency_key=key,
+                fingerprint=fingerprint("move", seat, raw),
+                render=render,
+            )
+
+        try:
+            appended = submit()
+        except (RulesError, VersionConflict):
+            if key is None:
+                raise
+            # A twin request with this key may have appended between the store's key check
+            # and its load: asking again returns its recorded response, or the same refusal.
+            appended = submit()
         if appended.replayed and appended.response is not None:
             body = appended.response
             response = json_response(body, 200, body.get("version"))
