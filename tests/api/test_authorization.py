@@ -23,7 +23,7 @@ def app(service: Any) -> Flask:
 def two(client: Any) -> dict[str, Any]:
     """A gin match in its upcard offer (the captain to act) and a second match."""
     match_id, tokens = create(client, seed=21)
-    other_id, other_tokens = create(client, seed=22)
+    _other_id, other_tokens = create(client, seed=22)
     view = client.get(f"/v1/matches/{match_id}").get_json()
     return {"id": match_id, "tokens": tokens, "roles": view["roles"], "other": other_tokens}
 
