@@ -3,6 +3,9 @@
 After every append the store asks the variant what comes next:
 - `pending(state)` is a `score_round` -> job `score-<match>-<round>` on queue `scoring`,
   calling `workers.scoring.score_round(match_id, version)`;
+- `pending(state)` is another SYSTEM move (three-hand gin deals the next round or finishes the
+  match as a SYSTEM move of its own after scoring) -> job `system-<match>-<version>` on queue
+  `scoring`, calling `workers.scoring.apply_system(match_id, version)`;
 - `to_act(state)` is a bot seat -> job `bot-<match>-<version>` on queue `bots`, calling
   `workers.bot_turn.play_bot_turn(match_id, version)`.
 (RQ allows only letters, digits, `_` and `-` in job ids, so the `score:{m}:{r}` of
@@ -28,6 +31,7 @@ from domain.variants import Variant
 SCORING = "scoring"
 BOTS = "bots"
 SCORE_FUNC = "workers.scoring.score_round"
+SYSTEM_FUNC = "workers.scoring.apply_system"
 BOT_FUNC = "workers.bot_turn.play_bot_turn"
 TIMEOUTS = {SCORING: 60, BOTS: 120}
 RESULT_TTL = 3600
@@ -53,6 +57,10 @@ def score_job_id(match_id: str, round_no: int) -> str:
     return f"score-{match_id}-{round_no}"
 
 
+def system_job_id(match_id: str, version: int) -> str:
+    return f"system-{match_id}-{version}"
+
+
 def bot_job_id(match_id: str, version: int) -> str:
     return f"bot-{match_id}-{version}"
 
@@ -65,6 +73,8 @@ def followups(variant: Variant, state: Any, match_id: str, version: int) -> list
     if pending is not None and pending.get("type") == "score_round":
         round_no = int(variant.view(state, None).get("round") or 0)
         return [JobSpec(SCORING, score_job_id(match_id, round_no), SCORE_FUNC, match_id, version)]
+    if pending is not None:
+        return [JobSpec(SCORING, system_job_id(match_id, version), SYSTEM_FUNC, match_id, version)]
     seat = variant.to_act(state)
     if seat is not None and bot_seat(variant, state, seat):
         return [JobSpec(BOTS, bot_job_id(match_id, version), BOT_FUNC, match_id, version)]

@@ -1,11 +1,12 @@
 """The bot-turn job: the bot of the seat to act plays one move.
 
 Job `bot-<match>-<version>` on queue `bots` runs `play_bot_turn(match_id, version)`. The bot
-sees exactly what an HTTP client of its seat sees: `variant.view(state, seat)` and
-`variant.legal_moves(state, seat)`, plus `random.Random(f"{match_id}:{version}")`, so a rerun
-picks the same move. The move goes through `MatchService.submit` with
-`expected_version=version`, like a client's move with If-Match; that append enqueues the next
-bot's job when another bot is to act, so bots in a row play on by themselves.
+sees exactly what an HTTP client of its seat sees: `variant.view(state, seat)` and that seat's
+legal moves (the view's `you.legal_moves`, i.e. `variant.legal_moves(state, seat)`), plus
+`random.Random(f"{match_id}:{version}")`, so a rerun picks the same move. The move goes
+through `MatchService.submit` with `expected_version=version`, like a client's move with
+If-Match; that append enqueues the next bot's job when another bot is to act, so bots in a
+row play on by themselves.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def play_bot_turn(match_id: str, version: int) -> str:
     if seat is None or bot is None:
         return f"stale: no bot to act in {match_id} at version {version}"
     view = game.view(state, seat)
-    legal = game.legal_moves(state, seat)
+    legal = _legal_moves(view) or game.legal_moves(state, seat)
     move = choose_move(game.name, bot, view, legal, f"{match_id}:{version}")
     try:
         appended = svc.submit(
@@ -66,6 +67,14 @@ def play_bot_turn(match_id: str, version: int) -> str:
         )
         raise
     return f"played: seat {seat} ({bot}) {move.get('type')}; {match_id} at {appended.version}"
+
+
+def _legal_moves(view: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+    """The seat's legal moves as its view already lists them (api.md `you.legal_moves`), which
+    spares computing them twice; they are `variant.legal_moves(state, seat)`."""
+    you = view.get("you")
+    moves = you.get("legal_moves") if isinstance(you, Mapping) else None
+    return list(moves) if isinstance(moves, list) and moves else None
 
 
 def _submit(svc: MatchService, match_id: str, seat: int, move: dict[str, Any], version: int) -> Any:

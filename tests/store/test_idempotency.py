@@ -1,0 +1,106 @@
+"""Idempotency (api.md "Idempotency", issue 4): a retry returns the first response and appends
+nothing; the same key with another body (or from another seat) is refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import redis
+
+from store import idempotency
+from store.errors import IdempotencyKeyReused
+from store.event_store import events_key
+from store.service import MatchService, StoredEvent
+
+ADD = {"type": "add", "n": 2}
+
+
+def _render(events: list[StoredEvent], state: Any) -> dict[str, Any]:
+    return {"version": state.version, "total": state.total, "events": [e.seq for e in events]}
+
+
+def _new(counter: MatchService) -> str:
+    players = [{"name": "a"}, {"name": "b"}]
+    return counter.create_match("counter", players, {"target": 100}, 1).match_id
+
+
+def _submit(counter: MatchService, match_id: str, **kw: Any) -> Any:
+    args: dict[str, Any] = {
+        "seat": 0,
+        "move": ADD,
+        "expected_version": None,
+        "idempotency_key": "key-1",
+        "fingerprint": "body-1",
+        "render": _render,
+    }
+    args.update(kw)
+    return counter.submit(match_id, **args)
+
+
+def test_a_repeat_returns_the_first_response_and_appends_nothing(
+    counter: MatchService, redis_client: redis.Redis
+) -> None:
+    match_id = _new(counter)
+    first = _submit(counter, match_id)
+    again = _submit(counter, match_id)
+    assert not first.replayed and again.replayed
+    assert again.response == {"version": 2, "total": 2, "events": [2]}
+    assert (again.version, [e.seq for e in again.events]) == (2, [2])
+    assert again.state == first.state
+    assert redis_client.xlen(events_key(match_id)) == 2
+
+
+def test_a_repeat_after_the_match_moved_on_is_still_a_replay(counter: MatchService) -> None:
+    """The record wins over If-Match: the retry of a write that succeeded is not a 412."""
+    match_id = _new(counter)
+    _submit(counter, match_id, expected_version=1)
+    _submit(counter, match_id, idempotency_key="key-2", fingerprint="other")
+    again = _submit(counter, match_id, expected_version=1)
+    assert again.replayed and again.response == {"version": 2, "total": 2, "events": [2]}
+
+
+def test_the_same_key_with_another_body_is_refused(counter: MatchService) -> None:
+    match_id = _new(counter)
+    _submit(counter, match_id)
+    with pytest.raises(IdempotencyKeyReused):
+        _submit(counter, match_id, move={"type": "add", "n": 1}, fingerprint="body-2")
+
+
+def test_the_same_key_from_another_seat_is_refused(counter: MatchService) -> None:
+    """A key never returns another seat's response (that body holds the other seat's view)."""
+    match_id = _new(counter)
+    _submit(counter, match_id, seat=0)
+    with pytest.raises(IdempotencyKeyReused):
+        _submit(counter, match_id, seat=1)
+
+
+def test_the_record_expires_after_24_hours(
+    counter: MatchService, redis_client: redis.Redis
+) -> None:
+    match_id = _new(counter)
+    _submit(counter, match_id)
+    key = idempotency.record_key(match_id, "key-1")
+    assert 24 * 3600 - 60 < redis_client.ttl(key) <= 24 * 3600
+
+
+def test_a_repeated_create_returns_the_same_match_and_working_tokens(
+    service: MatchService, redis_client: redis.Redis
+) -> None:
+    """Create with an Idempotency-Key: the retry gets the same match id and the same tokens
+    (kept sealed under the key, never in the clear), and no second match exists."""
+    players = [{"name": "a"}, {"name": "b"}, {"name": "c", "bot": "random"}]
+    first = service.create_match("three-hand-gin", players, {}, 9, "create-1", "fp")
+    again = service.create_match("three-hand-gin", players, {}, 9, "create-1", "fp")
+    assert again.replayed and not first.replayed
+    assert (again.match_id, again.version, again.tokens) == (
+        first.match_id,
+        first.version,
+        first.tokens,
+    )
+    assert service.authenticate(again.match_id, again.tokens[1] or "") == 1
+    assert len(list(redis_client.scan_iter(match="match:*:events"))) == 1
+    raw = redis_client.get(idempotency.record_key(first.match_id, "create-1")) or b""
+    assert (first.tokens[0] or "").encode() not in raw
+    with pytest.raises(IdempotencyKeyReused):
+        service.create_match("three-hand-gin", players, {"target_score": 50}, 9, "create-1", "fp2")
