@@ -19,10 +19,22 @@ Events (past tense, JSON-ready data):
     RoundScored    {round, outcome, hands, points, winners, knocker, hand_points}  (M10)
     MatchFinished  {scores, winners, round_scores, bonuses}                         (M11)
 
-When a turn is over (after a meld, the third draw, or a pass) and the mover may not knock,
-`decide` returns the TurnEnded event together with the event that ended the turn; when he may
-knock the phase is `knock_or_end` and he chooses `knock` or `end_turn`. Going out (an empty
-hand after TableMelded) ends the round without a further event.
+Choices where rules.md leaves the engine free:
+
+- When a turn is over (after a meld, the third draw, or a pass) and the mover may not knock,
+  `decide` returns TurnEnded together with the event that ended the turn; when he may knock
+  the phase is `knock_or_end` and he chooses `knock` or `end_turn`. Going out (an empty hand
+  after TableMelded) ends the round with no further event; the phase becomes `scoring`.
+- A player who drew the last stock card with D1 or D2 declines to meld with `pass` (M9.1: the
+  draw he would owe is skipped); `pass` is otherwise the no-meld move of the last lap.
+- DealerChosen is the chance event of the first dealer only; a later dealer (M3.3, also with
+  `next_dealer = random`) is recorded in its RoundDealt.
+- Phase `setup` is the state before the first RoundDealt (create returns all three opening
+  events at once, so only a view of an early log prefix shows it).
+- `legal_moves` lists draw, knock, end_turn and pass exactly and a representative set of meld
+  moves (domain/manip_table.py); any table passing I1-I6 is accepted.
+- Identical cards of two packs (M1.3) are separate physical cards counted as a multiset of
+  codes; no per-copy id is kept, because the rules and the API never tell two copies apart.
 """
 
 from __future__ import annotations
