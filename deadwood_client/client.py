@@ -1,0 +1,495 @@
+"""`Client`: one method per endpoint of api.md, over httpx.
+
+    client = Client("http://127.0.0.1:8000", token=seat_token)
+    view = client.match(match_id)
+    result = client.move(match_id, {"type": "draw", "from": "stock"})
+    for event in client.events(match_id, after=view["version"]): ...
+
+Errors are the exceptions of `deadwood_client.errors` (`IllegalMove`, `NotYourTurn`,
+`VersionConflict`, ...), each with the problem's `code`, `detail` and HTTP `status`.
+
+Retries. A request whose answer is lost (connection refused or dropped, a timeout, a 5xx)
+is sent again, at most `Retry.attempts` times with a doubling pause. That is safe because
+every request is either a read, a pure check (POST /v1/replays), or a POST that carries an
+`Idempotency-Key`: creating a match and moves. A 429 is waited out the same way.
+
+Moves: unknown outcomes. `move()` sends `Idempotency-Key` (a fresh uuid4 unless given) and
+`If-Match` (the last version this client saw of the match, unless given), serialises the
+body once and resends exactly those bytes and headers on every retry. When an attempt's
+outcome is unknown (no answer, or a 5xx) the move may or may not have been applied:
+- The server checks the idempotency key before anything else, so if the move was applied
+  the retry gets the original 200 and body back (`Idempotent-Replayed: true`) and nothing
+  is appended twice; if it was not, the retry applies it now. Either way: exactly once.
+- A retry may still be refused with 412 version_conflict (or 409 not_your_turn, 422
+  illegal_move) after an unknown outcome: the version moved on and the server no longer
+  has (or never kept) the key's record. Then the client reads the match again and looks at
+  the log. With If-Match our move can only have been appended right at the If-Match
+  version, so the event with seq `if_match + 1` decides: if it is ours (our seat, the
+  event type of our move, the same card or source), the move landed and `move()` returns a
+  result built from the events since then and the current view; if it is not ours, our move
+  never landed and never will (its If-Match is stale), and the conflict is raised as a
+  definite refusal. Without If-Match the client searches every event after the version it
+  knew when it sent the move; without any known version it cannot tell, and raises
+  `OutcomeUnknown`.
+- After the last attempt with the outcome still unknown, `OutcomeUnknown` carries the key:
+  sending the same move with `idempotency_key=error.idempotency_key` later is safe.
+A definite refusal on the first answer (4xx) is never retried: nothing was appended.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+import uuid
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import IO, Any, cast
+
+import httpx
+
+from deadwood_client.errors import (
+    DeadwoodError,
+    IllegalMove,
+    InvalidCard,
+    NotYourTurn,
+    OutcomeUnknown,
+    RateLimited,
+    ServerError,
+    TransportError,
+    VersionConflict,
+)
+from deadwood_client.types import (
+    Bot,
+    Created,
+    Event,
+    EventPage,
+    Health,
+    Hint,
+    LegalMoves,
+    Move,
+    MoveResult,
+    Player,
+    ReplayResult,
+    View,
+)
+
+__all__ = ["LAST_KNOWN", "Client", "Retry"]
+
+
+class _LastKnown:
+    def __repr__(self) -> str:
+        return "LAST_KNOWN"
+
+
+LAST_KNOWN: Any = _LastKnown()
+"""`move(if_match=LAST_KNOWN)` (the default): the last version this client saw of the match."""
+
+MOVE_EVENTS: dict[str, tuple[str, ...]] = {
+    "take_upcard": ("UpcardTaken",),
+    "pass_upcard": ("UpcardPassed",),
+    "draw": ("CardDrawn",),
+    "discard": ("CardDiscarded",),
+    "knock": ("Knocked",),
+    "advise": ("AdviceGiven",),
+    "meld": ("TableMelded",),
+    "end_turn": ("TurnEnded",),
+    "pass": ("Passed",),
+}
+"""The event that records each move type (for telling whether a lost move landed)."""
+
+_REFUSED_AFTER_UNKNOWN = (VersionConflict, NotYourTurn, IllegalMove, InvalidCard)
+
+
+@dataclass(frozen=True)
+class Retry:
+    """How often and how patiently one request is resent when its answer is lost."""
+
+    attempts: int = 8
+    backoff: float = 0.1
+    """The first pause (seconds); each next pause doubles, up to `max_backoff`."""
+    max_backoff: float = 2.0
+    sleep: Callable[[float], None] = time.sleep
+
+    def pause(self, attempt: int, hint: float | None = None) -> None:
+        """Sleep before attempt `attempt + 1` (jittered), or `hint` seconds if the server said."""
+        base = min(self.max_backoff, self.backoff * (2**attempt))
+        delay = hint if hint is not None else base * (0.5 + secrets.randbelow(1000) / 2000)
+        self.sleep(min(delay, max(self.max_backoff, 30.0)))
+
+
+def api_root(base_url: str) -> str:
+    """`http://host:8000` or `http://host:8000/v1` -> `http://host:8000/v1`."""
+    root = base_url.rstrip("/")
+    return root if root.endswith("/v1") else root + "/v1"
+
+
+class Client:
+    """A caller of one Deadwood server, as a spectator (no token) or as one seat."""
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None = None,
+        *,
+        timeout: float = 10.0,
+        stream_timeout: float = 45.0,
+        retry: Retry | None = None,
+        transport: httpx.BaseTransport | None = None,
+        http: httpx.Client | None = None,
+    ) -> None:
+        """`stream_timeout`: a live stream silent this long (no event, no heartbeat; the server
+        sends one at least every 15 s) is taken as dropped and resumed."""
+        self.base_url = api_root(base_url)
+        self.token = token
+        self.timeout = timeout
+        self.stream_timeout = stream_timeout
+        self.retry = retry or Retry()
+        self._own_http = http is None
+        self.http = http or httpx.Client(
+            base_url=self.base_url,
+            timeout=timeout,
+            transport=transport,
+            headers={"User-Agent": "deadwood-client/0.1", "Accept": "application/json"},
+        )
+        self._versions: dict[str, int] = {}
+        self.last_replayed = False
+        """True when the last move's answer was an idempotent replay of an earlier attempt."""
+
+    # --- the client itself -------------------------------------------------------------------
+
+    def with_token(self, token: str | None) -> Client:
+        """Another seat's client sharing this one's connections (and retry policy)."""
+        other = Client(
+            self.base_url,
+            token,
+            timeout=self.timeout,
+            stream_timeout=self.stream_timeout,
+            retry=self.retry,
+            http=self.http,
+        )
+        return other
+
+    def close(self) -> None:
+        if self._own_http:
+            self.http.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def known_version(self, match_id: str) -> int | None:
+        """The newest version of the match this client has seen in any answer."""
+        return self._versions.get(match_id)
+
+    def _note_version(self, match_id: str, version: Any) -> None:
+        if isinstance(version, int) and version > self._versions.get(match_id, -1):
+            self._versions[match_id] = version
+
+    # --- endpoints ---------------------------------------------------------------------------
+
+    def create_match(
+        self,
+        variant: str,
+        players: Sequence[str | Player | Mapping[str, Any]],
+        *,
+        seed: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+    ) -> Created:
+        """POST /v1/matches. `players`: names, or `{"name", "bot"}`; tokens come back once."""
+        body: dict[str, Any] = {
+            "variant": variant,
+            "players": [{"name": p} if isinstance(p, str) else dict(p) for p in players],
+        }
+        if seed is not None:
+            body["seed"] = seed
+        if options:
+            body["options"] = dict(options)
+        key = idempotency_key or str(uuid.uuid4())
+        response = self._call("POST", "/matches", json_body=body, headers={"Idempotency-Key": key})
+        created = cast(Created, response.json())
+        self._note_version(created["id"], created["version"])
+        return created
+
+    def match(self, match_id: str, *, at: int | None = None) -> View:
+        """GET /v1/matches/{id}: the match as this caller may see it (`at`: after event `at`)."""
+        params = {"at": at} if at is not None else None
+        view = cast(View, self._get(f"/matches/{match_id}", params=params))
+        if at is None:
+            self._note_version(match_id, view["version"])
+        return view
+
+    view = match
+
+    def legal_moves(self, match_id: str) -> LegalMoves:
+        """GET .../legal-moves: this seat's moves now (empty when none, or a spectator)."""
+        found = cast(LegalMoves, self._get(f"/matches/{match_id}/legal-moves"))
+        self._note_version(match_id, found["version"])
+        return found
+
+    def move(
+        self,
+        match_id: str,
+        move: Move | Mapping[str, Any],
+        *,
+        if_match: int | None = LAST_KNOWN,
+        idempotency_key: str | None = None,
+    ) -> MoveResult:
+        """POST .../moves as this seat, exactly once (see the module docstring).
+
+        `if_match`: the version the move was chosen at (default: the last one seen; None
+        sends no If-Match). `idempotency_key`: reuse one to resend a move whose outcome was
+        unknown (OutcomeUnknown.idempotency_key)."""
+        expected = self._versions.get(match_id) if if_match is LAST_KNOWN else if_match
+        known = self._versions.get(match_id)
+        key = idempotency_key or str(uuid.uuid4())
+        headers = {"Idempotency-Key": key, "Content-Type": "application/json"}
+        if expected is not None:
+            headers["If-Match"] = f'"{expected}"'
+        body = json.dumps(dict(move), separators=(",", ":")).encode()
+        path = f"/matches/{match_id}/moves"
+        unknown: str | None = None
+        hint: float | None = None
+        for attempt in range(self.retry.attempts):
+            if attempt:
+                self.retry.pause(attempt - 1, hint)
+            hint = None
+            try:
+                response = self.http.post(path, content=body, headers=self._auth(headers))
+            except httpx.TransportError as exc:
+                unknown = f"{type(exc).__name__}: {exc}"
+                continue
+            if response.status_code >= 500:
+                unknown = f"HTTP {response.status_code}"
+                continue
+            if response.status_code == 429:
+                hint = _retry_after(response)
+                continue
+            if response.is_success:
+                result = cast(MoveResult, response.json())
+                self.last_replayed = response.headers.get("Idempotent-Replayed") == "true"
+                self._note_version(match_id, result["version"])
+                return result
+            error = _problem(response)
+            if unknown is not None and isinstance(error, _REFUSED_AFTER_UNKNOWN):
+                return self._settle(match_id, dict(move), key, expected, known, error)
+            raise error
+        if unknown is None:
+            raise RateLimited(f"{self.retry.attempts} attempts were all refused with 429")
+        raise OutcomeUnknown(
+            f"the move's outcome is unknown after {self.retry.attempts} attempts ({unknown}); "
+            f"resend it with idempotency_key={key!r}",
+            idempotency_key=key,
+        )
+
+    def event_page(self, match_id: str, after: int = 0, limit: int = 100) -> EventPage:
+        """GET .../events: up to `limit` (1-1000) events with seq > `after`, as seen here."""
+        page = cast(
+            EventPage,
+            self._get(f"/matches/{match_id}/events", params={"after": after, "limit": limit}),
+        )
+        self._note_version(match_id, page["version"])
+        return page
+
+    def history(self, match_id: str, after: int = 0, upto: int | None = None) -> list[Event]:
+        """Every event with after < seq <= upto (default: to the end), page by page."""
+        events: list[Event] = []
+        while upto is None or after < upto:
+            page = self.event_page(match_id, after=after, limit=1000)
+            batch = [e for e in page["events"] if upto is None or e["seq"] <= upto]
+            events.extend(batch)
+            if not batch or len(page["events"]) < 1000:
+                break
+            after = batch[-1]["seq"]
+        return events
+
+    def events(
+        self, match_id: str, after: int = 0, *, until_finished: bool = True
+    ) -> Generator[Event, None, None]:
+        """The events after `after`, live (SSE), resuming after every disconnect with
+        Last-Event-ID: each event exactly once, in seq order. Ends when the match is finished
+        (unless `until_finished` is False: then it waits for more forever)."""
+        from deadwood_client.sse import follow
+
+        return follow(self, match_id, after, until_finished=until_finished)
+
+    stream = events
+
+    def log(self, match_id: str) -> list[Event]:
+        """GET .../log: the whole unredacted log of a finished match (403 MatchInProgress)."""
+        text = self._call("GET", f"/matches/{match_id}/log").text
+        return [cast(Event, json.loads(line)) for line in text.splitlines() if line.strip()]
+
+    def export_log(
+        self,
+        match_id: str,
+        sink: IO[bytes],
+        progress: Callable[[int, int | None], None] | None = None,
+    ) -> int:
+        """Write the NDJSON log to `sink` as it arrives; the byte count. `progress(done, total)`."""
+        for attempt in range(self.retry.attempts):
+            try:
+                return self._export_once(match_id, sink, progress)
+            except (httpx.TransportError, ServerError):
+                if attempt + 1 == self.retry.attempts or sink.seekable() is False:
+                    raise
+                sink.seek(0)
+                sink.truncate()
+                self.retry.pause(attempt)
+        raise AssertionError("unreachable")
+
+    def _export_once(
+        self, match_id: str, sink: IO[bytes], progress: Callable[[int, int | None], None] | None
+    ) -> int:
+        headers = self._auth({"Accept": "application/x-ndjson"})
+        with self.http.stream("GET", f"/matches/{match_id}/log", headers=headers) as response:
+            if not response.is_success:
+                response.read()
+                raise _problem(response)
+            total = response.headers.get("Content-Length")
+            done = 0
+            for chunk in response.iter_bytes():
+                sink.write(chunk)
+                done += len(chunk)
+                if progress is not None:
+                    progress(done, int(total) if total and total.isdigit() else None)
+            return done
+
+    def replay(self, log: str | bytes | Iterable[Mapping[str, Any]]) -> ReplayResult:
+        """POST /v1/replays: check a log (NDJSON text, or events) with the server's rules.
+
+        422 `InvalidLog` names the first event (`.event`) that does not follow the rules."""
+        if isinstance(log, str | bytes):
+            content = log.encode() if isinstance(log, str) else log
+        else:
+            lines = (json.dumps(dict(e), separators=(",", ":")) + "\n" for e in log)
+            content = "".join(lines).encode()
+        response = self._call(
+            "POST",
+            "/replays",
+            content=content,
+            headers={"Content-Type": "application/x-ndjson", "Idempotency-Key": str(uuid.uuid4())},
+        )
+        return cast(ReplayResult, response.json())
+
+    def hint(self, match_id: str) -> Hint:
+        """GET .../hint: the strongest built-in bot's move for this seat now."""
+        return cast(Hint, self._get(f"/matches/{match_id}/hint"))
+
+    def bots(self) -> list[Bot]:
+        """GET /v1/bots: the built-in strategies."""
+        return cast(list[Bot], self._get("/bots"))
+
+    def health(self) -> Health:
+        """GET /v1/health: `{"status": "ok"}` when the server reaches its event store."""
+        return cast(Health, self._get("/health"))
+
+    # --- plumbing ----------------------------------------------------------------------------
+
+    def _auth(self, headers: Mapping[str, str] | None = None) -> dict[str, str]:
+        merged = dict(headers or {})
+        if self.token is not None:
+            merged["Authorization"] = f"Bearer {self.token}"
+        return merged
+
+    def _get(self, path: str, params: Mapping[str, Any] | None = None) -> Any:
+        return self._call("GET", path, params=params).json()
+
+    def _call(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        json_body: Any = None,
+        content: bytes | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> httpx.Response:
+        """One request that is safe to resend (a read, a pure check, or an idempotent POST)."""
+        if json_body is not None:
+            content = json.dumps(json_body, separators=(",", ":")).encode()
+            headers = {"Content-Type": "application/json", **(headers or {})}
+        last: DeadwoodError | None = None
+        hint: float | None = None
+        for attempt in range(self.retry.attempts):
+            if attempt:
+                self.retry.pause(attempt - 1, hint)
+            hint = None
+            try:
+                response = self.http.request(
+                    method, path, params=params, content=content, headers=self._auth(headers)
+                )
+            except httpx.TransportError as exc:
+                last = TransportError(f"{method} {path}: {type(exc).__name__}: {exc}")
+                continue
+            if response.status_code >= 500 or response.status_code == 429:
+                last = _problem(response)
+                hint = _retry_after(response)
+                continue
+            if not response.is_success:
+                raise _problem(response)
+            version = response.headers.get("ETag", "").strip('"')
+            if version.isdigit() and path.startswith("/matches/") and not params:
+                self._note_version(path.split("/")[2], int(version))
+            return response
+        assert last is not None
+        raise last
+
+    def _settle(
+        self,
+        match_id: str,
+        move: dict[str, Any],
+        key: str,
+        expected: int | None,
+        known: int | None,
+        refusal: DeadwoodError,
+    ) -> MoveResult:
+        """After an unknown outcome and then a refusal: did our move land? (module docstring)"""
+        view = self.match(match_id)
+        seat = view["you"]["seat"] if view["you"] else None
+        since = expected if expected is not None else known
+        if seat is None or since is None:
+            raise OutcomeUnknown(
+                f"a lost attempt may have been applied, and the retry was refused ({refusal}); "
+                "without If-Match or a known version the log cannot tell",
+                idempotency_key=key,
+                status=refusal.status,
+            ) from refusal
+        upto = since + 1 if expected is not None else view["version"]
+        for event in self.history(match_id, after=since, upto=upto):
+            if records_move(event, seat, move):
+                self.last_replayed = True
+                events = self.history(match_id, after=event["seq"] - 1, upto=view["version"])
+                return {"version": view["version"], "events": events, "match": view}
+        raise refusal
+
+
+def records_move(event: Mapping[str, Any], seat: int, move: Mapping[str, Any]) -> bool:
+    """True when `event` is what `move` by `seat` appends first (same seat, card, source)."""
+    data = event.get("data") or {}
+    types = MOVE_EVENTS.get(str(move.get("type")), ())
+    if data.get("seat") != seat or event.get("type") not in types:
+        return False
+    for field in ("card", "from", "text"):
+        mine, recorded = move.get(field), data.get(field)
+        if mine is not None and recorded is not None and mine != recorded:
+            return False
+    return True
+
+
+def _problem(response: httpx.Response) -> DeadwoodError:
+    try:
+        body: Any = response.json()
+    except ValueError:
+        body = response.text
+    return DeadwoodError.from_problem(response.status_code, body, response.headers)
+
+
+def _retry_after(response: httpx.Response) -> float | None:
+    value = response.headers.get("Retry-After")
+    if value is None or not value.strip().replace(".", "", 1).isdigit():
+        return None
+    return float(value)

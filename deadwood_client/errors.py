@@ -1,0 +1,264 @@
+"""Exceptions of the client: one per problem `code` of api.md, and two for the network.
+
+Every refusal of the API is an RFC 9457 problem (`{"type", "title", "status", "detail",
+"code"}`); `DeadwoodError.from_problem` turns it into the subclass registered for its
+`code` (an unknown code becomes the class of its HTTP status, else `DeadwoodError`), so a bot
+can write `except NotYourTurn:` and still read `.code`, `.detail` and `.status`.
+
+Two errors are not problems of the API: `TransportError` (the server was not reached, or
+the answer was lost) and `OutcomeUnknown` (a move was sent but, after every retry, whether
+it was applied could not be learned; it carries the idempotency key to try again with).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+
+class DeadwoodError(Exception):
+    """A problem answered by the Deadwood API (or, for subclasses below, by the network)."""
+
+    code: str = "error"
+    status_hint: ClassVar[int | None] = None
+
+    def __init__(
+        self,
+        detail: str,
+        *,
+        status: int | None = None,
+        code: str | None = None,
+        problem: Mapping[str, Any] | None = None,
+    ) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.status = status if status is not None else self.status_hint
+        self.problem: dict[str, Any] = dict(problem or {})
+        if code is not None:
+            self.code = code  # an instance may carry a code this client does not know
+
+    @property
+    def title(self) -> str | None:
+        title = self.problem.get("title")
+        return str(title) if title is not None else None
+
+    @property
+    def errors(self) -> dict[str, list[str]]:
+        """validation_error: `{field: [messages]}` (empty for other problems)."""
+        found = self.problem.get("errors")
+        return dict(found) if isinstance(found, Mapping) else {}
+
+    def __str__(self) -> str:
+        status = f"{self.status} " if self.status is not None else ""
+        return f"{status}{self.code}: {self.detail}"
+
+    @classmethod
+    def from_problem(
+        cls, status: int, body: Any, headers: Mapping[str, str] | None = None
+    ) -> DeadwoodError:
+        """The exception for one error response (problem+json, or anything else)."""
+        problem = dict(body) if isinstance(body, Mapping) else {}
+        code = problem.get("code")
+        code = code if isinstance(code, str) and code else _CODE_OF_STATUS.get(status, "error")
+        detail = problem.get("detail")
+        if not isinstance(detail, str) or not detail:
+            detail = str(body)[:300] if body not in (None, "", {}) else f"HTTP {status}"
+        kind = (
+            _BY_CODE.get(code)
+            or _BY_STATUS.get(status)
+            or (ServerError if status >= 500 else DeadwoodError)
+        )
+        error = kind(detail, status=status, code=code, problem=problem)
+        if isinstance(error, RateLimited) and headers is not None:
+            error.retry_after = _seconds(headers.get("Retry-After"))
+        return error
+
+
+class IllegalMove(DeadwoodError):
+    """422 illegal_move: the rules do not allow this move now (`detail` names the rule)."""
+
+    code = "illegal_move"
+    status_hint = 422
+
+
+class InvalidCard(DeadwoodError):
+    """422 invalid_card: a card code that is not a card (`detail` names it)."""
+
+    code = "invalid_card"
+    status_hint = 422
+
+
+class ValidationError(DeadwoodError):
+    """422 validation_error: a malformed request; `errors` maps fields to messages."""
+
+    code = "validation_error"
+    status_hint = 422
+
+
+class IdempotencyKeyReused(DeadwoodError):
+    """422 idempotency_key_reused: the key was used for another request body."""
+
+    code = "idempotency_key_reused"
+    status_hint = 422
+
+
+class InvalidLog(DeadwoodError):
+    """422 invalid_log: an uploaded log breaks the rules at event `event` (its seq)."""
+
+    code = "invalid_log"
+    status_hint = 422
+
+    @property
+    def event(self) -> int | None:
+        found = self.problem.get("event")
+        return found if isinstance(found, int) else None
+
+
+class NotYourTurn(DeadwoodError):
+    """409 not_your_turn: another seat is to act."""
+
+    code = "not_your_turn"
+    status_hint = 409
+
+
+class VersionConflict(DeadwoodError):
+    """412 version_conflict: the match moved on since the If-Match version; nothing written."""
+
+    code = "version_conflict"
+    status_hint = 412
+
+
+class Unauthorized(DeadwoodError):
+    """401 unauthorized: the token is malformed or not this match's."""
+
+    code = "unauthorized"
+    status_hint = 401
+
+
+class Forbidden(DeadwoodError):
+    """403 forbidden: a spectator, or a seat that may never make this move."""
+
+    code = "forbidden"
+    status_hint = 403
+
+
+class MatchInProgress(DeadwoodError):
+    """403 match_in_progress: the log is published when the match is finished."""
+
+    code = "match_in_progress"
+    status_hint = 403
+
+
+class UnknownMatch(DeadwoodError):
+    """404 unknown_match: no match has this id."""
+
+    code = "unknown_match"
+    status_hint = 404
+
+
+class NotFound(DeadwoodError):
+    """404 not_found: no such resource (a wrong base URL or path)."""
+
+    code = "not_found"
+    status_hint = 404
+
+
+class PayloadTooLarge(DeadwoodError):
+    """413 payload_too_large: the request body is over the endpoint's limit."""
+
+    code = "payload_too_large"
+    status_hint = 413
+
+
+class RateLimited(DeadwoodError):
+    """429 rate_limited: too many requests; `retry_after` seconds when the server said."""
+
+    code = "rate_limited"
+    status_hint = 429
+    retry_after: float | None = None
+
+
+class ServerError(DeadwoodError):
+    """5xx: the server failed (internal_error) or its event store is away (store_unavailable)."""
+
+    code = "internal_error"
+    status_hint = 500
+
+
+class TransportError(DeadwoodError):
+    """The request did not get an answer: connection refused or dropped, or a timeout."""
+
+    code = "transport_error"
+
+
+class OutcomeUnknown(DeadwoodError):
+    """A move was sent, but after every retry it is not known whether it was applied.
+
+    Send it again with the same `idempotency_key` (and the same body and If-Match) later:
+    the server then either applies it once or returns the response it gave the first time.
+    """
+
+    code = "outcome_unknown"
+
+    def __init__(self, detail: str, *, idempotency_key: str, **kwargs: Any) -> None:
+        super().__init__(detail, **kwargs)
+        self.idempotency_key = idempotency_key
+
+
+_BY_CODE: dict[str, type[DeadwoodError]] = {
+    kind.code: kind
+    for kind in (
+        IllegalMove,
+        InvalidCard,
+        ValidationError,
+        IdempotencyKeyReused,
+        InvalidLog,
+        NotYourTurn,
+        VersionConflict,
+        Unauthorized,
+        Forbidden,
+        MatchInProgress,
+        UnknownMatch,
+        NotFound,
+        PayloadTooLarge,
+        RateLimited,
+    )
+}
+_BY_CODE["store_unavailable"] = ServerError
+
+_BY_STATUS: dict[int, type[DeadwoodError]] = {
+    401: Unauthorized,
+    403: Forbidden,
+    404: NotFound,
+    409: NotYourTurn,
+    412: VersionConflict,
+    413: PayloadTooLarge,
+    422: ValidationError,
+    429: RateLimited,
+}
+
+_CODE_OF_STATUS = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    409: "not_your_turn",
+    412: "version_conflict",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    422: "validation_error",
+    429: "rate_limited",
+    500: "internal_error",
+    502: "bad_gateway",
+    503: "store_unavailable",
+    504: "gateway_timeout",
+}
+
+
+def _seconds(value: str | None) -> float | None:
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        return None

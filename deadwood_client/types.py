@@ -1,0 +1,169 @@
+"""The shapes of api.md as TypedDicts: what the client sends and what it gets back.
+
+They are plain JSON dicts at run time (card codes stay strings like "7H" or "JK=8S"), so a
+bot can pass them on, print them or store them as they are; the types are for the reader
+and for a type checker. Keys marked NotRequired belong to one variant only.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired, TypedDict
+
+Card = str
+"""A two-character card code: rank A 2-9 T J Q K + suit C D H S; `JK`, `JK=8S` (api.md)."""
+
+Move = TypedDict(
+    "Move",
+    {
+        "type": str,
+        "from": NotRequired[Literal["stock", "discard"]],
+        "card": NotRequired[Card],
+        "melds": NotRequired[list[list[Card]]],
+        "table": NotRequired[list[list[Card]]],
+        "text": NotRequired[str],
+        "move": NotRequired[dict[str, Any]],
+    },
+)
+"""One move of api.md "Moves", e.g. `{"type": "discard", "card": "7H"}`."""
+
+
+class Player(TypedDict):
+    name: str
+    bot: NotRequired[str | None]
+
+
+class CreatedSeat(TypedDict):
+    seat: int
+    name: str
+    bot: str | None
+    token: str | None
+    """The seat's bearer token, shown only in this response (None for a bot seat)."""
+
+
+class Created(TypedDict):
+    id: str
+    variant: str
+    version: int
+    seeded: bool
+    options: dict[str, Any]
+    seats: list[CreatedSeat]
+
+
+class Seat(TypedDict):
+    seat: int
+    name: str
+    bot: str | None
+    hand_size: int
+    role: NotRequired[str]
+
+
+class You(TypedDict):
+    seat: int
+    hand: list[Card]
+    legal_moves: list[Move]
+    team_hand: NotRequired[list[Card] | None]
+
+
+class Roles(TypedDict):
+    box: int | None
+    captain: int | None
+    advisor: int | None
+
+
+class RoundResult(TypedDict):
+    """One round's result (api.md "Views"); the variant's own keys are NotRequired."""
+
+    round: int
+    outcome: str
+    hands: list[list[Card] | None]
+    points: list[int]
+    winners: list[int]
+    knocker: NotRequired[int | None]
+    box: NotRequired[int]
+    captain: NotRequired[int]
+    advisor: NotRequired[int]
+    melds: NotRequired[list[list[list[Card]] | None]]
+    layoffs: NotRequired[list[Card]]
+    deadwood: NotRequired[list[int | None]]
+    hand_points: NotRequired[list[int]]
+
+
+class View(TypedDict):
+    """The match as one caller may see it (api.md "Views")."""
+
+    id: str | None
+    variant: str
+    version: int
+    seeded: bool
+    status: Literal["active", "finished"]
+    options: dict[str, Any]
+    round: int
+    phase: str
+    turn: int | None
+    seats: list[Seat]
+    scores: list[int]
+    winners: list[int]
+    stock_size: int
+    rounds: list[RoundResult]
+    deal_commitment: str | None
+    you: You | None
+    roles: NotRequired[Roles]
+    discard_top: NotRequired[Card | None]
+    discard_size: NotRequired[int]
+    dealer: NotRequired[int | None]
+    table: NotRequired[list[list[Card]]]
+    draws_this_turn: NotRequired[int]
+
+
+class Event(TypedDict):
+    """One event of the log: `seq` is 1-based; hidden cards are None (api.md "Events")."""
+
+    seq: int
+    type: str
+    v: int
+    at: str
+    data: dict[str, Any]
+
+
+class EventPage(TypedDict):
+    version: int
+    events: list[Event]
+
+
+class MoveResult(TypedDict):
+    """The answer to a move: the new version, the events it appended, the caller's view."""
+
+    version: int
+    events: list[Event]
+    match: View
+
+
+class LegalMoves(TypedDict):
+    version: int
+    seat: int | None
+    moves: list[Move]
+
+
+class Hint(TypedDict):
+    move: Move
+    reason: str
+    bot: NotRequired[str]
+
+
+class Bot(TypedDict):
+    name: str
+    variant: str
+    description: str
+
+
+class Health(TypedDict):
+    status: str
+
+
+class ReplayResult(TypedDict):
+    """POST /v1/replays: the final spectator view, every seat's final hand, every round."""
+
+    version: int
+    match: View
+    hands: list[list[Card] | None]
+    rounds: list[RoundResult]
