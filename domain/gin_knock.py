@@ -22,10 +22,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from domain import melds
-from domain.cards import Card, codes
+from domain.cards import Card
 from domain.errors import IllegalMove
 from domain.events import Event
-from domain.gin_state import GinState, Knock
+from domain.gin_state import GinState, Knock, codes
 
 Melds = tuple[tuple[Card, ...], ...]
 

@@ -28,7 +28,7 @@ from domain.gin_knock import (
     round_result,
     target_reached,
 )
-from domain.gin_state import GinState, Phase, evolve
+from domain.gin_state import CODE, GinState, Phase, evolve
 
 PLAY_TYPES = ("take_upcard", "pass_upcard", "draw", "discard", "knock")
 SYSTEM_TYPES = ("draw_roles", "deal_round", "score_round", "finish_match")
@@ -186,7 +186,8 @@ def decide(state: GinState, seat: int, move: Mapping[str, Any]) -> tuple[Event, 
         raise ForbiddenMove(f"seat {seat} is not a seat of this match")
     if parsed.type == "advise":
         return _advise(state, seat, parsed)
-    assert state.roles is not None
+    if state.roles is None:
+        raise NotYourTurn(f"cannot {parsed.type}: nobody plays before the role draw (G1.2)")
     if seat == state.roles.advisor:
         raise ForbiddenMove(
             f"cannot {parsed.type}: seat {seat} is the ADVISOR this hand, who may only advise; "
@@ -194,7 +195,7 @@ def decide(state: GinState, seat: int, move: Mapping[str, Any]) -> tuple[Event, 
         )
     current = to_act(state)
     if current != seat:
-        who = "nobody: the hand is being scored" if current is None else f"seat {current}"
+        who = f"nobody: the {state.phase} step is due" if current is None else f"seat {current}"
         raise NotYourTurn(f"cannot {parsed.type}: it is the turn of {who}, not seat {seat}")
     return _PLAY[parsed.type](state, seat, parsed)
 
@@ -359,6 +360,6 @@ def legal_moves(state: GinState, seat: int) -> list[dict[str, Any]]:
             moves.append({"type": "draw", "from": "discard"})
         return moves
     hand = state.hands[seat]
-    discards = [{"type": "discard", "card": str(c)} for c in discardable(state, hand)]
-    knocks = [{"type": "knock", "card": str(c)} for c in knock_cards(state, hand)]
+    discards = [{"type": "discard", "card": CODE[c.index]} for c in discardable(state, hand)]
+    knocks = [{"type": "knock", "card": CODE[c.index]} for c in knock_cards(state, hand)]
     return discards + knocks

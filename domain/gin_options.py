@@ -11,7 +11,7 @@ ignored: `team_scoring` other than `individual`, `opponent_layoffs` = `manual`, 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 from domain.errors import InvalidOptions
@@ -67,7 +67,7 @@ class GinOptions:
     shutout_rule: str = "none"  # G8.2
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {name: getattr(self, name) for name in NAMES}
 
 
 NAMES = tuple(f.name for f in fields(GinOptions))

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from domain.cards import Card
+from domain.cards import FULL_DECK, Card
 from domain.events import Event
 from domain.gin_options import GinOptions, options_of
 
@@ -109,8 +109,18 @@ def initial_state() -> GinState:
     return GinState()
 
 
+CODE = tuple(str(c) for c in FULL_DECK)
+CARD_OF = {str(c): c for c in FULL_DECK}
+
+
 def cards(codes: Any) -> tuple[Card, ...]:
-    return tuple(Card.parse(c) for c in codes)
+    """The cards of recorded codes (trusted history: a plain lookup)."""
+    return tuple(CARD_OF[c] for c in codes)
+
+
+def codes(cards: Any) -> list[str]:
+    """The codes of cards, in order (the JSON form); a table lookup, cheaper than str()."""
+    return [CODE[c.index] for c in cards]
 
 
 def _without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
@@ -150,7 +160,7 @@ def _round_dealt(state: GinState, data: Mapping[str, Any]) -> GinState:
         roles=roles,
         hands=hands,
         stock=cards(data["stock"]),
-        discard=(Card.parse(data["upcard"]),),
+        discard=(CARD_OF[data["upcard"]],),
         turn=roles.captain,
         stock_only=False,
         taken=None,
@@ -167,7 +177,7 @@ def _upcard_passed(state: GinState, data: Mapping[str, Any]) -> GinState:
 
 
 def _upcard_taken(state: GinState, data: Mapping[str, Any]) -> GinState:
-    seat, card = int(data["seat"]), Card.parse(data["card"])
+    seat, card = int(data["seat"]), CARD_OF[data["card"]]
     return replace(
         state,
         phase=Phase.DISCARD,
@@ -178,7 +188,7 @@ def _upcard_taken(state: GinState, data: Mapping[str, Any]) -> GinState:
 
 
 def _card_drawn(state: GinState, data: Mapping[str, Any]) -> GinState:
-    seat, card = int(data["seat"]), Card.parse(data["card"])
+    seat, card = int(data["seat"]), CARD_OF[data["card"]]
     hands = _set_hand(state, seat, (*state.hands[seat], card))
     if data["from"] == "stock":
         return replace(
@@ -190,7 +200,7 @@ def _card_drawn(state: GinState, data: Mapping[str, Any]) -> GinState:
 def _card_discarded(state: GinState, data: Mapping[str, Any]) -> GinState:
     """G5.2; G5.6: a discard that leaves exactly two stock cards ends the hand as a draw."""
     assert state.roles is not None
-    seat, card = int(data["seat"]), Card.parse(data["card"])
+    seat, card = int(data["seat"]), CARD_OF[data["card"]]
     moved = replace(
         state,
         hands=_set_hand(state, seat, _without(state.hands[seat], card)),
@@ -203,7 +213,7 @@ def _card_discarded(state: GinState, data: Mapping[str, Any]) -> GinState:
 
 
 def _knocked(state: GinState, data: Mapping[str, Any]) -> GinState:
-    seat, card = int(data["seat"]), Card.parse(data["card"])
+    seat, card = int(data["seat"]), CARD_OF[data["card"]]
     knock = Knock(
         seat=seat,
         card=card,

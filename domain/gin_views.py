@@ -17,17 +17,27 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
-from domain.cards import codes
 from domain.events import Event
 from domain.gin_moves import legal_moves, to_act
 from domain.gin_options import GinOptions
-from domain.gin_state import GinState, Phase, Roles
+from domain.gin_state import GinState, Phase, Roles, codes
 
 VARIANT_NAME = "three-hand-gin"
+
+
+_NESTED = (dict, list)
+
+
+def json_copy(value: Any) -> Any:
+    """A deep copy of JSON-ready data (dicts and lists copied, leaves shared)."""
+    if isinstance(value, Mapping):
+        return {k: json_copy(v) if type(v) in _NESTED else v for k, v in value.items()}
+    if isinstance(value, list):
+        return [json_copy(v) if type(v) in _NESTED else v for v in value]
+    return value
 
 
 def sees_hand(options: GinOptions, roles: Roles | None, viewer: int | None, owner: int) -> bool:
@@ -56,7 +66,7 @@ def view(state: GinState, seat: int | None) -> dict[str, Any]:
         "scores": list(state.scores),
         "winners": list(state.winners),
         "stock_size": len(state.stock),
-        "rounds": copy.deepcopy([dict(r) for r in state.rounds]),
+        "rounds": [json_copy(r) for r in state.rounds],
         "deal_commitment": state.commitment,
         "roles": None
         if roles is None
@@ -112,7 +122,7 @@ def _you(state: GinState, seat: int | None) -> dict[str, Any] | None:
 
 def event_view(before: GinState, event: Event, seat: int | None) -> dict[str, Any]:
     """`{"type", "v", "data"}` with every card `seat` may not see as None (G1.4)."""
-    data = copy.deepcopy(dict(event.data))
+    data = json_copy(event.data)
     if before.phase != Phase.FINISHED:
         redact = _REDACT.get(event.type)
         if redact is not None:

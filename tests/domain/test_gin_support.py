@@ -12,7 +12,8 @@ from typing import Any
 from domain import gin
 from domain.cards import FULL_DECK, codes
 from domain.events import SYSTEM, Event
-from domain.gin_state import GinState
+from domain.gin_state import GinState, Phase
+from domain.melds import deadwood
 from domain.shuffle import commitment
 
 PLAYERS = [{"name": "ana", "bot": None}, {"name": "ben", "bot": None}, {"name": "cy", "bot": None}]
@@ -123,19 +124,23 @@ def result_of(events: Sequence[Event]) -> Mapping[str, Any]:
     return next(e.data for e in events if e.type == "RoundScored")
 
 
-def choose(state: GinState, seat: int, rng: random.Random, greed: float = 0.7) -> dict[str, Any]:
-    """A seeded random legal move; with probability `greed` a knock if one is legal, else
-    the discard that keeps the least deadwood, so random matches end in a few hands."""
+def choose(state: GinState, seat: int, rng: random.Random, greed: float = 0.85) -> dict[str, Any]:
+    """A seeded random legal move; with probability `greed` a greedy one instead: knock when
+    legal, take a pile card that lowers the deadwood, discard to keep the least deadwood. So
+    random matches still end in a few hands."""
     moves = gin.legal_moves(state, seat)
+    if rng.random() >= greed or len(moves) == 1:
+        return rng.choice(moves)
+    held = state.hands[seat]
     knocks = [m for m in moves if m["type"] == "knock"]
-    if knocks and rng.random() < greed:
+    if knocks:
         return rng.choice(knocks)
+    if state.phase == Phase.DRAW and {"type": "draw", "from": "discard"} in moves:
+        with_top = deadwood([*held, state.discard[-1]])
+        return {"type": "draw", "from": "discard" if with_top < deadwood(held) else "stock"}
     discards = [m for m in moves if m["type"] == "discard"]
-    if discards and rng.random() < greed:
-        from domain.melds import deadwood
-
-        held = codes(state.hands[seat])
-        return min(discards, key=lambda m: deadwood([c for c in held if c != m["card"]]))
+    if discards:
+        return min(discards, key=lambda m: deadwood([c for c in held if str(c) != m["card"]]))
     return rng.choice(moves)
 
 
