@@ -1,10 +1,20 @@
-"""Built-in bots, found by variant and name (`GET /v1/bots`).
+"""Built-in bots, found by variant and name (`GET /v1/bots`), and the hint (`GET .../hint`).
 
 A bot is a pure function `choose(view, legal_moves, rng) -> move` of one seat's view (exactly
-what an HTTP client of that seat sees), that seat's legal moves and a `random.Random` seeded
-from the match and version, so a rerun picks the same move and a bot cannot cheat.
+the dict `variant.view(state, seat)` returns, what an HTTP client of that seat sees), that
+seat's legal moves and a `random.Random` seeded by the caller from the match and version, so
+a rerun picks the same move and a bot cannot cheat: it never receives the state. Each bot
+also has `explain(view, legal_moves, rng) -> (move, reason)`, the same move with a one-line
+reason, for hints.
 
-`BOTS[variant][name]` is the registry; `choose(variant, name, view, legal_moves, rng)` plays.
+A bot is only asked to move when its seat has a legal move; with none it raises ValueError.
+The three-handed gin ADVISOR's only move is `advise` (G1.3, G1.4), and since the advisor is
+never the seat to act, no worker asks for it; `expert` answers it with advice for the
+captain, the other bots with an empty `advise`.
+
+`BOTS[variant][name]` is the registry; `choose(variant, name, view, legal_moves, rng)` plays;
+`best_bot(variant)` is the strongest bot's name; `hint(variant, view, legal_moves, rng)` is
+its move and reason.
 """
 
 from __future__ import annotations
@@ -14,11 +24,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from domain.bots import random_bot
+from domain.bots import gin_basic, gin_expert, manip_basic, manip_expert, random_bot
 from domain.errors import InvalidOptions
 
 Move = dict[str, Any]
 Choose = Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]], random.Random], Move]
+Explain = Callable[
+    [Mapping[str, Any], Sequence[Mapping[str, Any]], random.Random], tuple[Move, str]
+]
 
 
 @dataclass(frozen=True)
@@ -27,15 +40,53 @@ class Bot:
     variant: str
     description: str
     choose: Choose
+    explain: Explain
 
 
-VARIANTS = ("three-hand-gin", "manipulation-rummy")
+GIN = "three-hand-gin"
+MANIPULATION = "manipulation-rummy"
+VARIANTS = (GIN, MANIPULATION)
+BEST = "expert"
+
+_RANDOM = "plays a uniformly random legal move"
 
 BOTS: dict[str, dict[str, Bot]] = {
-    variant: {
-        "random": Bot("random", variant, "plays a uniformly random legal move", random_bot.choose)
-    }
-    for variant in VARIANTS
+    GIN: {
+        "random": Bot("random", GIN, _RANDOM, random_bot.choose, random_bot.explain),
+        "basic": Bot(
+            "basic",
+            GIN,
+            "greedy: takes a card only if it lowers its deadwood, discards to the least "
+            "deadwood, knocks at the first chance",
+            gin_basic.choose,
+            gin_basic.explain,
+        ),
+        "expert": Bot(
+            "expert",
+            GIN,
+            "weighs hand potential over the unseen cards, samples the opponent's hand to "
+            "avoid feeding it, and knocks when the expected points beat the undercut risk",
+            gin_expert.choose,
+            gin_expert.explain,
+        ),
+    },
+    MANIPULATION: {
+        "random": Bot("random", MANIPULATION, _RANDOM, random_bot.choose, random_bot.explain),
+        "basic": Bot(
+            "basic",
+            MANIPULATION,
+            "greedy: melds the listed move that sheds the most points, knocks at the first chance",
+            manip_basic.choose,
+            manip_basic.explain,
+        ),
+        "expert": Bot(
+            "expert",
+            MANIPULATION,
+            manip_expert.DESCRIPTION,
+            manip_expert.choose,
+            manip_expert.explain,
+        ),
+    },
 }
 
 
@@ -57,6 +108,33 @@ def choose(
 ) -> Move:
     """The move bot `name` makes from one seat's view and legal moves."""
     return get_bot(variant, name).choose(view, legal_moves, rng)
+
+
+def explain(
+    variant: str,
+    name: str,
+    view: Mapping[str, Any],
+    legal_moves: Sequence[Mapping[str, Any]],
+    rng: random.Random,
+) -> tuple[Move, str]:
+    """The move bot `name` makes, with its one-line reason."""
+    return get_bot(variant, name).explain(view, legal_moves, rng)
+
+
+def best_bot(variant: str) -> str:
+    """The name of the strongest built-in bot of `variant` (the hint's bot)."""
+    get_bot(variant, BEST)
+    return BEST
+
+
+def hint(
+    variant: str,
+    view: Mapping[str, Any],
+    legal_moves: Sequence[Mapping[str, Any]],
+    rng: random.Random,
+) -> tuple[Move, str]:
+    """GET /v1/matches/{id}/hint: the strongest bot's move for this view, and why."""
+    return explain(variant, best_bot(variant), view, legal_moves, rng)
 
 
 def catalogue() -> list[dict[str, str]]:
