@@ -74,11 +74,13 @@ def _work(service: Any, stop: threading.Event) -> None:
 @dataclass
 class Live:
     base_url: str
+    port: int
     service: Any
     clients: list[Client] = field(default_factory=list)
 
     def client(self, token: str | None = None, **kwargs: Any) -> Client:
-        made = Client(self.base_url, token, retry=kwargs.pop("retry", FAST), **kwargs)
+        url = kwargs.pop("base_url", self.base_url)
+        made = Client(url, token, retry=kwargs.pop("retry", FAST), **kwargs)
         self.clients.append(made)
         return made
 
@@ -99,17 +101,18 @@ def live(service: Any) -> Iterator[Live]:
     """The app served on a free port (threaded werkzeug) plus a worker thread for its jobs."""
     from workers.connection import set_service
 
-    app = create_app({"SERVICE": service, "SSE_HEARTBEAT_SECONDS": 0.2, "SSE_MAX_SECONDS": 5})
+    app = create_app({"SERVICE": service, "SSE_HEARTBEAT_SECONDS": 0.2, "SSE_MAX_SECONDS": 3})
     server: BaseWSGIServer = make_server(
         "127.0.0.1", 0, app, threaded=True, request_handler=_QuietHandler
     )
+    server.daemon_threads = False  # so server_close() waits for every request thread
     serving = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
     serving.start()
     set_service(service)
     stop = threading.Event()
     working = threading.Thread(target=_work, args=(service, stop))
     working.start()
-    found = Live(f"http://127.0.0.1:{server.server_port}", service)
+    found = Live(f"http://127.0.0.1:{server.server_port}", server.server_port, service)
     try:
         yield found
     finally:
@@ -123,6 +126,16 @@ def live(service: Any) -> Iterator[Live]:
         set_service(None)
 
 
+@pytest.fixture
+def proxy(live: Live) -> Iterator[Proxy]:
+    """A cuttable relay in front of the live server (`proxy.base_url`)."""
+    relay = Proxy(live.port)
+    try:
+        yield relay
+    finally:
+        relay.close()
+
+
 class Proxy:
     """A TCP relay to `target` port; `cut()` closes every connection it is relaying."""
 
@@ -133,7 +146,7 @@ class Proxy:
         self.lock = threading.Lock()
         self.open: list[socket.socket] = []
         self.cuts = 0
-        self.closed = False
+        self.accepted = 0
         self.thread = threading.Thread(target=self._accept, daemon=True)
         self.thread.start()
 
@@ -146,6 +159,7 @@ class Proxy:
             upstream = socket.create_connection(self.target)
             with self.lock:
                 self.open += [downstream, upstream]
+                self.accepted += 1
             for a, b in ((downstream, upstream), (upstream, downstream)):
                 threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
 
@@ -160,6 +174,10 @@ class Proxy:
             for s in (source, sink):
                 with contextlib.suppress(OSError):
                     s.shutdown(socket.SHUT_RDWR)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
 
     def cut(self) -> None:
         """Drop every relayed connection, mid-response if need be."""
