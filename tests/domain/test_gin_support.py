@@ -124,16 +124,22 @@ def result_of(events: Sequence[Event]) -> Mapping[str, Any]:
     return next(e.data for e in events if e.type == "RoundScored")
 
 
-def choose(state: GinState, seat: int, rng: random.Random, greed: float = 0.85) -> dict[str, Any]:
+def choose(
+    state: GinState, seat: int, rng: random.Random, greed: float = 0.85, knock_rate: float = 1.0
+) -> dict[str, Any]:
     """A seeded random legal move; with probability `greed` a greedy one instead: knock when
-    legal, take a pile card that lowers the deadwood, discard to keep the least deadwood. So
-    random matches still end in a few hands."""
+    legal (gin always, other knocks with probability `knock_rate`), take a pile card that
+    lowers the deadwood, discard to keep the least deadwood. So random matches still end in
+    a few hands."""
     moves = gin.legal_moves(state, seat)
     if rng.random() >= greed or len(moves) == 1:
         return rng.choice(moves)
     held = state.hands[seat]
     knocks = [m for m in moves if m["type"] == "knock"]
-    if knocks:
+    gins = [m for m in knocks if deadwood([c for c in held if str(c) != m["card"]]) == 0]
+    if gins:
+        return rng.choice(gins)
+    if knocks and rng.random() < knock_rate:
         return rng.choice(knocks)
     if state.phase == Phase.DRAW and {"type": "draw", "from": "discard"} in moves:
         with_top = deadwood([*held, state.discard[-1]])
@@ -150,6 +156,7 @@ def random_match(
     rng_seed: int = 0,
     max_steps: int = 5000,
     advise: bool = True,
+    knock_rate: float = 1.0,
 ) -> tuple[list[Event], list[GinState]]:
     """A full match of seeded random legal play: the log and the state after every event."""
     rng = random.Random(rng_seed)
@@ -169,7 +176,7 @@ def random_match(
         elif advise and state.roles is not None and rng.random() < 0.05:
             seat, move = state.roles.advisor, {"type": "advise", "text": "hm"}
         else:
-            move = choose(state, seat, rng)
+            move = choose(state, seat, rng, knock_rate=knock_rate)
         for event in gin.decide(state, seat, move):
             state = gin.evolve(state, event)
             events.append(event)
