@@ -182,8 +182,8 @@ def decide(state: GinState, seat: int, move: Mapping[str, Any]) -> tuple[Event, 
         raise IllegalMove(f"cannot {parsed.type}: the match has not been created")
     if parsed.type in SYSTEM_TYPES or seat == SYSTEM:
         return _decide_system(state, seat, parsed)
-    if not 0 <= seat < len(state.players):
-        raise ForbiddenMove(f"seat {seat} is not a seat of this match")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players):
+        raise ForbiddenMove(f"seat {seat!r:.20} is not a seat of this match: spectators only watch")
     if parsed.type == "advise":
         return _advise(state, seat, parsed)
     if state.roles is None:

@@ -878,8 +878,9 @@ def test_not_your_turn_and_cards_not_held() -> None:
         gin.decide(state, BOX, discard("AC"))
     with pytest.raises(IllegalMove, match="not in your hand"):
         gin.decide(state, CAPTAIN, discard("AC"))
-    with pytest.raises(ForbiddenMove):
-        gin.decide(state, 7, discard("AC"))
+    for seat in (7, None):
+        with pytest.raises(ForbiddenMove):
+            gin.decide(state, seat, discard("AC"))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
