@@ -91,10 +91,14 @@ def canonical(event: Event) -> str:
     return json.dumps([event.type, event.v, event.data], sort_keys=True, separators=(",", ":"))
 
 
-def _same(made: Sequence[Event], log: Sequence[Event], at: int) -> bool:
-    if not made or at + len(made) > len(log):
-        return False
-    return all(canonical(m) == canonical(log[at + k]) for k, m in enumerate(made))
+def _matching(made: Sequence[Event], log: Sequence[Event], at: int) -> int:
+    """How many of `made` equal the log's events from `at` on, in order."""
+    count = 0
+    for k, event in enumerate(made):
+        if at + k >= len(log) or canonical(event) != canonical(log[at + k]):
+            break
+        count += 1
+    return count
 
 
 def _name(event: Event, seq: int) -> str:
@@ -159,12 +163,17 @@ def _fallback(variant: Variant, state: Any) -> list[tuple[int, dict[str, Any]]]:
 
 
 def _step(variant: Variant, state: Any, log: Sequence[Event], at: int) -> tuple[Any, int]:
-    """Re-derive the events at `at`; the state after them and how many there were."""
+    """Re-derive the events at `at`; the state after them and how many there were.
+
+    When no candidate gives the log's events, the first event that differs from the closest
+    candidate (the one that matches the longest run of events) is named.
+    """
     event = log[at]
     refusal: str | None = None
     tried: set[str] = set()
-    for source in (_candidates, None):
-        pairs = _candidates(variant, state, event) if source else _fallback(variant, state)
+    closest = (0, "")
+    for recorded in (True, False):
+        pairs = _candidates(variant, state, event) if recorded else _fallback(variant, state)
         for seat, move in pairs:
             key = json.dumps([seat, move], sort_keys=True, default=str)
             if key in tried:
@@ -173,15 +182,24 @@ def _step(variant: Variant, state: Any, log: Sequence[Event], at: int) -> tuple[
             try:
                 made = variant.decide(state, seat, move)
             except RulesError as exc:
-                if refusal is None and source:
+                if refusal is None and recorded:
                     refusal = str(exc)
                 continue
             except (TypeError, ValueError, KeyError, AttributeError):
                 continue
-            if _same(made, log, at):
+            matched = _matching(made, log, at)
+            if made and matched == len(made):
                 for e in made:
                     state = variant.evolve(state, e)
                 return state, len(made)
+            if matched > closest[0]:
+                closest = (matched, made[matched].type)
+    if closest[0]:
+        bad = at + closest[0]
+        name = _name(log[bad], bad + 1) if bad < len(log) else "the end of the log"
+        raise LogRejected(
+            bad + 1, f"{name} is not what the rules record here (expected {closest[1]})"
+        )
     name = _name(event, at + 1)
     if refusal is not None:
         raise LogRejected(at + 1, f"{name} records a move the rules refuse: {refusal}")
