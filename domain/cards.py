@@ -69,14 +69,13 @@ class Card:
         return 1 << self.index
 
     def __str__(self) -> str:
-        if self.is_joker:
-            return JOKER_CODE
-        return RANKS[self.rank - 1] + SUITS[self.suit]
+        return _CODES[self.index]
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
 
 
+_CODES = (*(RANKS[i % 13] + SUITS[i // 13] for i in range(52)), JOKER_CODE)
 _PLAIN = tuple(Card(i) for i in range(52))
 JOKER = Card(JOKER_INDEX)
 FULL_DECK: tuple[Card, ...] = _PLAIN
