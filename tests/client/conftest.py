@@ -26,16 +26,14 @@ if getattr(sys.modules.get("api"), "__file__", "") is None:
     del sys.modules["api"]
 
 import pytest  # noqa: E402
+from client_support import FAST  # noqa: E402
 from rq import Queue, SimpleWorker  # noqa: E402
 from rq.serializers import JSONSerializer  # noqa: E402
 from rq.timeouts import TimerDeathPenalty  # noqa: E402
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server  # noqa: E402
 
 from api import create_app  # noqa: E402
-from deadwood_client import Client, Retry  # noqa: E402
-
-FAST = Retry(attempts=8, backoff=0.02, max_backoff=0.2)
-"""Retries for tests: the same logic as the default policy, with short pauses."""
+from deadwood_client import Client  # noqa: E402
 
 
 class _QuietHandler(WSGIRequestHandler):

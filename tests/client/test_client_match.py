@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from client_bots import play_all
+from client_support import play_all
 
 from deadwood_client import (
     DeadwoodError,

@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import FAST
+from client_support import FAST
 
 from deadwood_client import (
     Client,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from client_bots import greedy_gin
+from client_support import greedy_gin
 
 from deadwood_client import play
 

@@ -1,4 +1,5 @@
-"""Scripted bots for the client tests: `choose(view) -> move`, from the seat's view only."""
+"""Support for the client tests: short retry pauses, and scripted bots (`choose(view) ->
+move`, from the seat's view only) with a helper that runs one `play` loop per seat."""
 
 from __future__ import annotations
 
@@ -6,9 +7,12 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from deadwood_client import Client, play
+from deadwood_client import Client, Retry, play
 from domain.cards import parse_cards
 from domain.melds import deadwood
+
+FAST = Retry(attempts=8, backoff=0.02, max_backoff=0.2)
+"""Retries for tests: the same logic as the default policy, with short pauses."""
 
 
 def greedy_gin(view: Mapping[str, Any]) -> dict[str, Any]:
