@@ -154,7 +154,9 @@ class Client:
         )
         self._versions: dict[str, int] = {}
         self.last_replayed = False
-        """True when the last move's answer was an idempotent replay of an earlier attempt."""
+        """True when the last move's answer was an idempotent replay of an earlier attempt
+        (or was recognised in the log). One Client may serve several threads, but this flag
+        is only meaningful to a single thread making moves."""
 
     # --- the client itself -------------------------------------------------------------------
 

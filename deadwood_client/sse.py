@@ -11,7 +11,7 @@ order, for as long as the match runs:
   nothing is lost or repeated even if a server resumed imprecisely.
 - When a stream ends cleanly (the server closes streams after a few minutes, and when the
   match finishes) the follower asks for the match: finished and nothing left -> done;
-  otherwise it reconnects.
+  otherwise it reconnects (after a short pause if that connection brought nothing).
 - Reconnects after failures pause with the client's `Retry` backoff; after `attempts`
   failures in a row without a single event the last failure is raised (TransportError, or
   the server's problem).
@@ -42,6 +42,7 @@ def follow(
     last = after
     failures = 0
     while True:
+        start = last
         try:
             for event in _connection(client, match_id, last):
                 if event["seq"] <= last:
@@ -64,6 +65,8 @@ def follow(
             continue
         if until_finished and _finished(client, match_id, last):
             return
+        if last == start:  # closed at once with nothing new: do not spin
+            client.retry.pause(0)
 
 
 class _Dropped(Exception):
