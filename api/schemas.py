@@ -179,11 +179,14 @@ class SeatSchema(Schema):
     name = fields.String(required=True)
     bot = fields.String(required=True, allow_none=True)
     hand_size = fields.Integer(required=True)
-    role = fields.String(metadata={"description": "three-hand-gin: box, captain or advisor"})
+    role = fields.String(
+        allow_none=True, metadata={"description": "three-hand-gin: box, captain or advisor"}
+    )
 
 
 class YouSchema(Schema):
     seat = fields.Integer(required=True)
+    role = fields.String(allow_none=True, metadata={"description": "three-hand-gin"})
     hand = fields.List(fields.String(), required=True)
     legal_moves = fields.List(fields.Dict(), required=True)
     team_hand = fields.List(
@@ -201,7 +204,7 @@ class RoundResultSchema(Schema):
 
     round = fields.Integer(required=True)
     outcome = fields.String(required=True)
-    hands = fields.List(fields.List(fields.String()), allow_none=True, required=True)
+    hands = fields.List(fields.List(fields.String(), allow_none=True), required=True)
     points = fields.List(fields.Integer(), required=True)
     winners = fields.List(fields.Integer(), required=True)
 
@@ -210,6 +213,16 @@ class RolesSchema(Schema):
     box = fields.Integer(required=True, allow_none=True)
     captain = fields.Integer(required=True, allow_none=True)
     advisor = fields.Integer(required=True, allow_none=True)
+
+
+class KnockSchema(Schema):
+    """three-hand-gin: the knocker's spread while it is on the table (G6.3)."""
+
+    seat = fields.Integer(required=True)
+    melds = fields.List(fields.List(fields.String()), required=True)
+    deadwood_cards = fields.List(fields.String(), required=True)
+    count = fields.Integer(required=True)
+    gin = fields.Boolean(required=True)
 
 
 class ViewSchema(Schema):
@@ -231,7 +244,8 @@ class ViewSchema(Schema):
     rounds = fields.List(fields.Nested(RoundResultSchema), required=True)
     deal_commitment = fields.String(required=True, allow_none=True)
     you = fields.Nested(YouSchema, required=True, allow_none=True)
-    roles = fields.Nested(RolesSchema, metadata={"description": "three-hand-gin"})
+    roles = fields.Nested(RolesSchema, allow_none=True, metadata={"description": "three-hand-gin"})
+    knock = fields.Nested(KnockSchema, allow_none=True, metadata={"description": "three-hand-gin"})
     discard_top = fields.String(allow_none=True, metadata={"description": "three-hand-gin"})
     discard_size = fields.Integer(metadata={"description": "three-hand-gin"})
     dealer = fields.Integer(allow_none=True, metadata={"description": "manipulation-rummy"})
@@ -239,6 +253,12 @@ class ViewSchema(Schema):
         fields.List(fields.String()), metadata={"description": "manipulation-rummy"}
     )
     draws_this_turn = fields.Integer(metadata={"description": "manipulation-rummy"})
+    rounds_won = fields.List(
+        fields.Integer(), metadata={"description": "manipulation-rummy: rounds won per seat"}
+    )
+    final_turns_left = fields.Integer(
+        metadata={"description": "manipulation-rummy: turns left in the last lap (M9.2)"}
+    )
 
 
 class EventSchema(Schema):
@@ -286,7 +306,7 @@ class ReplayResultSchema(Schema):
     version = fields.Integer(required=True, metadata={"description": "events replayed"})
     match = fields.Nested(ViewSchema, required=True, metadata={"description": "spectator view"})
     hands = fields.List(
-        fields.List(fields.String()),
+        fields.List(fields.String(), allow_none=True),
         required=True,
         metadata={"description": "every seat's final hand (null for a seat with no hand)"},
     )

@@ -18,6 +18,7 @@ if getattr(sys.modules.get("api"), "__file__", "") is None:
 import pytest  # noqa: E402
 from flask import Flask  # noqa: E402
 from flask.testing import FlaskClient  # noqa: E402
+from werkzeug.exceptions import HTTPException  # noqa: E402
 
 from api import create_app  # noqa: E402
 
@@ -30,6 +31,43 @@ def app(service: Any) -> Flask:
     )
 
 
+OPENAPI = Path(ROOT) / "openapi.yaml"
+_SCHEMA: list[Any] = []
+
+
+def openapi_schema() -> Any:
+    """openapi.yaml loaded by schemathesis (once per session)."""
+    if not _SCHEMA:
+        import schemathesis
+
+        _SCHEMA.append(schemathesis.openapi.from_path(str(OPENAPI)))
+    return _SCHEMA[0]
+
+
+class CheckedClient(FlaskClient):
+    """A test client that validates every documented response against openapi.yaml
+    (status, content type, headers and body schema), so no test can pass on a response the
+    document does not describe."""
+
+    def open(self, *args: Any, **kwargs: Any) -> Any:
+        response = super().open(*args, **kwargs)
+        if kwargs.get("buffered") is False:
+            return response
+        request = response.request
+        adapter = self.application.url_map.bind("localhost")
+        try:
+            rule, _ = adapter.match(request.path, request.method, return_rule=True)
+        except HTTPException:
+            return response  # 404/405 from routing: no operation to check against
+        template = rule.rule.replace("<", "{").replace(">", "}")
+        schema = openapi_schema()
+        if template in schema.raw_schema["paths"]:
+            operation = schema[template][request.method]
+            operation.validate_response(response)
+        return response
+
+
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
+    app.test_client_class = CheckedClient
     return app.test_client()

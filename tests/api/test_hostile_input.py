@@ -233,10 +233,14 @@ def test_unexpected_errors_are_generic_500_without_cards(service: Any, caplog: A
 
 def test_store_down_is_503(service: Any) -> None:
     import redis
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
 
     from store.service import MatchService
 
-    dead = MatchService(redis.Redis(port=1, socket_connect_timeout=0.2))
+    dead = MatchService(
+        redis.Redis(port=1, socket_connect_timeout=0.2, retry=Retry(NoBackoff(), 0))
+    )
     client = create_app({"SERVICE": dead}).test_client()
     problem(client.get("/v1/health"), 503, "store_unavailable")
     problem(client.get("/v1/matches/m_x"), 503, "store_unavailable")
