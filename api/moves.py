@@ -59,10 +59,15 @@ class Moves(MethodView):
         expected = expected_version()
         store = service()
 
+        loaded, loaded_version = store.load(match_id)
+
         def render(new_events: list[Any], new_state: Any) -> dict[str, Any]:
             variant = store.variant(new_state)
             base = new_events[0].seq - 1 if new_events else new_state.version
-            before, _ = store.load(match_id, at=base)
+            if base == loaded_version:
+                before = loaded  # the state the move was decided on, as a rule
+            else:
+                before, _ = store.load(match_id, at=base)
             public = variant.is_finished(new_state)
             return {
                 "version": base + len(new_events),
