@@ -168,5 +168,11 @@ def test_the_example_bot_plays_a_match_to_the_end(
     assert final["status"] == "finished" and final["you"]["seat"] == 0
     assert f"finished: scores {final['scores']}" in capsys.readouterr().out
     log = live.client().log(final["id"])
-    assert any(e["data"].get("seat") == 0 and e["type"] == "CardDiscarded" for e in log)
+    playing = [
+        e
+        for e in log
+        if e["type"] == "RoundDealt" and 0 in (e["data"]["box"], e["data"]["captain"])
+    ]
+    moved = [e for e in log if e["data"].get("seat") == 0 and e["type"] != "AdviceGiven"]
+    assert bool(moved) == bool(playing), "seat 0 moved in the rounds it played (G1.3)"
     assert live.client().replay(log)["match"]["scores"] == final["scores"]
