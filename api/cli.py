@@ -48,6 +48,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         pass
     else:
         cli_arena.register(sub)
+    from deadwood_client.cli import register as register_client_commands
+
+    register_client_commands(sub)
     args = parser.parse_args(argv)
     if args.command == "openapi":
         return _openapi()
