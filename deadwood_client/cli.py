@@ -1,7 +1,8 @@
 """The `deadwood` subcommands for bot authors and replays: play, tail, export, replay, verify.
 
 `register(subparsers)` adds them to the `deadwood` command (api/cli.py); each sets
-`args.run`, the function that carries the command out (`run(args) -> exit status`).
+`args.run`, the function that carries the command out, and `args.handler` = `run`, which
+calls it and turns an API refusal into a message and exit status 1.
 `main(argv)` is the same commands on their own (`python -m deadwood_client ...`).
 
 Every command that talks to a server takes `--base-url` (default $DEADWOOD_URL, else
@@ -143,7 +144,7 @@ def _play_parser(subparsers: Any) -> None:
     parser.add_argument("--bot", default="random", help="expert|basic|random|MODULE:FUNCTION")
     parser.add_argument("--seed", type=int, default=None, help="seed of the bot's random numbers")
     parser.add_argument("--quiet", action="store_true", help="print only the final result")
-    parser.set_defaults(run=play)
+    parser.set_defaults(run=play, handler=run)
 
 
 def _tail_parser(subparsers: Any) -> None:
@@ -151,14 +152,14 @@ def _tail_parser(subparsers: Any) -> None:
     _server_arguments(parser)
     parser.add_argument("--after", type=int, default=0, help="start after this event seq")
     parser.add_argument("--json", action="store_true", help="print the events as JSON lines")
-    parser.set_defaults(run=tail)
+    parser.set_defaults(run=tail, handler=run)
 
 
 def _export_parser(subparsers: Any) -> None:
     parser = _parser(subparsers, "export", "write a finished match's log (NDJSON)", EXPORT_HELP)
     _server_arguments(parser)
     parser.add_argument("-o", "--output", default="-", help="a file (default: standard output)")
-    parser.set_defaults(run=export)
+    parser.set_defaults(run=export, handler=run)
 
 
 def _file_parser(
@@ -166,7 +167,7 @@ def _file_parser(
 ) -> None:
     parser = _parser(subparsers, name, summary, epilog)
     parser.add_argument("file", help="an NDJSON log (deadwood export), or - for standard input")
-    parser.set_defaults(run=func)
+    parser.set_defaults(run=func, handler=run)
 
 
 # --- play -------------------------------------------------------------------------------------

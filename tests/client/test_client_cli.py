@@ -176,3 +176,19 @@ def test_the_example_bot_plays_a_match_to_the_end(
     moved = [e for e in log if e["data"].get("seat") == 0 and e["type"] != "AdviceGiven"]
     assert bool(moved) == bool(playing), "seat 0 moved in the rounds it played (G1.3)"
     assert live.client().replay(log)["match"]["scores"] == final["scores"]
+
+
+def test_the_deadwood_command_runs_the_client_subcommands(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """api/cli.py registers them: `deadwood verify FILE` on the opening of a seeded match."""
+    from api.cli import main as deadwood
+    from domain.variants import get_variant
+
+    players = [{"name": n, "bot": None} for n in ("ana", "ben", "cy")]
+    opening = get_variant("three-hand-gin").create(players, {}, 4, "0" * 64)
+    path = _write(
+        tmp_path / "o.ndjson", [{"seq": i + 1, **e.to_json()} for i, e in enumerate(opening)]
+    )
+    assert deadwood(["verify", str(path)]) == 0
+    assert "all 1 deals match" in capsys.readouterr().out
