@@ -48,9 +48,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         pass
     else:
         cli_arena.register(sub)
-    from deadwood_client.cli import register as register_client_commands
-
-    register_client_commands(sub)
+    try:
+        from deadwood_client.cli import register as register_client_commands
+    except ImportError:  # the client package is not installed
+        pass
+    else:
+        register_client_commands(sub)
     args = parser.parse_args(argv)
     if args.command == "openapi":
         return _openapi()
