@@ -207,6 +207,8 @@ class MatchService:
             return self._load_at(match_id, game, max(0, at))
         version, state, tx, tail = self._cached_tail(match_id, name)
         if tail is None:
+            name = self.variant_name(match_id)  # read again if the cache entry was dropped
+            game = get_variant(name)
             version, state = self._from_snapshot(match_id) or (0, game.initial_state())
             tail = self.store.entries(match_id, after=version, variant=name)
         if tail:

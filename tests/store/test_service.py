@@ -138,3 +138,18 @@ def test_create_refuses_unknown_bots_and_options(service: MatchService) -> None:
 
 def test_ping(service: MatchService) -> None:
     assert service.ping() is True
+
+
+def test_a_cached_state_of_a_replaced_stream_is_dropped(
+    service: MatchService, redis_client: redis.Redis
+) -> None:
+    """The in-process cache checks the cached entry's append nonce: when the stream under the
+    same match id was replaced (a flushed test database), the state is rebuilt from Redis."""
+    gin = service.create_match("three-hand-gin", [{"name": "a"}] * 3, {}, 1, "same-key", "f")
+    service.load(gin.match_id)
+    redis_client.flushdb()
+    other = MatchService(redis_client, pepper=b"test-pepper")
+    manip = other.create_match("manipulation-rummy", [{"name": "a"}] * 2, {}, 1, "same-key", "f")
+    assert manip.match_id == gin.match_id
+    state, version = service.load(gin.match_id)
+    assert (state, version) == (manip.state, manip.version)
