@@ -119,9 +119,10 @@ def create_matches(
                 variant, n, options = "manipulation-rummy", 2 + i % 3, {"target_score": 60}
             names = ["ana", "ben", "cy", "dee", "eve"][:n]
             body = {"variant": variant, "players": [{"name": x} for x in names], "options": options}
+            headers = {"Idempotency-Key": f"create-{i}-{uuid.uuid4()}"}
             response = _until_answer(
-                lambda body=body, key=f"create-{i}-{uuid.uuid4()}": client.post(
-                    "/v1/matches", json=body, headers={"Idempotency-Key": key}
+                lambda body=body, headers=headers: client.post(
+                    "/v1/matches", json=body, headers=headers
                 )
             )
             assert response.status_code == 201, response.text
