@@ -19,7 +19,7 @@ from typing import Any
 import redis
 
 from domain import bots
-from domain.errors import InvalidOptions
+from domain.errors import InvalidOptions, RulesError
 from domain.events import Event
 from domain.replay import fold
 from domain.variants import NAMES, Variant, get_variant
@@ -327,8 +327,27 @@ class MatchService:
 
         With `expected_version` a moved-on match raises VersionConflict; without it the
         load/decide/append loop is retried on a conflict. With `idempotency_key` a repeat
-        returns the stored `render(...)` body (render is only called when a key is given).
+        returns the stored `render(...)` body (render is only called when a key is given);
+        a keyed request that would be refused (rule error, conflict) first checks whether a
+        twin with the same key appended meanwhile, and then replays it.
         """
+        try:
+            return self._submit(
+                match_id, seat, move, expected_version, idempotency_key, fingerprint, render
+            )
+        except _Replayed as replayed:
+            return replayed.appended
+
+    def _submit(
+        self,
+        match_id: str,
+        seat: int,
+        move: Mapping[str, Any],
+        expected_version: int | None,
+        idempotency_key: str | None,
+        fingerprint: str,
+        render: Render | None,
+    ) -> Appended:
         name = self.variant_name(match_id)
         game = get_variant(name)
         idem_key = idempotency.record_key(match_id, idempotency_key) if idempotency_key else None
@@ -339,8 +358,13 @@ class MatchService:
                     return self._replay(match_id, raw, fingerprint, seat)
             state, version = self.load(match_id)
             if expected_version is not None and expected_version != version:
+                self._replay_if_recorded(match_id, idem_key, fingerprint, seat)
                 raise _conflict(match_id, expected_version, version)
-            events = tuple(game.decide(state, seat, move))
+            try:
+                events = tuple(game.decide(state, seat, move))
+            except RulesError:
+                self._replay_if_recorded(match_id, idem_key, fingerprint, seat)
+                raise
             new_state = fold(game, events, state)
             new_version = version + len(events)
             at = codec.now()
@@ -366,6 +390,7 @@ class MatchService:
                 return self._replay(match_id, taken.raw, fingerprint, seat)
             except Conflict as conflict:
                 if expected_version is not None:
+                    self._replay_if_recorded(match_id, idem_key, fingerprint, seat)
                     raise _conflict(match_id, expected_version, conflict.actual) from None
                 _backoff(attempt)
                 continue
@@ -374,6 +399,17 @@ class MatchService:
         raise VersionConflict(
             f"match {match_id!r} kept moving: {SUBMIT_ATTEMPTS} attempts lost the race"
         )
+
+    def _replay_if_recorded(
+        self, match_id: str, idem_key: str | None, fingerprint: str, seat: int
+    ) -> None:
+        """Before refusing a keyed request: a twin with the same key may have appended between
+        our key check and our load; then its record is the answer (raised as _Replayed)."""
+        if idem_key is None:
+            return
+        raw = self._r.get(idem_key)
+        if raw is not None:
+            raise _Replayed(self._replay(match_id, raw, fingerprint, seat))
 
     def _replay(self, match_id: str, raw: bytes | str, fingerprint: str, seat: int) -> Appended:
         record = idempotency.Record.loads(raw)
@@ -403,6 +439,14 @@ class MatchService:
         """The finished flag written with the last event (cheap: no load)."""
         raw = self._r.hget(meta_key(match_id), "finished")
         return raw is not None and codec.text(raw) == "1"
+
+
+class _Replayed(Exception):
+    """Carries the replay of a twin request out of the submit loop."""
+
+    def __init__(self, appended: Appended) -> None:
+        super().__init__("replayed")
+        self.appended = appended
 
 
 def _conflict(match_id: str, expected: int, actual: int) -> VersionConflict:

@@ -104,3 +104,65 @@ def test_a_repeated_create_returns_the_same_match_and_working_tokens(
     assert (first.tokens[0] or "").encode() not in raw
     with pytest.raises(IdempotencyKeyReused):
         service.create_match("three-hand-gin", players, {"target_score": 50}, 9, "create-1", "fp2")
+
+
+def _blind_first_key_check(service: MatchService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the service's first idempotency lookup miss, as when a twin request with the same
+    key commits between that lookup and this request's load."""
+    real_get = service._r.get
+    blind = {"left": 1}
+
+    def get(key: str) -> Any:
+        if ":idem:" in str(key) and blind["left"]:
+            blind["left"] -= 1
+            return None
+        return real_get(key)
+
+    monkeypatch.setattr(service._r, "get", get)
+
+
+def test_a_twin_that_committed_after_the_key_check_is_replayed_not_doubled(
+    counter: MatchService, redis_client: redis.Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The append itself WATCHes and checks the key: the second request replays the first."""
+    match_id = _new(counter)
+    first = _submit(counter, match_id)
+    _blind_first_key_check(counter, monkeypatch)
+    again = _submit(counter, match_id)
+    assert again.replayed and again.response == first_response(first)
+    assert redis_client.xlen(events_key(match_id)) == 2
+
+
+@pytest.mark.parametrize("if_match", [False, True])
+def test_a_twin_whose_move_is_now_refused_is_replayed(
+    service: MatchService,
+    redis_client: redis.Redis,
+    monkeypatch: pytest.MonkeyPatch,
+    if_match: bool,
+) -> None:
+    """Gin: after the first request's move the twin's is refused (a rule error such as
+    NotYourTurn, G5.1, or with If-Match a version conflict); the record answers instead."""
+    created = service.create_match("three-hand-gin", [{"name": "a"}] * 3, {}, 3)
+    state, version = service.load(created.match_id)
+    game = service.variant(state)
+    seat = game.to_act(state)
+    move = game.legal_moves(state, seat)[0]
+    kw: dict[str, Any] = {"idempotency_key": "twin", "fingerprint": "fp", "render": _body}
+    first = service.submit(created.match_id, seat, move, expected_version=None, **kw)
+    _blind_first_key_check(service, monkeypatch)
+    expected = version if if_match else None
+    from domain.errors import RulesError
+
+    with pytest.raises(RulesError):  # what the twin's move alone gets now
+        game.decide(service.load(created.match_id)[0], seat, move)
+    again = service.submit(created.match_id, seat, move, expected_version=expected, **kw)
+    assert again.replayed and again.response == {"version": first.version}
+    assert redis_client.xlen(events_key(created.match_id)) == first.version
+
+
+def _body(events: list[StoredEvent], state: Any) -> dict[str, Any]:
+    return {"version": state.version}
+
+
+def first_response(appended: Any) -> dict[str, Any]:
+    return {"version": appended.version, "total": appended.state.total, "events": [2]}
