@@ -34,9 +34,14 @@ def reconcile(service: MatchService, *, batch: int = 500) -> list[str]:
             log.exception("reconciler could not load match %s", match_id)
             continue
         for spec in specs:
-            if not service.queues.is_live(spec):
-                service.queues.replace(spec)
-                enqueued.append(spec.job_id)
+            if service.queues.is_live(spec):
+                continue
+            # The job may have just finished after appending: only a match still at the
+            # job's version needs it (a stale copy would be harmless, but is noise).
+            if service.store.version(match_id) != spec.version:
+                continue
+            service.queues.replace(spec)
+            enqueued.append(spec.job_id)
     if enqueued:
         log.info("reconciler enqueued %d job(s): %s", len(enqueued), ", ".join(enqueued))
     return enqueued
