@@ -9,10 +9,10 @@ From the seat's view only (domain.bots.gin_eval):
   the best 10 of 11). A card that fits nothing of the hand is never worth taking.
 - The opponent is sampled: hands of unseen cards, improved by as many greedy draws as the
   opponent has had turns. The *danger* of a discard is the deadwood it would save those
-  hands, weighed against our own value (BETA), more as the hand goes on.
+  hands, weighed against our own value (`beta`), more as the hand goes on.
 - Knock (G6, G7): gin at once. Otherwise the expected points of the knock against the
   sampled hands after their best lay-offs (G6.7), undercuts (G7.3) included; knock when
-  that beats KNOCK_MARGIN, else keep playing for a lower count.
+  that beats `knock_margin`, else keep playing for a lower count.
 - ADVISOR (G1.3, G1.4): advises the captain, in words, with the move this bot would make
   from the captain's hand when the view shows it.
 """
@@ -42,12 +42,20 @@ from domain.melds_core import CARD_VALUES, least_deadwood
 
 Move = dict[str, Any]
 
-BETA = 0.6
-"""Weight of the danger of a discard (deadwood it saves the opponent) against our value."""
-KNOCK_MARGIN = 0.0
-"""Knock when its expected points exceed this."""
 STOCK_CANDIDATES = 4
 """Discards examined per card in the expected stock draw (the lowest deadwood ones)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Params:
+    """The expert's knobs (tuned with the arena)."""
+
+    alpha: float = ALPHA  # weight of a hand's potential against its deadwood
+    beta: float = 0.6  # weight of a discard's danger (deadwood it saves the opponent)
+    knock_margin: float = 0.0  # knock when the expected points of the knock exceed this
+
+
+PARAMS = Params()
 
 
 @dataclass
@@ -69,31 +77,40 @@ class _Memo:
 def choose(
     view: Mapping[str, Any], legal_moves: Sequence[Mapping[str, Any]], rng: random.Random
 ) -> Move:
-    return explain(view, legal_moves, rng)[0]
+    return decide(view, legal_moves, rng, PARAMS)[0]
 
 
 def explain(
     view: Mapping[str, Any], legal_moves: Sequence[Mapping[str, Any]], rng: random.Random
 ) -> tuple[Move, str]:
     """The expert move and a one-line reason."""
+    return decide(view, legal_moves, rng, PARAMS)
+
+
+def decide(
+    view: Mapping[str, Any],
+    legal_moves: Sequence[Mapping[str, Any]],
+    rng: random.Random,
+    params: Params,
+) -> tuple[Move, str]:
+    """The expert move with these knobs, and why."""
     if not legal_moves:
         raise ValueError("the expert gin bot was asked to move with no legal move")
     seat = SeatView.of(view)
     kinds = {m.get("type") for m in legal_moves}
     if kinds == {"advise"}:
-        return _advise(view, seat, rng)
+        return _advise(view, seat, rng, params)
     if "take_upcard" in kinds:
-        take, reason = draw_choice(seat)
+        take, reason = draw_choice(seat, params)
         kind = "take_upcard" if take else "pass_upcard"
         return find_move(legal_moves, kind) or {"type": kind}, reason
     if "draw" in kinds:
         can_take = find_move(legal_moves, "draw", **{"from": "discard"}) is not None
-        take, reason = draw_choice(seat) if can_take else (False, "draw from the stock")
+        take, reason = draw_choice(seat, params) if can_take else (False, "draw from the stock")
         source = "discard" if take else "stock"
         return find_move(legal_moves, "draw", **{"from": source}) or dict(legal_moves[0]), reason
-    return play_choice(
-        seat, legal_cards(legal_moves, "discard"), legal_cards(legal_moves, "knock"), rng
-    )
+    discards, knocks = legal_cards(legal_moves, "discard"), legal_cards(legal_moves, "knock")
+    return play_choice(seat, discards, knocks, rng, params)
 
 
 # --- drawing ----------------------------------------------------------------------------------
@@ -135,13 +152,13 @@ def _two_away(index: int) -> int:
     return out
 
 
-def draw_choice(seat: SeatView) -> tuple[bool, str]:
+def draw_choice(seat: SeatView, params: Params = PARAMS) -> tuple[bool, str]:
     """Take the discard top (True) or draw from the stock, and why (G5.1, G5.2)."""
     if seat.top is None:
         return False, "draw from the stock: the discard pile is empty"
     top = seat.top
     hand = seat.hand
-    memo = _Memo(seat.unseen, ALPHA, {})
+    memo = _Memo(seat.unseen, params.alpha, {})
     fits = MELD_NEIGHBOURS[top] | _two_away(top)
     if not fits & hand and CARD_VALUES[top] >= 4:
         return False, f"draw from the stock: {code(top)} fits nothing in the hand"
@@ -161,7 +178,11 @@ def draw_choice(seat: SeatView) -> tuple[bool, str]:
 
 
 def play_choice(
-    seat: SeatView, discards: list[int], knocks: list[int], rng: random.Random
+    seat: SeatView,
+    discards: list[int],
+    knocks: list[int],
+    rng: random.Random,
+    params: Params = PARAMS,
 ) -> tuple[Move, str]:
     """After drawing: gin, a knock worth making, or the best discard (G5.2, G6)."""
     hand = seat.hand
@@ -172,23 +193,25 @@ def play_choice(
     if knocks:
         best = max(knocks, key=lambda c: (knock_value(seat, hand & ~(1 << c), model)[0], -c))
         ev, undercut = knock_value(seat, hand & ~(1 << best), model)
-        if ev > KNOCK_MARGIN:
+        if ev > params.knock_margin:
             left = deadwood(hand & ~(1 << best))
             return {"type": "knock", "card": code(best)}, (
                 f"knock with {left} deadwood discarding {code(best)}: about {ev:+.1f} points, "
                 f"{100 * undercut:.0f}% undercut risk"
             )
-    return _discard(seat, discards, model)
+    return _discard(seat, discards, model, params)
 
 
-def danger_weight(seat: SeatView) -> float:
+def danger_weight(seat: SeatView, params: Params = PARAMS) -> float:
     """Feeding the opponent matters more as the hand goes on (and it holds better cards)."""
-    return BETA * min(1.0, 0.4 + seat.draws_so_far / 12)
+    return params.beta * min(1.0, 0.4 + seat.draws_so_far / 12)
 
 
-def _discard(seat: SeatView, discards: list[int], model: OpponentModel) -> tuple[Move, str]:
-    memo = _Memo(seat.unseen, ALPHA, {})
-    weight = danger_weight(seat)
+def _discard(
+    seat: SeatView, discards: list[int], model: OpponentModel, params: Params
+) -> tuple[Move, str]:
+    memo = _Memo(seat.unseen, params.alpha, {})
+    weight = danger_weight(seat, params)
     scored = []
     for card in discards:
         own = memo(seat.hand & ~(1 << card))
@@ -208,7 +231,9 @@ def _discard(seat: SeatView, discards: list[int], model: OpponentModel) -> tuple
 # --- the advisor ------------------------------------------------------------------------------
 
 
-def _advise(view: Mapping[str, Any], seat: SeatView, rng: random.Random) -> tuple[Move, str]:
+def _advise(
+    view: Mapping[str, Any], seat: SeatView, rng: random.Random, params: Params
+) -> tuple[Move, str]:
     """G1.4: advice to the captain, from the captain's hand when the advisor may see it."""
     you = view.get("you") or {}
     team = you.get("team_hand")
@@ -218,7 +243,7 @@ def _advise(view: Mapping[str, Any], seat: SeatView, rng: random.Random) -> tupl
     captain = replace(seat, hand=mask_of(team), role="captain", opponent=roles.get("box"))
     phase = seat.phase
     if phase in ("upcard_offer", "draw"):
-        take, reason = draw_choice(captain)
+        take, reason = draw_choice(captain, params)
         if phase == "upcard_offer":
             suggestion: Move = {"type": "take_upcard" if take else "pass_upcard"}
         else:
@@ -226,5 +251,5 @@ def _advise(view: Mapping[str, Any], seat: SeatView, rng: random.Random) -> tupl
     else:
         cards = bits(captain.hand)
         knocks = [c for c in cards if deadwood(captain.hand & ~(1 << c)) <= captain.knock_limit]
-        suggestion, reason = play_choice(captain, cards, knocks, rng)
+        suggestion, reason = play_choice(captain, cards, knocks, rng, params)
     return {"type": "advise", "text": reason, "move": suggestion}, f"advise the captain: {reason}"

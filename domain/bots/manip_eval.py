@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.cards import JOKER_CODE, Card, TableCard
+from domain.errors import RulesError
+from domain.manip_table import extensions, hand_melds
+from domain.table import validate_meld_move
 
 Move = dict[str, Any]
 
@@ -126,3 +129,66 @@ def best_meld(before: Sequence[Sequence[str]], melds: Sequence[Move]) -> tuple[M
     if best is None:
         return None
     return dict(melds[-best[2]]), best[0]
+
+
+# --- melds a beginner sees: new melds from the hand, single cards laid off (no rearranging) ---
+
+
+def _codes(table: Sequence[Sequence[TableCard]]) -> list[list[str]]:
+    return [[str(tc) for tc in meld] for meld in table]
+
+
+def simple_table(seat: SeatView) -> list[list[TableCard]] | None:
+    """The table after laying down every meld the hand holds (most points first) and laying
+    off every card that extends a meld, without moving any table card; None if nothing."""
+    hand = list(seat.hand_objects())
+    table = [list(meld) for meld in seat.table_objects()]
+    played = False
+    while True:
+        best: tuple[int, tuple[TableCard, ...]] | None = None
+        for meld in hand_melds(hand):
+            points = sum(tc.card.value for tc in meld)
+            if best is None or points > best[0]:
+                best = (points, meld)
+        if best is None:
+            break
+        table.append(list(best[1]))
+        for tc in best[1]:
+            hand.remove(tc.card)
+        played = True
+    while _lay_off_one(hand, table):
+        played = True
+    return table if played else None
+
+
+def _lay_off_one(hand: list[Card], table: list[list[TableCard]]) -> bool:
+    """Lay the highest card that extends a table meld onto it; False if none does."""
+    for card in sorted(set(hand), key=lambda c: (-c.value, c.index)):
+        for i, meld in enumerate(table):
+            for grown in extensions(tuple(meld), [card]):
+                table[i] = list(grown)
+                hand.remove(card)
+                return True
+    return False
+
+
+def simple_meld(seat: SeatView) -> tuple[Move, int] | None:
+    """`simple_table` as a meld move checked by the rules (I1-I6), with its points."""
+    table = simple_table(seat)
+    if table is None:
+        return None
+    try:
+        outcome = validate_meld_move(
+            seat.table_objects(), seat.hand_objects(), table, seat.options, decks=seat.decks
+        )
+    except RulesError:
+        return None
+    return {"type": "meld", "table": _codes(outcome.table)}, outcome.points
+
+
+def keeps_table(before: Sequence[Sequence[str]], move: Mapping[str, Any]) -> bool:
+    """A meld move that only adds: every old meld is still there, maybe with cards added."""
+    after = move.get("table") or ()
+    if len(after) < len(before):
+        return False
+    return all(not (Counter(old) - Counter(new)) for old, new in zip(before, after, strict=False))

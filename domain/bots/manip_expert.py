@@ -1,9 +1,104 @@
-"""`expert` Manipulation Rummy (work in progress: plays like basic)."""
+"""`expert` Manipulation Rummy: the best-shed solver, and a sampled knock.
+
+From the seat's view only (domain.bots.manip_eval):
+
+- Meld (M6): the legal meld that sheds the most points. The listed meld moves hold the best
+  move of the exact solver (domain.table_solver.best_move: any rearrangement of the table
+  that I1-I6 allow), so this is the solver's move; going out (M8.3) is always among the
+  best. Among equal points it plays more cards.
+- A meld it can make after the first draw is made at once (M4): every card drawn is a
+  card to shed, and melding ends the drawing.
+- Knock (M8.1): the other hands are sampled from the unseen cards, each seat's hand size
+  as shown, and the knock is taken when its expected points (a win is the sum of the
+  differences, M10.4; an undercut gives the lowest hand those points plus the bonus) are
+  not below zero; otherwise it plays on, keeping its low cards.
+"""
 
 from __future__ import annotations
 
-from domain.bots.manip_basic import choose, explain
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-DESCRIPTION = "the solver's best shed, with a sampled knock decision"
+from domain.bots.manip_eval import SeatView, best_meld, card_value, moves_of
 
-__all__ = ["DESCRIPTION", "choose", "explain"]
+Move = dict[str, Any]
+DESCRIPTION = (
+    "plays the exact best-shed solver's meld (rearranging the table), and knocks when the "
+    "sampled other hands say the knock wins on average"
+)
+
+SAMPLES = 200
+"""Sampled deals of the unseen cards for a knock decision."""
+
+
+def choose(
+    view: Mapping[str, Any], legal_moves: Sequence[Mapping[str, Any]], rng: random.Random
+) -> Move:
+    return explain(view, legal_moves, rng)[0]
+
+
+def explain(
+    view: Mapping[str, Any], legal_moves: Sequence[Mapping[str, Any]], rng: random.Random
+) -> tuple[Move, str]:
+    """The expert move and a one-line reason."""
+    if not legal_moves:
+        raise ValueError("the expert manipulation bot was asked to move with no legal move")
+    seat = SeatView.of(view)
+    if moves_of(legal_moves, "knock"):
+        ev, win = knock_value(seat, rng)
+        if ev >= 0 or not moves_of(legal_moves, "end_turn"):
+            return {"type": "knock"}, (
+                f"knock with {seat.points} points: wins {100 * win:.0f}% of sampled deals, "
+                f"about {ev:+.1f} points (M8.1, M10)"
+            )
+        return {"type": "end_turn"}, (
+            f"play on: a knock with {seat.points} points would lose {100 * (1 - win):.0f}% of "
+            "sampled deals to a lower hand"
+        )
+    found = best_meld(seat.table, moves_of(legal_moves, "meld"))
+    if found is not None:
+        move, points = found
+        left = seat.points - points
+        out = "goes out" if left == 0 else f"leaves {left} points"
+        return move, f"meld: sheds {points} points, the solver's best; {out}"
+    for kind, reason in (
+        ("draw", "draw: no meld is possible (M4)"),
+        ("end_turn", "end the turn"),
+        ("pass", "pass: no meld is possible (M9)"),
+    ):
+        if moves_of(legal_moves, kind):
+            return {"type": kind}, reason
+    return dict(legal_moves[0]), "the only move listed"
+
+
+def knock_value(seat: SeatView, rng: random.Random, samples: int = SAMPLES) -> tuple[float, float]:
+    """(expected points of knocking now, share of sampled deals the knock wins), M10.1-M10.4.
+
+    Points are relative: a win scores the sum of the differences; a loss counts the lowest
+    hand's score (with the undercut bonus) shared among the other players.
+    """
+    unseen = [card_value(c) for c in seat.unseen()]
+    others = [s for s in range(seat.players) if s != seat.seat]
+    sizes = [seat.hand_sizes[s] for s in others]
+    need = sum(sizes)
+    mine = seat.points
+    if not others or need > len(unseen):
+        return 0.0, 1.0
+    total = 0.0
+    wins = 0
+    for _ in range(samples):
+        dealt = rng.sample(unseen, need)
+        counts = []
+        start = 0
+        for size in sizes:
+            counts.append(sum(dealt[start : start + size]))
+            start += size
+        low = min(counts)
+        if low > mine:
+            wins += 1
+            total += sum(c - mine for c in counts)
+        else:
+            gain = sum(c - low for c in counts) + (mine - low) + seat.undercut_bonus
+            total -= gain / len(others)
+    return total / samples, wins / samples
