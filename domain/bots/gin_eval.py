@@ -134,6 +134,7 @@ class SeatView:
     discard_size: int
     pile: int  # every discard the view shows (the top at least)
     opponent_known: int  # cards the view says the opponent holds (none in api.md's view)
+    declined: int  # the discard top, when the opponent chose not to hold it (see `_declined`)
     opponent: int | None
     knock_limit: int
     gin_bonus: int
@@ -168,6 +169,7 @@ class SeatView:
             discard_size=int(view.get("discard_size") or 0),
             pile=pile,
             opponent_known=known,
+            declined=_declined(view, role, top_index),
             opponent=opponent,
             knock_limit=int(options.get("knock_limit", 10)),
             gin_bonus=int(options.get("gin_bonus", 25)),
@@ -190,6 +192,20 @@ class SeatView:
         return max(0, STOCK_AT_DEAL - self.stock_size)
 
 
+def _declined(view: Mapping[str, Any], role: str | None, top: int | None) -> int:
+    """The discard top as a card the opponent did not want, when it is one (G5.1, G5.2).
+
+    On our turn the top is the opponent's last discard, or the card it left lying when it
+    drew from the stock, or (BOX's upcard offer) the upcard CAPTAIN passed. Only CAPTAIN's
+    own upcard offer shows a card nobody has judged yet.
+    """
+    if top is None or role not in ("box", "captain"):
+        return 0
+    if view.get("phase") == "upcard_offer" and role == "captain":
+        return 0
+    return 1 << top
+
+
 def _opponent_known(view: Mapping[str, Any], opponent: int | None) -> int:
     """Cards a view shows the opponent holding: a `picked` map of seat to codes, if any."""
     picked = view.get("picked")
@@ -203,6 +219,8 @@ def _opponent_known(view: Mapping[str, Any], opponent: int | None) -> int:
 
 SAMPLES = 24
 MAX_SIM_TURNS = 10
+RETRIES = 3
+"""Redraws of a sampled hand that would have kept the card the opponent declined."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,12 +243,10 @@ class OpponentModel:
             if need <= 0 or len(pool) < need + turns:
                 hands.append(known)
                 continue
-            drawn = rng.sample(pool, need + turns)
-            hand = known
-            for i in drawn[:need]:
-                hand |= 1 << i
-            for i in drawn[need:]:
-                hand = _greedy_keep(hand | 1 << i)
+            for _ in range(RETRIES + 1):
+                hand = _simulated(rng, pool, known, need, turns)
+                if not _would_keep(hand, seat.declined):
+                    break
             hands.append(hand)
         return cls(tuple(hands))
 
@@ -247,6 +263,24 @@ class OpponentModel:
 
     def deadwoods(self) -> list[int]:
         return [deadwood(h) for h in self.hands]
+
+
+def _simulated(rng: random.Random, pool: list[int], known: int, need: int, turns: int) -> int:
+    """A dealt hand improved by `turns` greedy stock draws."""
+    drawn = rng.sample(pool, need + turns)
+    hand = known
+    for i in drawn[:need]:
+        hand |= 1 << i
+    for i in drawn[need:]:
+        hand = _greedy_keep(hand | 1 << i)
+    return hand
+
+
+def _would_keep(hand: int, declined: int) -> bool:
+    """Would a hand have kept (not discarded or passed) the declined card? It lowers its count."""
+    if not declined or hand & declined:
+        return False
+    return least_deadwood(hand | declined, True) < deadwood(hand)
 
 
 def _greedy_keep(hand11: int) -> int:
