@@ -16,13 +16,15 @@ path, so the store never imports the workers.
 
 from __future__ import annotations
 
+import os
+import socket
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import redis
 from redis.client import Pipeline
-from rq import Queue, Retry
+from rq import Queue, Retry, Worker
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
@@ -131,6 +133,28 @@ class Queues:
             return False
         if status == JobStatus.QUEUED:
             return self.connection.lpos(self.queue(spec.queue).key, spec.job_id) is not None
+        if status == JobStatus.STARTED:
+            return self._worker_alive(job)
+        return True
+
+    def _worker_alive(self, job: Job) -> bool:
+        """A started job is live while the worker running it is: its rq worker record exists
+        and, when that worker is on this host, its process does. (A worker killed with -9
+        leaves the job STARTED and its record in place until the heartbeat TTL runs out,
+        and rq notices the abandoned job only then, at a maintenance pass.)"""
+        if not job.worker_name:
+            return True
+        key = Worker.redis_worker_namespace_prefix + job.worker_name
+        worker = Worker.find_by_key(key, connection=self.connection, serializer=JSONSerializer)
+        if worker is None:
+            return False
+        if worker.hostname == socket.gethostname() and worker.pid:
+            try:
+                os.kill(worker.pid, 0)
+            except ProcessLookupError:
+                return False
+            except PermissionError:
+                return True
         return True
 
     def replace(self, spec: JobSpec) -> None:
