@@ -16,6 +16,7 @@ For every match:
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -118,20 +119,39 @@ def _account(variant: Any, log: list[Any], by_first: dict[int, Any], match_id: s
             assert [canonical(e) for e in made] == [canonical(e) for e in log[at : at + count]], (
                 f"{match_id}: events {at + 1}.. are not ack {ack.key}'s move {ack.move}"
             )
-        else:
-            due = variant.pending(state)
-            assert due is not None, (
-                f"{match_id}: event {at + 1} ({log[at].type}) belongs to no acknowledged move "
-                "and no SYSTEM move was due"
-            )
-            made = variant.decide(state, SYSTEM, due)
+        elif variant.pending(state) is not None:
+            made = variant.decide(state, SYSTEM, variant.pending(state))
             count = len(made)
             assert [canonical(e) for e in made] == [canonical(e) for e in log[at : at + count]]
             system_runs += 1
+        else:
+            made = _bot_move(variant, state, log, at, match_id)
+            count = len(made)
+            assert [canonical(e) for e in made] == [canonical(e) for e in log[at : at + count]], (
+                f"{match_id}: events {at + 1}.. are not the bot's move at version {at}"
+            )
         state = fold(variant, log[at : at + count], state)
         at += count
     assert not by_first, f"{match_id}: acks claim events past the log: {sorted(by_first)}"
     return system_runs
+
+
+def _bot_move(variant: Any, state: Any, log: list[Any], at: int, match_id: str) -> Any:
+    """The events of the bot job for version `at` (bots choose deterministically from the
+    seat's view and `random.Random(f"{match_id}:{version}")`, workers/bot_turn.py)."""
+    from workers.bot_turn import choose_move
+
+    seat = variant.to_act(state)
+    players = log[0].data["players"]
+    bot = players[seat].get("bot") if seat is not None else None
+    assert bot, (
+        f"{match_id}: event {at + 1} ({log[at].type}) belongs to no acknowledged move, no "
+        "SYSTEM move was due and no bot is to act"
+    )
+    view = variant.view(state, seat)
+    legal = view["you"]["legal_moves"] or variant.legal_moves(state, seat)
+    move = choose_move(variant.name, bot, view, legal, f"{match_id}:{at}")
+    return variant.decide(state, seat, move)
 
 
 def audit_all(redis_url: str, acks: Iterable[Any], match_ids: Iterable[str]) -> list[Audited]:
@@ -144,6 +164,33 @@ def audit_all(redis_url: str, acks: Iterable[Any], match_ids: Iterable[str]) -> 
         return [audit_match(service, m, grouped[m]) for m in grouped]
     finally:
         client.close()
+
+
+def wait_settled(redis_url: str, match_ids: Iterable[str], seconds: float) -> float:
+    """Wait until no match has a SYSTEM move due (every ended round scored, the next dealt);
+    the seconds it took. AssertionError naming the matches still waiting after `seconds`."""
+    client = redis.Redis.from_url(redis_url)
+    service = MatchService(client, pepper=b"audit")
+    started = time.monotonic()
+    waiting = list(match_ids)
+    try:
+        while waiting:
+            waiting = [m for m in waiting if _due(service, m)]
+            if not waiting:
+                break
+            assert time.monotonic() - started < seconds, (
+                f"SYSTEM moves still due after {seconds} s in {waiting}"
+            )
+            time.sleep(0.1)
+    finally:
+        client.close()
+    return time.monotonic() - started
+
+
+def _due(service: MatchService, match_id: str) -> bool:
+    state, _ = service.load(match_id)
+    variant = service.variant(state)
+    return variant.pending(state) is not None
 
 
 def table(rows: dict[str, Any]) -> str:

@@ -74,6 +74,7 @@ class Stack:
         self.env = app_env(redis_url)
         self.api: Gunicorn | None = None
         self.workers: list[RqWorker] = []
+        self.started_workers = 0
 
     def start_api(self, workers: int = 2, **env: str) -> Gunicorn:
         self.api = Gunicorn(self.dir, {**self.env, **env}, workers=workers)
@@ -85,8 +86,9 @@ class Stack:
             self.env,
             fork=fork,
             reconcile_every=reconcile_every,
-            name=f"worker{len(self.workers)}",
+            name=f"worker{self.started_workers}",
         )
+        self.started_workers += 1
         self.workers.append(worker)
         return worker
 

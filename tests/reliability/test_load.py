@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 import pytest
-from audit import audit_all, table
+from audit import audit_all, table, wait_settled
 from conftest import soak
 from loadgen import create_matches, run_load
 
@@ -31,7 +31,9 @@ def _check(stack: Any, made: Any, stats: Any, label: str) -> None:
     summary = stats.summary()
     assert not stats.problems, stats.problems[:10]
     assert not stats.unresolved, stats.unresolved[:10]
+    settle = wait_settled(stack.redis_url, [m for m, _, _ in made], 30.0)
     audited = audit_all(stack.redis_url, stats.acks, [m for m, _, _ in made])
+    summary["settle_seconds"] = round(settle, 1)
     summary["events"] = sum(a.events for a in audited)
     summary["system_runs"] = sum(a.system_runs for a in audited)
     summary["finished_matches"] = sum(a.finished for a in audited)
