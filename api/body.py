@@ -95,7 +95,16 @@ def read_body(request: Request, *, ndjson: bool) -> Any:
     charset = request.mimetype_params.get("charset", "utf-8").lower()
     if charset not in ("utf-8", "utf8"):
         raise ApiError("unsupported_media_type", f"charset {charset} is not accepted", 415)
-    text = _decode(request.get_data(cache=True))
+    raw = request.get_data(cache=True)
+    announced = request.content_length
+    if announced is not None and len(raw) < announced:
+        raise ApiError(
+            "bad_request",
+            f"the body ended after {len(raw)} of the {announced} bytes its Content-Length "
+            "announced",
+            400,
+        )
+    text = _decode(raw)
     if mimetype in NDJSON_TYPES:
         lines = [line for line in text.splitlines() if line.strip()]
         return [_parse(line, f"line {n}") for n, line in enumerate(lines, 1)]
