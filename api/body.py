@@ -16,6 +16,7 @@ from typing import Any
 from flask import Request, g
 from webargs import core
 from webargs.flaskparser import FlaskParser
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from api.errors import ApiError
 
@@ -104,6 +105,11 @@ def read_body(request: Request, *, ndjson: bool) -> Any:
             "announced",
             400,
         )
+    ceiling = request.max_content_length
+    streamed = announced is None and ceiling is not None and len(raw) >= ceiling
+    # a streamed (chunked) body is cut at the limit by the stream: is there more of it?
+    if streamed and request.environ["wsgi.input"].read(1):
+        raise RequestEntityTooLarge()
     text = _decode(raw)
     if mimetype in NDJSON_TYPES:
         lines = [line for line in text.splitlines() if line.strip()]
