@@ -161,7 +161,13 @@ class Gunicorn:
         self.port = free_port()
         self.log = directory / "gunicorn.log"
         command = [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", str(workers)]
-        command += ["-b", f"127.0.0.1:{self.port}", "--graceful-timeout", "3"]
+        command += [
+            "-b",
+            f"127.0.0.1:{self.port}",
+            "--graceful-timeout",
+            "3",
+            "--no-control-socket",
+        ]
         command += ["--access-logfile", "-", "--error-logfile", "-", "--log-level", "info"]
         command += ["api:create_app()"]
         self.proc = spawn(command, self.log, env)
