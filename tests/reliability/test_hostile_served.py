@@ -169,9 +169,8 @@ def _gin_cases() -> list[tuple[str, Any]]:
     return cases
 
 
-@pytest.mark.parametrize("fast", [True])
 def test_bad_cards_long_strings_and_huge_numbers_in_moves_are_4xx_and_change_nothing(
-    served: Any, fast: bool
+    served: Any,
 ) -> None:
     """api.md Cards: anything but an upper-case code is refused (invalid_card naming it, or a
     validation_error for a value that is not a string); nothing is appended."""
@@ -194,8 +193,9 @@ def test_bad_cards_long_strings_and_huge_numbers_in_moves_are_4xx_and_change_not
             "illegal_move",
             "payload_too_large",
         ), (name, found)
-        if found["code"] == "invalid_card" and isinstance(move.get("card"), str) and move["card"]:
-            assert json.dumps(move["card"])[1:-1] in json.dumps(found["detail"]) or True
+        card = move.get("card") if "melds" not in move else None
+        if found["code"] == "invalid_card" and isinstance(card, str) and card.isprintable():
+            assert card in found["detail"], (name, found["detail"])
     manip_id, manip_token = served["manip"]
     for code in BAD_CARDS + BAD_CARD_VALUES:
         move = {"type": "meld", "table": [[code, "2H", "3H"]]}
@@ -304,7 +304,7 @@ def test_hostile_headers_query_and_paths_are_4xx_problems(served: Any) -> None:
     ]
     for name, headers in cases:
         status, got, answer = _post(port, path, move, headers)
-        problem(status, got, answer), name
+        assert problem(status, got, answer)["code"], name
     gets = [
         f"/v1/matches/{match_id}/events?after=" + "9" * 40,
         f"/v1/matches/{match_id}/events?limit=" + "9" * 40,
