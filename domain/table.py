@@ -336,7 +336,7 @@ def _check_freed_placement(
     kept its card). Jokers are interchangeable, so a joker counts as new when its
     declaration is one of the new ones (more jokers declared X than before)."""
     new = [max(0, declared_after[i] - declared_before[i]) for i in range(52)]
-    candidates = [tuple(meld) for meld in table_after if any(tc.declared for tc in meld)]
+    candidates = [tuple(meld) for meld in table_after if _has_joker(meld)]
     if _best_cover(candidates, played, new) < freed_total:
         raise IllegalMove(
             "a freed joker must go into a new meld built from cards of your hand "
@@ -381,8 +381,10 @@ def _check_opening(
     table_after: Sequence[Sequence[TableCard]],
     played: list[int],
     rules: TableRules,
+    seats: tuple[int, list[int]],
 ) -> None:
-    """I6 and its options, for an opening meld (the first of the round or of this player)."""
+    """I6 and its options, for an opening meld (the first of the round or of this player).
+    `seats` is (freed jokers that must sit in melds built from hand, the new declarations)."""
     if rules.initial_meld_from_hand_only:
         remaining = list(table_after)
         for number, meld in enumerate(table_before, 1):
@@ -396,7 +398,7 @@ def _check_opening(
                     f"meld {number} {meld_text(meld)} of the table was changed: an opening "
                     "meld is built from your hand alone (initial_meld_from_hand_only, I6)"
                 )
-    elif table_before and not _has_hand_meld(table_after, played):
+    elif table_before and not _has_hand_meld(table_after, played, *seats):
         raise IllegalMove(
             "your first meld must lay down at least one new group or sequence of 3 or more "
             "cards from your hand (initial_meld_per_player, I6)"
@@ -415,12 +417,29 @@ def _meld_key(meld: Sequence[TableCard]) -> tuple[tuple[int, int], ...]:
     )
 
 
-def _has_hand_meld(table_after: Sequence[Sequence[TableCard]], played: list[int]) -> bool:
-    for meld in table_after:
+def _has_hand_meld(
+    table_after: Sequence[Sequence[TableCard]], played: list[int], freed: int, new: list[int]
+) -> bool:
+    """Some meld is made wholly of hand cards (its jokers from the hand too); and, when
+    `freed` jokers must sit in melds built from hand, they fit in the other melds."""
+    for k, meld in enumerate(table_after):
         need = _counts(tc.card for tc in meld)
-        if all(need[i] <= played[i] for i in range(53)):
+        if any(need[i] > played[i] for i in range(53)):
+            continue
+        if not freed:
+            return True
+        left = new[:]
+        if _take_new_jokers(tuple(meld), left) is None:
+            continue  # its jokers would not all be new declarations from the hand
+        pool = [played[i] - need[i] for i in range(53)]
+        others = [tuple(m) for j, m in enumerate(table_after) if j != k and _has_joker(m)]
+        if _best_cover(others, pool, left) >= freed:
             return True
     return False
+
+
+def _has_joker(meld: Sequence[TableCard]) -> bool:
+    return any(tc.declared is not None for tc in meld)
 
 
 def validate_meld_move(
@@ -453,7 +472,9 @@ def validate_meld_move(
     if rules.joker_identity_respects_copy_count:
         _check_copy_count(after, declared_after, decks)
     if rules.is_opening(table_before, has_opened):
-        _check_opening(table_before, table_after, played, rules)
+        seats = freed_total if rules.freed_to_new_meld else 0
+        new = [max(0, declared_after[i] - declared_before[i]) for i in range(52)]
+        _check_opening(table_before, table_after, played, rules, (seats, new))
     return MeldOutcome(
         table=tuple(normalise_meld(meld) for meld in table_after),
         played=tuple(Card(i) for i in range(53) for _ in range(played[i])),

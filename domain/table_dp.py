@@ -2,21 +2,35 @@
 Takes and Vis, "The Complexity of Rummikub Problems" (2015).
 
 The cards to place are counted per *identity* i = suit * 13 + rank - 1 (the card a slot
-counts as). At each identity some cards are mandatory (table cards and table jokers that
+counts as). At each identity some cards are mandatory (table cards, and table jokers that
 keep their declared card, I3), some optional (hand cards, worth their points M1.4), and free
-jokers (freed table jokers, mandatory; hand jokers, optional at 25 points) may fill any slot.
+jokers (freed table jokers, which must be placed; hand jokers, 25 points each) may fill slots.
 
-Ranks are processed 1 (ace low) .. 13 and then the ace-high position 14, suit by suit. The
-state holds, for each suit, how many open sequences end at the previous rank with length 1,
-2 and 3-or-more; how many free jokers are used; and, from rank 1, how many aces of each suit
-are promised to the ace-high position (the ace cards are filled at rank 1, their slots are
-used at 14). Per rank and suit the choice is how many length-3+ sequences continue, how many
-new sequences start (only when every open sequence continues: closing one and starting
-another is the same as continuing it) and how many slots go into groups; the group slots of
-a rank form groups of 3-4 distinct suits exactly when 3 * max(slots per suit) <= total.
-Each slot is filled by mandatory cards first, then hand cards or free jokers. The program
-maximises the points of hand cards placed with every mandatory card placed; a sequence of
-14 (ace to ace) can always be split into 11 + 3, so it is allowed here and split on output.
+Ranks are processed 1 (ace low) .. 13, suit by suit, then the ace-high position 14. The state
+holds, per suit, how many open sequences end at the previous rank with length 1, 2, 3-or-more,
+and 4-or-more ending in a free joker; the free jokers used; and how many aces of each suit
+are promised to the ace-high position (the ace cards are filled at rank 1, their slots used
+at 14). Per rank and suit the choice is how many length-3+ sequences continue, how many new
+ones start (only when every open one continues: closing one and starting another is the
+same as continuing it) and how many slots go into groups. The group slots of a rank form
+groups of 3-4 distinct suits exactly when 3 * max(slots of a suit) <= total slots. Each slot
+is filled by the mandatory cards, then hand cards or free jokers. The program maximises the
+points of the hand cards placed with every mandatory card placed. A sequence of 14 (ace to
+ace) is allowed here and split 11 + 3 on output.
+
+Free jokers are where the states multiply, so without the copy-count cap (M5.7) the program
+searches only arrangements in a normal form, which loses nothing: (a) no free joker sits at
+an end of a sequence of 4+ or in a group of 4, where it could be taken off and the meld stays
+valid (such jokers are "extensions"; every free joker not needed is added back at the end
+onto a meld with room, and the result is re-solved without the normal form in the rare case
+that no meld has room); (b) no free joker starts a sequence below rank 10 (move it to the far
+end, or split the sequence first when it reaches the high ace); (c) a high ace taken by a
+free joker is decided at the end rather than promised at rank 1. Group jokers are not
+restricted (groups leave nothing in the state). With the cap, every joker is counted as is.
+
+A lower bound (`floor`) prunes every state whose points plus all hand points still to come
+cannot beat it (branch and bound). The floor starts just below "every hand card played" and
+falls step by step until an answer appears; the first answer is the best.
 """
 
 from __future__ import annotations
@@ -24,12 +38,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.cards import JOKER, Card, TableCard
+from domain.table import is_group, is_sequence
 
 JOKER_POINTS = 25
 _NO_CAP = 99
-
-# A suit's open sequences (n1, n2, n3) are packed as n1 + 8 * n2 + 64 * n3.
-_B = 8
+_M = 7  # the most sequences of one kind per suit a state holds (3 bits)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,162 +67,341 @@ class Arrangement:
     points: int
 
 
-def _value(rank: int) -> int:
-    return min(rank, 10)
+def _code(n1: int, n2: int, n3: int, nj: int) -> int:
+    return n1 | n2 << 3 | n3 << 6 | nj << 9
 
 
-def _slot_limits(supply: Supply) -> list[list[int]]:
-    """The most slots each (rank 1..14, suit) could hold, for pruning."""
-    jokers = supply.jokers_hand + supply.jokers_freed
-    limits = [[0] * 4 for _ in range(16)]
-    for suit in range(4):
-        for rank in range(1, 14):
-            i = suit * 13 + rank - 1
-            most = supply.table_real[i] + supply.fixed_jokers[i] + supply.hand_real[i] + jokers
-            if supply.cap is not None:
-                most = min(most, supply.cap[i])
-            limits[rank][suit] = min(most, _B - 1)
-        limits[14][suit] = limits[1][suit]
-    return limits
+def _decode(code: int) -> tuple[int, int, int, int]:
+    return code & 7, code >> 3 & 7, code >> 6 & 7, code >> 9 & 7
 
 
-Option = tuple[int, int, int, int, int, int, int]  # new code, g, j, gain, k3, new, h
+# new code, group slots, free jokers, points, k3 (rank 1: aces promised), new, hand cards,
+# jokers continuing long sequences
+Option = tuple[int, int, int, int, int, int, int, int]
+Step = dict[int, tuple[int, Option | None]]
 
 
-def _options(
-    rank: int,
-    code: int,
-    budget: int,
-    mand: int,
-    opt: int,
-    hmin: int,
-    cap: int,
-    nxt1: int,
-    nxt2: int,
-    promise_max: int,
-) -> list[Option]:
-    """Every choice for one suit at one rank, from open sequences `code`."""
-    n1, n2, n3 = code % _B, code // _B % _B, code // (_B * _B)
-    value = _value(rank)
-    most = min(cap, mand + opt + budget, _B - 1)
+@dataclass(frozen=True, slots=True)
+class _Rank:
+    """The per-(rank, suit) inputs of one step of the program."""
+
+    here: tuple[int, int, int, int]  # mandatory, hand cards, hand cards required, cap
+    after: tuple[int, int, int, int]  # cards and cap at the next rank, and the one after
+    promise_max: int
+
+
+def _options(rank: int, code: int, budget: int, step: _Rank, normal: bool) -> list[Option]:
+    """Every choice for one suit at one rank from open sequences `code`, `budget` jokers
+    left. Short sequences must find slots at the next ranks; long ones beyond the slots the
+    next rank can hold are closed now (closing later would change nothing)."""
+    mand, opt, hmin, cap = step.here
+    cards1, cap1, cards2, cap2 = step.after
+    n1, n2, n3, nj = _decode(code)
+    value = min(rank, 10)
+    start_ok = not normal or rank >= 10
+    most = min(cap, mand + opt + budget, _M)
+    must = n1 + n2 + nj
     out: list[Option] = []
     for k3 in range(n3 + 1):
-        base = n1 + n2 + k3
+        base = must + k3
         if base > most:
             break
-        new_max = 0
-        if k3 == n3 and rank <= 12:
-            new_max = max(0, min(nxt2, nxt1 - n1, most - base))
+        new_max = most - base if k3 == n3 and rank <= 12 else 0
         for new in range(new_max + 1):
-            new_code = new + _B * n1 + _B * _B * (n2 + k3)
             for extra in range(most - base - new + 1):
                 n = base + new + extra
                 if n < mand:
                     continue
                 free = n - mand
                 for h in range(max(hmin, free - budget), min(opt, free) + 1):
-                    gain = h * value
-                    if rank == 1:
-                        # extra slots split between groups and aces promised high
-                        for a in range(min(extra, promise_max) + 1):
-                            out.append((new_code, extra - a, free - h, gain, a, new, h))
-                    else:
-                        out.append((new_code, extra, free - h, gain, k3, new, h))
+                    j = free - h
+                    left = budget - j
+                    next1 = min(cap1, cards1 + left)
+                    if new > min(cap2, cards2 + left):
+                        continue
+                    for a in range(min(extra, step.promise_max) + 1 if rank == 1 else 1):
+                        g = extra - a
+                        jl = 0
+                        if normal:
+                            if a > mand + h:
+                                continue
+                            jl = max(0, j - (n1 + n2 + g + (new if start_ok else 0)))
+                            if jl > k3 + nj:
+                                continue
+                        short = new + n1 + jl
+                        if short > next1:
+                            continue
+                        long = n2 + k3 + nj - jl
+                        if rank < 13:
+                            long = min(long, max(0, next1 - short))
+                        code2 = _code(new, n1, long, jl)
+                        out.append((code2, g, j, h * value, a if rank == 1 else k3, new, h, jl))
     return out
 
 
-def solve(supply: Supply) -> Arrangement | None:
-    """The arrangement placing every mandatory card that sheds the most hand points, or None."""
+def _steps(supply: Supply) -> list[_Rank]:
     jokers = supply.jokers_hand + supply.jokers_freed
-    limits = _slot_limits(supply)
-    cap = supply.cap
-    # state: (codes per suit..., jokers used, promises packed) -> best points
-    start: tuple[int, ...] = (0, 0, 0, 0, 0, 0)
-    layer: dict[tuple[int, ...], int] = {start: 0}
-    history: list[dict[tuple[int, ...], tuple[tuple[int, ...], Option | None]]] = []
+    plain = [[0] * 4 for _ in range(16)]
+    caps = [[_NO_CAP] * 4 for _ in range(16)]
+    for suit in range(4):
+        for rank in range(1, 15):
+            i = suit * 13 + (rank - 1) % 13
+            cap = _NO_CAP if supply.cap is None else supply.cap[i]
+            cards = supply.table_real[i] + supply.fixed_jokers[i] + supply.hand_real[i]
+            plain[rank][suit] = min(cards, cap, _M)
+            caps[rank][suit] = cap
+    steps = []
     for rank in range(1, 14):
-        # inside a rank the key grows (max group slots, total group slots)
-        inner: dict[tuple[int, ...], int] = {(*key, 0, 0): pts for key, pts in layer.items()}
         for suit in range(4):
             i = suit * 13 + rank - 1
-            mand = supply.table_real[i] + supply.fixed_jokers[i]
-            opt = supply.hand_real[i]
-            hmin = supply.hand_min[i]
-            slot_cap = _NO_CAP if cap is None else cap[i]
-            nxt1 = limits[rank + 1][suit]
-            nxt2 = limits[rank + 2][suit] if rank + 2 <= 14 else 0
-            promise_max = min(limits[13][suit], limits[12][suit], 7) if rank == 1 else 0
-            cache: dict[tuple[int, int], list[Option]] = {}
-            nxt: dict[tuple[int, ...], int] = {}
-            back: dict[tuple[int, ...], tuple[tuple[int, ...], Option | None]] = {}
+            here = (
+                supply.table_real[i] + supply.fixed_jokers[i],
+                supply.hand_real[i],
+                supply.hand_min[i],
+                caps[rank][suit],
+            )
+            r2 = rank + 2
+            after = (
+                plain[rank + 1][suit],
+                caps[rank + 1][suit],
+                plain[r2][suit] if r2 <= 14 else 0,
+                caps[r2][suit] if r2 <= 14 else 0,
+            )
+            promise = 0
+            if rank == 1:
+                promise = min(plain[13][suit], plain[12][suit]) + jokers
+                promise = min(promise, here[0] + here[1] + jokers, _M)
+            steps.append(_Rank(here, after, promise))
+    return steps
+
+
+def _rest_points(supply: Supply) -> list[int]:
+    """rest[k]: points of the hand cards at the steps after step k = 4 * (rank - 1) + suit."""
+    suffix = [0] * 53
+    for k in range(51, -1, -1):
+        rank, suit = k // 4 + 1, k % 4
+        suffix[k] = suffix[k + 1] + supply.hand_real[suit * 13 + rank - 1] * min(rank, 10)
+    return suffix[1:]
+
+
+# A state is one int: 12 bits of open sequences per suit, then the free jokers used, the aces
+# promised high (3 bits per suit) and, inside a rank, the group slots so far and the number
+# of groups this rank makes.
+_U = 48
+_P = 51
+_S = 63
+_G = 68
+_STATE = (1 << _S) - 1
+_FIELD = 0xFFF
+
+
+def _shifted(options: list[Option], rank: int, suit: int, code: int) -> list[tuple[int, ...]]:
+    """The options as (key delta, group slots, points, open sequences after, index)."""
+    out: list[tuple[int, ...]] = []
+    for index, option in enumerate(options):
+        code2, g, j, gain, k3, _, _, _ = option
+        delta = (code2 - code) << (12 * suit)
+        delta += j << _U
+        if rank == 1:
+            delta += k3 << (_P + 3 * suit)
+        delta += g << _S
+        out.append((delta, g, gain, _open(code2), index))
+    return out
+
+
+def _group_max(steps: list[_Rank], rank: int, jokers: int) -> int:
+    """The most groups a rank can make: a third of its slots, at most a suit's slots."""
+    most = [
+        min(steps[4 * (rank - 1) + s].here[3], sum(steps[4 * (rank - 1) + s].here[:2]) + jokers)
+        for s in range(4)
+    ]
+    return min(max(most), sum(most) // 3, 7)
+
+
+def _search(supply: Supply, normal: bool, floor: int) -> tuple[list[Step], dict[int, int]]:
+    jokers = supply.jokers_hand + supply.jokers_freed
+    bonus = JOKER_POINTS * supply.jokers_hand
+    steps = _steps(supply)
+    rest = _rest_points(supply)
+    layer: dict[int, int] = {0: 0}
+    history: list[Step] = []
+    for rank in range(1, 14):
+        groups = _group_max(steps, rank, jokers)
+        inner = {key | g << _G: pts for key, pts in layer.items() for g in range(groups + 1)}
+        for suit in range(4):
+            k = 4 * (rank - 1) + suit
+            step = steps[k]
+            bound = floor - rest[k] - bonus  # a state needs more points than this
+            later = 3 - suit  # suits still to come at this rank, for the group test
+            shift = 12 * suit
+            promise_shift = _P + 3 * suit
+            check_aces = rank >= 12
+            cache: dict[tuple[int, int], tuple[list[Option], list[tuple[int, ...]]]] = {}
+            nxt: dict[int, int] = {}
+            back: Step = {}
             for key, pts in inner.items():
-                used = key[4]
-                ck = (key[suit], jokers - used)
-                options = cache.get(ck)
-                if options is None:
-                    options = _options(
-                        rank, ck[0], ck[1], mand, opt, hmin, slot_cap, nxt1, nxt2, promise_max
-                    )
-                    cache[ck] = options
-                for option in options:
-                    new_code, g, j, gain, k3, _, _ = option
-                    promises = key[5]
-                    if rank == 1:
-                        promises += k3 << (3 * suit)
-                    state = list(key)
-                    state[suit] = new_code
-                    state[4] = used + j
-                    state[5] = promises
-                    if g > state[6]:
-                        state[6] = g
-                    state[7] += g
-                    new_key = tuple(state)
+                used = key >> _U & 7
+                code = key >> shift & _FIELD
+                ck = (code, jokers - used)
+                entry = cache.get(ck)
+                if entry is None:
+                    options = _options(rank, code, jokers - used, step, normal)
+                    entry = (options, _shifted(options, rank, suit, code))
+                    cache[ck] = entry
+                options, fast = entry
+                count = key >> _G
+                need = 3 * count - count * later - (key >> _S & 31)
+                aces = key >> promise_shift & 7 if check_aces else 0
+                for delta, g, gain, open_after, index in fast:
                     total = pts + gain
+                    if total <= bound or g > count or g < need or open_after < aces:
+                        continue
+                    new_key = key + delta
                     if nxt.get(new_key, -1) < total:
                         nxt[new_key] = total
-                        back[new_key] = (key, option)
+                        back[new_key] = (key, options[index])
+            if normal and jokers:
+                _drop_fewer_jokers(nxt)
             history.append(back)
             inner = nxt
         layer = {}
         back = {}
         for key, pts in inner.items():
-            if 3 * key[6] <= key[7]:
-                short = key[:6]
-                if layer.get(short, -1) < pts:
-                    layer[short] = pts
-                    back[short] = (key, None)
+            short = key & _STATE
+            if layer.get(short, -1) < pts:
+                layer[short] = pts
+                back[short] = (key, None)
+        _drop_shorter_runs(layer)
         history.append(back)
-    best_key: tuple[int, ...] | None = None
-    best = -1
+    return history, layer
+
+
+def _open(code: int) -> int:
+    n1, n2, n3, nj = _decode(code)
+    return n1 + n2 + n3 + nj
+
+
+def _drop_fewer_jokers(states: dict[int, int]) -> None:
+    """In the normal form every free joker ends up placed, so of two states alike but for the
+    jokers used, the one that used fewer and has at least the points is as good or better."""
+    for key in [k for k in states if k >> _U & 7]:
+        pts = states[key]
+        for fewer in range(1, (key >> _U & 7) + 1):
+            other = states.get(key - (fewer << _U))
+            if other is not None and other >= pts:
+                del states[key]
+                break
+
+
+# one suit's open sequences made "better": one more long one; a length-2 one long; a
+# length-1 one of length 2; a joker-tailed one closable. The better state can copy every
+# later move of the worse one (closing what it has extra), so it is kept alone.
+_BETTER = (1 << 6, (1 << 6) - (1 << 3), (1 << 3) - 1, (1 << 6) - (1 << 9))
+_NEEDS = ((6, 7, 0), (3, 7, 1), (0, 7, 1), (9, 7, 1))
+
+
+def _drop_shorter_runs(states: dict[int, int]) -> None:
+    for key in list(states):
+        pts = states[key]
+        dominated = False
+        for suit in range(4):
+            code = key >> (12 * suit) & _FIELD
+            for delta, (bit, mask, low) in zip(_BETTER, _NEEDS, strict=True):
+                count = code >> bit & mask
+                if (low and count < 1) or (not low and count >= 7):
+                    continue
+                other = states.get(key + (delta << (12 * suit)))
+                if other is not None and other >= pts:
+                    dominated = True
+                    break
+            if dominated:
+                break
+        if dominated:
+            del states[key]
+
+
+def _finish(key: int, jokers: int, normal: bool) -> tuple[int, tuple[int, ...]] | None:
+    """Close every sequence after rank 13 (M2.4). A length-1 one cannot end; a length-2 one
+    takes a high ace (a promised real one, or a free joker in the normal form); a 4+ one
+    ending in a joker needs a real high ace; 3+ ones may take one. Every promised ace must be
+    taken. Returns (free jokers the program used, high-ace jokers per suit) or None."""
+    high: list[int] = []
+    for suit in range(4):
+        n1, n2, n3, nj = _decode(key >> (12 * suit) & _FIELD)
+        aces = key >> (_P + 3 * suit) & 7
+        if n1 or not nj <= aces <= nj + n2 + n3:
+            return None
+        need = max(0, n2 - (aces - nj))
+        if need and not normal:
+            return None
+        high.append(need)
+    used = (key >> _U & 7) + sum(high)
+    if used > jokers:
+        return None
+    return used, tuple(high)
+
+
+def solve(supply: Supply, floor: int = -1) -> Arrangement | None:
+    """The arrangement placing every mandatory card that sheds the most hand points (more
+    than `floor`), or None."""
+    if supply.cap is None:
+        found = _solve(supply, True, floor)
+        if found is not _NO_ROOM:
+            return found if isinstance(found, Arrangement) else None
+    result = _solve(supply, False, floor)
+    return result if isinstance(result, Arrangement) else None
+
+
+_NO_ROOM = object()
+_FLOOR_STEPS = (4, 12, 30, 70)
+
+
+def _solve(supply: Supply, normal: bool, floor: int) -> Arrangement | object | None:
+    """Branch and bound with a falling floor: first ask for nearly every hand point (which
+    prunes hard), then less; the first answer found above a floor is the best overall."""
+    top = sum(min(i % 13 + 1, 10) * n for i, n in enumerate(supply.hand_real))
+    top += JOKER_POINTS * supply.jokers_hand
+    for drop in _FLOOR_STEPS:
+        trial = top - drop
+        if trial <= floor:
+            break
+        found = _best(supply, normal, trial)
+        if found is not None:
+            return found
+    return _best(supply, normal, floor)
+
+
+def _best(supply: Supply, normal: bool, floor: int) -> Arrangement | object | None:
+    """One run of the program; _NO_ROOM when the best normal-form arrangement has no room
+    for the extension jokers (then the caller re-solves without the normal form)."""
+    jokers = supply.jokers_hand + supply.jokers_freed
+    history, layer = _search(supply, normal, floor)
+    best_key: int | None = None
+    best = floor
+    best_high: tuple[int, ...] = ()
     for key, pts in layer.items():
-        used = key[4]
-        if used < supply.jokers_freed or not _closes(key):
+        finished = _finish(key, jokers, normal)
+        if finished is None:
             continue
-        total = pts + JOKER_POINTS * (used - supply.jokers_freed)
+        used, high = finished
+        placed = jokers if normal else used
+        if placed < supply.jokers_freed:
+            continue
+        total = pts + JOKER_POINTS * (placed - supply.jokers_freed)
         if total > best:
-            best, best_key = total, key
+            best, best_key, best_high = total, key, high
     if best_key is None:
         return None
-    return _build(supply, _trace(history, best_key), best)
+    built = _build(supply, _trace(history, best_key), best_key, best_high, normal)
+    if built is None:
+        return _NO_ROOM
+    melds, played = built
+    return Arrangement(melds, played, best)
 
 
-def _closes(key: tuple[int, ...]) -> bool:
-    """After rank 13 every open sequence ends, or takes a promised high ace (M2.4)."""
-    for suit in range(4):
-        code = key[suit]
-        n1, n2, n3 = code % _B, code // _B % _B, code // (_B * _B)
-        aces = key[5] >> (3 * suit) & 7
-        if n1 or not n2 <= aces <= n2 + n3:
-            return False
-    return True
-
-
-def _trace(
-    history: list[dict[tuple[int, ...], tuple[tuple[int, ...], Option | None]]],
-    key: tuple[int, ...],
-) -> list[tuple[int, int, tuple[int, ...], Option]]:
-    """The choices (rank, suit, state before, option) from rank 1 to 13."""
-    steps: list[tuple[int, int, tuple[int, ...], Option]] = []
+def _trace(history: list[Step], key: int) -> list[tuple[int, int, Option]]:
+    """The choices (rank, suit, option) from rank 1 to 13."""
+    steps: list[tuple[int, int, Option]] = []
     position = len(history)
     for rank in range(13, 0, -1):
         position -= 1
@@ -218,74 +410,160 @@ def _trace(
             position -= 1
             before, option = history[position][key]
             assert option is not None
-            steps.append((rank, suit, before, option))
+            steps.append((rank, suit, option))
             key = before
-        key = key[:6]
+        key &= _STATE
     steps.reverse()
     return steps
 
 
-def _card(rank: int, suit: int) -> Card:
-    return Card.of(1 if rank == 14 else rank, suit)
+class _Run:
+    """A sequence being built: its cards, and whether it ends in a free joker."""
 
+    __slots__ = ("cards", "joker_end")
 
-def _fill(supply: Supply, rank: int, suit: int, h: int, j: int) -> list[TableCard]:
-    """The cards filling the slots of one (rank, suit): mandatory, hand cards, free jokers."""
-    i = suit * 13 + rank - 1
-    card = Card(i)
-    items = [TableCard(JOKER, card)] * supply.fixed_jokers[i]
-    items += [TableCard(card)] * (supply.table_real[i] + h)
-    items += [TableCard(JOKER, card)] * j
-    return items
+    def __init__(self, card: TableCard, joker: bool) -> None:
+        self.cards = [card]
+        self.joker_end = joker
+
+    def add(self, card: TableCard, joker: bool) -> None:
+        self.cards.append(card)
+        self.joker_end = joker
+
+    def joker_tail(self, normal: bool) -> bool:
+        """A 4+ sequence ending in a free joker: in the normal form it must go on."""
+        return normal and len(self.cards) >= 4 and self.joker_end
 
 
 def _build(
-    supply: Supply, steps: list[tuple[int, int, tuple[int, ...], Option]], points: int
-) -> Arrangement:
-    runs: list[list[list[TableCard]]] = [[] for _ in range(4)]
-    melds: list[tuple[TableCard, ...]] = []
+    supply: Supply,
+    steps: list[tuple[int, int, Option]],
+    key: int,
+    high_jokers: tuple[int, ...],
+    normal: bool,
+) -> tuple[tuple[tuple[TableCard, ...], ...], tuple[Card, ...]] | None:
+    """The melds of a traced solution, with the extension jokers added (None: no room)."""
+    runs: list[list[_Run]] = [[] for _ in range(4)]
+    melds: list[list[TableCard]] = []
     high_aces: list[list[TableCard]] = [[] for _ in range(4)]
     played: list[Card] = []
     jokers_used = 0
     groups: list[list[TableCard]] = [[] for _ in range(4)]
-    for rank, suit, _, option in steps:
-        _, g, j, _, k3, new, h = option
-        items = _fill(supply, rank, suit, h, j)
-        played += [Card(suit * 13 + rank - 1)] * h
+    for rank, suit, option in steps:
+        code2, g, j, _, k3, new, h, _ = option
+        i = suit * 13 + rank - 1
+        card = Card(i)
+        real = [TableCard(JOKER, card)] * supply.fixed_jokers[i]
+        real += [TableCard(card)] * (supply.table_real[i] + h)
+        free = [TableCard(JOKER, card)] * j
+        played += [card] * h
         jokers_used += j
-        if rank == 1:
-            aces = k3
-            high_aces[suit] = items[len(items) - aces :] if aces else []
-            items = items[: len(items) - aces]
+        if rank == 1:  # aces promised high: real cards first (the normal form needs them)
+            take = min(k3, len(real))
+            high_aces[suit] = real[:take] + free[: k3 - take]
+            real, free = real[take:], free[k3 - take :]
             k3 = 0
-        open_runs = runs[suit]
-        short = [run for run in open_runs if len(run) < 3]
-        long = [run for run in open_runs if len(run) >= 3]
-        melds += [tuple(run) for run in long[k3:]]
-        keep = short + long[:k3]
-        for run, item in zip(keep, items, strict=False):
-            run.append(item)
-        rest = items[len(keep) :]
-        fresh = [[item] for item in rest[:new]]
-        groups[suit] = rest[new:]
-        assert len(groups[suit]) == g
-        runs[suit] = keep + fresh
+        groups[suit] = _advance(runs[suit], melds, real, free, (k3, new, g), rank, normal)
+        _close_extra(runs[suit], melds, code2, normal)
         if suit == 3:
             melds += _groups(groups)
     for suit in range(4):
-        high = high_aces[suit]
-        short = [run for run in runs[suit] if len(run) < 3]
-        long = [run for run in runs[suit] if len(run) >= 3]
-        takers = short + long[: len(high) - len(short)]
-        for run, ace in zip(takers, high, strict=True):
-            run.append(ace)
-        melds += [tuple(run) for run in runs[suit]]
-    melds = [part for meld in melds for part in _split_long(meld)]
+        jokers_high = [TableCard(JOKER, Card.of(1, suit))] * high_jokers[suit]
+        _high_end(runs[suit], melds, high_aces[suit], jokers_high, normal)
+        jokers_used += high_jokers[suit]
+    out = [part for meld in melds for part in _split_long(tuple(meld))]
+    jokers = supply.jokers_hand + supply.jokers_freed
+    if normal and jokers > jokers_used:
+        extended = _extend(out, jokers - jokers_used)
+        if extended is None:
+            return None
+        out, jokers_used = extended, jokers
     played += [JOKER] * (jokers_used - supply.jokers_freed)
-    return Arrangement(tuple(melds), tuple(sorted(played)), points)
+    return tuple(out), tuple(sorted(played))
 
 
-def _groups(slots: list[list[TableCard]]) -> list[tuple[TableCard, ...]]:
+def _advance(
+    open_runs: list[_Run],
+    melds: list[list[TableCard]],
+    real: list[TableCard],
+    free: list[TableCard],
+    counts: tuple[int, int, int],
+    rank: int,
+    normal: bool,
+) -> list[TableCard]:
+    """Apply one step to a suit's open sequences; returns the suit's group slots.
+
+    Free jokers go to the soft roles first (short sequences, groups, new sequences where a
+    joker may start one), the rest to long sequences; real cards fill every other slot."""
+    k3, new, g = counts
+    short = [run for run in open_runs if len(run.cards) < 3]
+    tails = [run for run in open_runs if len(run.cards) >= 3 and run.joker_tail(normal)]
+    closable = [run for run in open_runs if len(run.cards) >= 3 and not run.joker_tail(normal)]
+    melds += [run.cards for run in closable[k3:]]
+    long_slots = tails + closable[:k3]
+    start_ok = not normal or rank >= 10
+    soft: list[_Run | str] = [*short, *(["group"] * g), *(["new"] * (new if start_ok else 0))]
+    hard_new = 0 if start_ok else new
+    jokers = list(free)
+    reals = list(real)
+    group_slots: list[TableCard] = []
+    fresh: list[_Run] = []
+    for role in soft:
+        is_joker = bool(jokers)
+        item = jokers.pop() if is_joker else reals.pop()
+        if role == "group":
+            group_slots.append(item)
+        elif role == "new":
+            fresh.append(_Run(item, is_joker))
+        else:
+            assert isinstance(role, _Run)
+            role.add(item, is_joker)
+    for run in long_slots:
+        is_joker = bool(jokers)
+        run.add(jokers.pop() if is_joker else reals.pop(), is_joker)
+    fresh += [_Run(reals.pop(), False) for _ in range(hard_new)]
+    assert not jokers and not reals
+    open_runs[:] = short + long_slots + fresh
+    return group_slots
+
+
+def _close_extra(
+    open_runs: list[_Run], melds: list[list[TableCard]], code: int, normal: bool
+) -> None:
+    """Close the long sequences the state no longer keeps open (see `_options`)."""
+    keep = _decode(code)[2]
+    closable = [run for run in open_runs if len(run.cards) >= 3 and not run.joker_tail(normal)]
+    for run in closable[keep:]:
+        melds.append(run.cards)
+        open_runs.remove(run)
+
+
+def _high_end(
+    open_runs: list[_Run],
+    melds: list[list[TableCard]],
+    aces: list[TableCard],
+    jokers: list[TableCard],
+    normal: bool,
+) -> None:
+    """Rank 14: real high aces go to joker-tailed sequences, then short ones, then long
+    ones; high-ace jokers to the short ones left. Then every sequence closes."""
+    tails = [run for run in open_runs if len(run.cards) >= 3 and run.joker_tail(normal)]
+    short = [run for run in open_runs if len(run.cards) < 3]
+    rest = [run for run in open_runs if len(run.cards) >= 3 and not run.joker_tail(normal)]
+    order = tails + short + rest
+    items = list(aces)
+    for run in order:
+        if not items:
+            break
+        run.add(items.pop(0), False)
+    for run in short:
+        if len(run.cards) < 3:
+            run.add(jokers.pop(), True)
+    assert not jokers and not items
+    melds += [run.cards for run in open_runs]
+
+
+def _groups(slots: list[list[TableCard]]) -> list[list[TableCard]]:
     """Group slots of one rank into 3-4 card groups of distinct suits (3 * max <= total)."""
     count = max(len(s) for s in slots)
     if count == 0:
@@ -298,7 +576,7 @@ def _groups(slots: list[list[TableCard]]) -> list[tuple[TableCard, ...]]:
         omit += skipped
         for k, item in zip(targets, suit_slots, strict=True):
             built[k].append(item)
-    return [tuple(group) for group in built]
+    return built
 
 
 def _split_long(meld: tuple[TableCard, ...]) -> list[tuple[TableCard, ...]]:
@@ -306,3 +584,33 @@ def _split_long(meld: tuple[TableCard, ...]) -> list[tuple[TableCard, ...]]:
     if len(meld) > 13:
         return [meld[:11], meld[11:]]
     return [meld]
+
+
+def _extend(melds: list[tuple[TableCard, ...]], jokers: int) -> list[tuple[TableCard, ...]] | None:
+    """Add `jokers` free jokers onto melds with room (a sequence end, a group of three)."""
+    out = list(melds)
+    for _ in range(jokers):
+        for k, meld in enumerate(out):
+            grown = _grow(meld)
+            if grown is not None:
+                out[k] = grown
+                break
+        else:
+            return None
+    return out
+
+
+def _grow(meld: tuple[TableCard, ...]) -> tuple[TableCard, ...] | None:
+    acting = [tc.acts_as for tc in meld]
+    if is_group(meld):
+        if len(meld) == 4:
+            return None
+        suit = next(s for s in range(4) if all(c.suit != s for c in acting))
+        return (*meld, TableCard(JOKER, Card.of(acting[0].rank, suit)))
+    suit = acting[0].suit
+    ranks = {c.rank for c in acting}
+    for rank in range(1, 14):
+        trial = (*meld, TableCard(JOKER, Card.of(rank, suit)))
+        if rank not in ranks and is_sequence(trial):
+            return trial
+    return None

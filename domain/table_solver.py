@@ -239,7 +239,8 @@ def _solve_with_table(
         bound = _plan_points(plan) + _rest_points(plan, held)
         if best is not None and bound <= best.points:
             continue
-        found = _solve_plan(plan, real, held, rules, decks)
+        floor = -1 if best is None else best.points
+        found = _solve_plan(plan, real, held, rules, decks, floor)
         if found is not None and (best is None or found.points > best.points):
             best = found
     return best
@@ -327,9 +328,10 @@ def _rest_points(plan: _Plan, held: list[int]) -> int:
 
 
 def _solve_plan(
-    plan: _Plan, real: list[int], held: list[int], rules: TableRules, decks: int
+    plan: _Plan, real: list[int], held: list[int], rules: TableRules, decks: int, floor: int
 ) -> BestMove | None:
-    """Solve the table for one plan; the small melds are laid first, the DP does the rest."""
+    """Solve the table for one plan, shedding more than `floor` points (or None); the small
+    melds are laid first, the dynamic program does the rest."""
     hand = held[:]
     shown = [0] * 52
     for small in plan.placed:
@@ -358,7 +360,7 @@ def _solve_plan(
         jokers_hand=hand[JOKER_INDEX] - hand_jokers_placed,
         jokers_freed=len(plan.freed) - plan.freed_in_placed,
     )
-    found: Arrangement | None = solve(supply)
+    found: Arrangement | None = solve(supply, floor - _plan_points(plan))
     if found is None:
         return None
     placed_cards = tuple(small.cards() for small in plan.placed)
