@@ -9,6 +9,7 @@ Configuration (each key may come from `test_config`; the environment gives the d
     MAX_REPLAY_BYTES          8 MiB for POST /v1/replays
     SSE_HEARTBEAT_SECONDS     15 (api.md: a heartbeat comment at least every 15 s)
     SSE_MAX_SECONDS           300 (a stream ends after this; clients resume with Last-Event-ID)
+    RATELIMIT_CREATE / RATELIMIT_MOVES   e.g. "30 per minute"; unset: no limit (api/ratelimit.py)
 
 `gunicorn -k gevent 'api:create_app()'` serves it.
 """
@@ -22,7 +23,7 @@ from typing import Any
 from flask import Flask, g, request
 from flask_smorest import Api
 
-from api import errors
+from api import errors, ratelimit
 from api.body import read_body
 from api.spec import SPEC_KWARGS, finish_spec
 
@@ -63,6 +64,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         "api": api,
         "service": app.config.get("SERVICE") or _service(app),
     }
+    ratelimit.init_app(app, app.extensions["deadwood"]["service"])
     return app
 
 

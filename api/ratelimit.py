@@ -1,0 +1,95 @@
+"""Rate limits on match creation and moves, per seat token and per client address (issue 6).
+
+flask-limiter counts in the event store's Redis (the same server, so every gunicorn worker
+and host shares the counts). Limits are strings of the `limits` package ("30 per minute",
+"5/second"), from the app config or the environment (`DEADWOOD_` prefix):
+
+    RATELIMIT_CREATE    POST /v1/matches, per client address
+    RATELIMIT_MOVES     POST /v1/matches/{id}/moves, per seat token and per client address
+    RATELIMIT_STORAGE_URI  where to count (default: the service's own Redis connection)
+
+A limit that is not set is not enforced, so nothing is limited unless configured. A request
+over a limit gets 429 problem+json `rate_limited` with `Retry-After` (seconds). Tokens are
+counted under their SHA-256, never as themselves. The address is the peer address of the
+connection (behind a proxy, wrap the app in werkzeug's ProxyFix to count real clients).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from typing import Any
+
+from flask import Flask, request
+
+from api.errors import problem
+
+CREATE_ENDPOINT = "matches.Matches"
+MOVES_ENDPOINT = "moves.Moves"
+
+
+def _address() -> str:
+    return f"addr:{request.remote_addr or 'unknown'}"
+
+
+def _token() -> str:
+    """The bearer token's hash; the address when there is none (a spectator cannot move)."""
+    header = request.headers.get("Authorization") or ""
+    if not header.lower().startswith("bearer "):
+        return _address()
+    digest = hashlib.sha256(header[len("bearer ") :].strip().encode()).hexdigest()
+    return f"token:{digest}"
+
+
+def _too_many(limiter: Any) -> Any:
+    """The 429 problem for the limit this request broke (flask-limiter's RateLimitExceeded)."""
+
+    def handle(exc: Exception) -> Any:
+        current = limiter.current_limit
+        wait = max(1, math.ceil(current.reset_at - time.time())) if current else 60
+        shown = current.limit if current else getattr(exc, "description", "a rate limit")
+        response = problem(
+            429,
+            "rate_limited",
+            f"too many requests: the limit here is {shown}; try again in {wait} s",
+        )
+        response.headers["Retry-After"] = str(wait)
+        return response
+
+    return handle
+
+
+def init_app(app: Flask, service: Any) -> None:
+    """Install the configured limits (none when neither limit is set)."""
+    create, moves = app.config.get("RATELIMIT_CREATE"), app.config.get("RATELIMIT_MOVES")
+    if not create and not moves:
+        return
+    from flask_limiter import Limiter, RateLimitExceeded
+
+    uri = app.config.get("RATELIMIT_STORAGE_URI")
+    options: dict[str, Any] = {}
+    if not uri:
+        uri, options = "redis://", {"connection_pool": service.redis.connection_pool}
+    limiter = Limiter(
+        key_func=_address,
+        app=app,
+        storage_uri=uri,
+        storage_options=options,
+        strategy="fixed-window",
+        key_prefix="deadwood:ratelimit",
+        headers_enabled=False,
+    )
+    if create:
+        _limit(app, limiter, CREATE_ENDPOINT, str(create), [_address])
+    if moves:
+        _limit(app, limiter, MOVES_ENDPOINT, str(moves), [_token, _address])
+    app.register_error_handler(RateLimitExceeded, _too_many(limiter))
+    app.extensions["deadwood"]["limiter"] = limiter
+
+
+def _limit(app: Flask, limiter: Any, endpoint: str, limit: str, keys: list[Any]) -> None:
+    view = app.view_functions[endpoint]
+    for key in keys:
+        view = limiter.limit(limit, key_func=key, methods=["POST"], scope=key.__name__)(view)
+    app.view_functions[endpoint] = view
