@@ -37,8 +37,12 @@ pytest: $(STAMP)
 bench: $(STAMP)
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
 
+# Long variants: tests marked `slow` and the DEADWOOD_SOAK=1 figures of tests/reliability
+# (16 matches for 30 s, more Redis and worker kills, longer fuzzing, more deals), with the
+# hypothesis soak profile. `make soak SOAK_TESTS=tests/reliability` runs only those.
+SOAK_TESTS ?=
 soak: $(STAMP)
-	HYPOTHESIS_PROFILE=soak $(BIN)/pytest -m "slow or not slow"
+	DEADWOOD_SOAK=1 HYPOTHESIS_PROFILE=soak $(BIN)/pytest -m "slow or not slow" -s $(SOAK_TESTS)
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
