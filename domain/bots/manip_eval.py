@@ -16,6 +16,7 @@ from domain.cards import JOKER_CODE, Card, TableCard
 from domain.errors import RulesError
 from domain.manip_table import extensions, hand_melds
 from domain.table import validate_meld_move
+from domain.table_solver import best_move
 
 Move = dict[str, Any]
 
@@ -192,3 +193,56 @@ def keeps_table(before: Sequence[Sequence[str]], move: Mapping[str, Any]) -> boo
     if len(after) < len(before):
         return False
     return all(not (Counter(old) - Counter(new)) for old, new in zip(before, after, strict=False))
+
+
+# --- holding a card back ------------------------------------------------------------------------
+
+
+def _fits_table(card: Card, table: Sequence[Sequence[TableCard]]) -> bool:
+    """Can `card` be laid off onto one meld of `table` as it stands?"""
+    return any(next(extensions(tuple(meld), [card]), None) is not None for meld in table)
+
+
+def _parsed(table: Sequence[Sequence[str]]) -> list[tuple[TableCard, ...]]:
+    return [tuple(TableCard.parse(c) for c in meld) for meld in table]
+
+
+def meld_chance(seat: SeatView, move: Mapping[str, Any]) -> float:
+    """After `move`, the chance that one card drawn next turn gives a meld at once: it fits
+    a table meld, or it makes a meld with the cards left in the hand (M4 D1)."""
+    table = _parsed(move.get("table") or ())
+    left = Counter(seat.hand) - played_cards(seat.table, move)
+    hand = [Card.parse(c) for c in left.elements()]
+    unseen = Counter(seat.unseen()) - left
+    total = sum(unseen.values())
+    if not total:
+        return 1.0
+    good = 0
+    for code, count in unseen.items():
+        card = Card.parse(code)
+        if card.is_joker or _fits_table(card, table) or next(hand_melds([*hand, card]), None):
+            good += count
+    return good / total
+
+
+def hold_back(seat: SeatView, most: int) -> tuple[Move, str] | None:
+    """The solver's best meld without one low card, and that card, when the card still fits
+    the resulting table (so it is a sure meld next turn); the cheapest such card."""
+    if seat.options.get("initial_meld_per_player") or not seat.table:
+        return None
+    hand = list(seat.hand_objects())
+    table = seat.table_objects()
+    for card in sorted({c for c in hand if not c.is_joker and c.value <= most}):
+        rest = list(hand)
+        rest.remove(card)
+        found = best_move(table, rest, seat.options, has_opened=True, decks=seat.decks)
+        if found is None or not _fits_table(card, found.table):
+            continue
+        try:
+            outcome = validate_meld_move(
+                table, hand, found.table, seat.options, has_opened=True, decks=seat.decks
+            )
+        except RulesError:
+            continue
+        return {"type": "meld", "table": _codes(outcome.table)}, str(card)
+    return None

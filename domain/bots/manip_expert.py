@@ -8,6 +8,11 @@ From the seat's view only (domain.bots.manip_eval):
   best. Among equal points it plays more cards.
 - A meld it can make after the first draw is made at once (M4): every card drawn is a
   card to shed, and melding ends the drawing.
+- When to hold cards: a turn without a meld costs three draws (M4 D1-D3). When the best
+  meld would leave a hand that one drawn card melds with less than `hold_below` chance
+  (over the unseen cards: it fits a table meld or makes a meld with the cards left), and
+  the hand is over the knock limit anyway, it holds back its cheapest card that still fits
+  the table the solver leaves, so it can meld right after next turn's first draw.
 - Knock (M8.1): the other hands are sampled from the unseen cards, each seat's hand size
   as shown, and the knock is taken when its expected points (a win is the sum of the
   differences, M10.4; an undercut gives the lowest hand those points plus the bonus) are
@@ -18,9 +23,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from domain.bots.manip_eval import SeatView, best_meld, card_value, moves_of
+from domain.bots.manip_eval import (
+    SeatView,
+    best_meld,
+    card_value,
+    hold_back,
+    meld_chance,
+    moves_of,
+)
 
 Move = dict[str, Any]
 DESCRIPTION = (
@@ -32,16 +45,38 @@ SAMPLES = 200
 """Sampled deals of the unseen cards for a knock decision."""
 
 
+@dataclass(frozen=True, slots=True)
+class Params:
+    """The expert's knobs (tuned with the arena)."""
+
+    hold: bool = True  # keep a playable card back when the next turn's meld is unsure
+    hold_below: float = 0.6  # ... when a drawn card would meld with less than this chance
+    hold_max_value: int = 5  # the most a held card may be worth
+
+
+PARAMS = Params()
+
+
 def choose(
     view: Mapping[str, Any], legal_moves: Sequence[Mapping[str, Any]], rng: random.Random
 ) -> Move:
-    return explain(view, legal_moves, rng)[0]
+    return decide(view, legal_moves, rng, PARAMS)[0]
 
 
 def explain(
     view: Mapping[str, Any], legal_moves: Sequence[Mapping[str, Any]], rng: random.Random
 ) -> tuple[Move, str]:
     """The expert move and a one-line reason."""
+    return decide(view, legal_moves, rng, PARAMS)
+
+
+def decide(
+    view: Mapping[str, Any],
+    legal_moves: Sequence[Mapping[str, Any]],
+    rng: random.Random,
+    params: Params,
+) -> tuple[Move, str]:
+    """The expert move with these knobs, and why."""
     if not legal_moves:
         raise ValueError("the expert manipulation bot was asked to move with no legal move")
     seat = SeatView.of(view)
@@ -60,6 +95,10 @@ def explain(
     if found is not None:
         move, points = found
         left = seat.points - points
+        if params.hold and seat.phase == "meld_or_draw" and left > seat.knock_limit:
+            held = _hold(seat, move, params)
+            if held is not None:
+                return held
         out = "goes out" if left == 0 else f"leaves {left} points"
         return move, f"meld: sheds {points} points, the solver's best; {out}"
     for kind, reason in (
@@ -102,3 +141,19 @@ def knock_value(seat: SeatView, rng: random.Random, samples: int = SAMPLES) -> t
             gain = sum(c - low for c in counts) + (mine - low) + seat.undercut_bonus
             total -= gain / len(others)
     return total / samples, wins / samples
+
+
+def _hold(seat: SeatView, best: Move, params: Params) -> tuple[Move, str] | None:
+    """Keep one low card back that next turn's table takes, when a drawn card alone would
+    too often leave us with no meld, and so two or three more draws (M4)."""
+    chance = meld_chance(seat, best)
+    if chance >= params.hold_below:
+        return None
+    found = hold_back(seat, params.hold_max_value)
+    if found is None:
+        return None
+    move, card = found
+    return move, (
+        f"meld, holding {card} back: a drawn card alone would meld only {100 * chance:.0f}% "
+        f"of the time, and {card} fits the table for next turn (M4)"
+    )
