@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import soak
+from reliability_procs import soak
 
 from domain.shuffle import DealRng
 from domain.variants import get_variant

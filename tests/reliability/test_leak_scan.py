@@ -37,9 +37,8 @@ from typing import Any
 import httpx
 import pytest
 import redis
-from conftest import Stack, soak
-from loadgen import choose
-from procs import PrivateRedis
+from reliability_load import choose
+from reliability_procs import PrivateRedis, Stack, soak
 
 from deadwood_client.cli import main as deadwood
 from domain.cards import FULL_DECK

@@ -1,6 +1,6 @@
 """Load with retries (issue 6): matches played over HTTP against gunicorn (2 gevent workers)
 with an rq worker process scoring the rounds, with exact resends (10%), stale If-Match (5%)
-and reused idempotency keys (2%). Afterwards every match's log is audited (audit.py):
+and reused idempotency keys (2%). Afterwards every match's log is audited (reliability_audit.py):
 versions contiguous, no event twice, every acknowledged move present, every resend answered
 with the original response, and the log passes the replay check of POST /v1/replays.
 
@@ -14,9 +14,9 @@ import random
 from typing import Any
 
 import pytest
-from audit import audit_all, table, wait_settled
-from conftest import soak
-from loadgen import create_matches, run_load
+from reliability_audit import audit_all, table, wait_settled
+from reliability_load import create_matches, run_load
+from reliability_procs import soak
 
 
 def _run(stack: Any, matches: int, seconds: float, seed: int) -> tuple[Any, Any]:

@@ -6,8 +6,8 @@ on disk before its reply. Under the load of test_load.py:
   flight get no answer (or a 503) and are sent again with the same Idempotency-Key;
 - SIGSTOP for longer than the clients' timeout, then SIGCONT: the clients time out, retry,
   and the twins meet in the store.
-Afterwards the audit (audit.py) finds zero acknowledged events lost, zero duplicates, zero
-gaps, and every log passes the replay check.
+Afterwards the audit (reliability_audit.py) finds zero acknowledged events lost, zero
+duplicates, zero gaps, and every log passes the replay check.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ import time
 from typing import Any
 
 import pytest
-from audit import audit_all, table, wait_settled
-from conftest import soak
-from loadgen import create_matches, run_load
+from reliability_audit import audit_all, table, wait_settled
+from reliability_load import create_matches, run_load
+from reliability_procs import soak
 
 
 def _audit(stack: Any, made: Any, stats: Any, label: str, **figures: Any) -> dict[str, Any]:

@@ -30,9 +30,9 @@ from typing import Any
 import httpx
 import pytest
 import schemathesis
-from conftest import soak
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from reliability_procs import soak
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 EXAMPLES = soak(120, 2000)

@@ -8,7 +8,7 @@ horse and the worker's process group (the worker, its scheduler and reconciler t
 SIGKILL; a new worker starts (it reconciles at start and every second). Once a bot job is
 killed, once a scoring job. Afterwards every match finishes, every round is scored exactly
 once, and every event of each log is the deterministic move of the bot or SYSTEM job due at
-its version (audit.py).
+its version (reliability_audit.py).
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 import redis
-from audit import audit_all, table
-from conftest import soak
+from reliability_audit import audit_all, table
+from reliability_procs import soak
 from rq import Worker
 from rq.job import Job
 from rq.serializers import JSONSerializer

@@ -18,10 +18,18 @@ import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import redis
 
 ROOT = Path(__file__).resolve().parents[2]
+SOAK = os.environ.get("DEADWOOD_SOAK") == "1"
+PEPPER = "reliability-pepper"
+
+
+def soak(short: Any, long: Any) -> Any:
+    """`long` under `make soak` (DEADWOOD_SOAK=1), else `short`."""
+    return long if SOAK else short
 
 
 def free_port() -> int:
@@ -210,3 +218,62 @@ class RqWorker:
 
     def stop(self) -> None:
         stop(self.proc)
+
+
+def app_env(redis_url: str, **extra: str) -> dict[str, str]:
+    """The environment of the served app and the workers."""
+    return {
+        "REDIS_URL": redis_url,
+        "QUEUE_URL": redis_url,
+        "DEADWOOD_TOKEN_PEPPER": PEPPER,
+        "DEADWOOD_SSE_MAX_SECONDS": "4",
+        "DEADWOOD_SSE_HEARTBEAT_SECONDS": "1",
+        "PYTHONUNBUFFERED": "1",
+        **extra,
+    }
+
+
+class Stack:
+    """gunicorn (2 gevent workers) and an rq worker on one Redis; stopped by the fixture."""
+
+    def __init__(self, directory: Path, redis_url: str) -> None:
+        self.dir = directory
+        self.redis_url = redis_url
+        self.env = app_env(redis_url)
+        self.api: Gunicorn | None = None
+        self.workers: list[RqWorker] = []
+        self.started_workers = 0
+
+    def start_api(self, workers: int = 2, **env: str) -> Gunicorn:
+        self.api = Gunicorn(self.dir, {**self.env, **env}, workers=workers)
+        return self.api
+
+    def start_worker(self, *, fork: bool = False, reconcile_every: float = 1.0) -> RqWorker:
+        worker = RqWorker(
+            self.dir,
+            self.env,
+            fork=fork,
+            reconcile_every=reconcile_every,
+            name=f"worker{self.started_workers}",
+        )
+        self.started_workers += 1
+        self.workers.append(worker)
+        return worker
+
+    @property
+    def base_url(self) -> str:
+        assert self.api is not None
+        return self.api.base_url
+
+    def logs(self) -> list[str]:
+        """Every line the app, its gunicorn and the workers wrote."""
+        lines: list[str] = []
+        for path in sorted(self.dir.glob("*.log")):
+            lines += path.read_text(errors="replace").splitlines()
+        return lines
+
+    def stop(self) -> None:
+        for worker in self.workers:
+            worker.stop()
+        if self.api is not None:
+            self.api.stop()

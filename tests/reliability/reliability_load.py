@@ -10,7 +10,7 @@ and a fresh `Idempotency-Key`. Faults, drawn per move:
   `idempotency_key_reused`.
 A request whose outcome is unknown (a transport error, a timeout, a 5xx) is sent again with the
 same key and body until it gets a definite answer, within a bound. Every acknowledged move
-(a 200) is recorded for the audit (audit.py).
+(a 200) is recorded for the audit (reliability_audit.py).
 """
 
 from __future__ import annotations
