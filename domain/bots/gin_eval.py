@@ -272,7 +272,7 @@ def _simulated(rng: random.Random, pool: list[int], known: int, need: int, turns
     for i in drawn[:need]:
         hand |= 1 << i
     for i in drawn[need:]:
-        hand = _greedy_keep(hand | 1 << i)
+        hand = _greedy_keep(hand | 1 << i, known)
     return hand
 
 
@@ -283,10 +283,14 @@ def _would_keep(hand: int, declined: int) -> bool:
     return least_deadwood(hand | declined, True) < deadwood(hand)
 
 
-def _greedy_keep(hand11: int) -> int:
-    """The 10 cards an opponent keeps from 11: the least-deadwood discard (G6.2)."""
-    _, dropped = best_arrangement(hand11, True)
-    return hand11 & ~dropped
+def _greedy_keep(hand11: int, known: int = 0) -> int:
+    """The 10 cards an opponent keeps from 11: the least-deadwood discard (G6.2), never one
+    of the `known` cards (taken from the pile in view of everyone, so kept to be melded)."""
+    if not known:
+        _, dropped = best_arrangement(hand11, True)
+        return hand11 & ~dropped
+    best = min(bits(hand11 & ~known), key=lambda c: least_deadwood(hand11 & ~(1 << c), False))
+    return hand11 & ~(1 << best)
 
 
 def knock_outcome(
