@@ -14,11 +14,13 @@ from __future__ import annotations
 import argparse
 import logging
 import multiprocessing
+import signal
 import time
 from collections.abc import Sequence
 
 import redis
 from rq import Queue, SimpleWorker, Worker
+from rq.exceptions import StopRequested
 from rq.serializers import JSONSerializer
 
 from store.connection import pepper_from_env, queue_from_env, redis_from_env
@@ -50,6 +52,48 @@ def reconcile_forever(interval: float) -> None:
         reconcile_once()
 
 
+def run_workers(
+    worker_class: type[Worker], queues: list[Queue], connection: redis.Redis, *, burst: bool
+) -> None:
+    """Run an rq worker until it is asked to stop (a signal) or, with `burst`, runs dry.
+
+    rq's worker quits, or raises from its teardown, when the queue's Redis goes away at some
+    moments (a job failing while Redis is down, a state update between jobs); then a new
+    worker starts as soon as Redis answers again, so a Redis restart does not stop the
+    process (and with it `deadwood up`)."""
+    while True:
+        worker = worker_class(queues, connection=connection, serializer=JSONSerializer)
+        try:
+            worker.work(burst=burst, with_scheduler=True, logging_level="INFO")
+        except redis.RedisError as error:
+            log.warning("rq worker stopped: %s", error)
+        except StopRequested:
+            return
+        if burst or getattr(worker, "_shutdown_requested_date", None) is not None:
+            return
+        log.warning("rq worker quit without being asked to; a new one starts when Redis answers")
+        signal.signal(signal.SIGTERM, _stop)  # rq's handlers need Redis; ours do not
+        signal.signal(signal.SIGINT, _stop)
+        try:
+            _wait_for_redis(connection)
+        except StopRequested:
+            return
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise StopRequested()
+
+
+def _wait_for_redis(connection: redis.Redis) -> None:
+    while True:
+        try:
+            if connection.ping():
+                return
+        except redis.RedisError:
+            pass
+        time.sleep(1.0)
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="deadwood-worker", description=__doc__.splitlines()[0])
     parser.add_argument("--burst", action="store_true", help="stop when the queues are empty")
@@ -74,9 +118,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         timer.start()
     worker_class = Worker if args.fork else SimpleWorker
-    worker = worker_class(queues, connection=connection, serializer=JSONSerializer)
     try:
-        worker.work(burst=args.burst, with_scheduler=True, logging_level="INFO")
+        run_workers(worker_class, queues, connection, burst=args.burst)
     finally:
         if timer is not None:
             timer.terminate()
