@@ -14,11 +14,13 @@ from __future__ import annotations
 import json
 import select
 import socket
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 import redis
+from reliability_procs import PrivateRedis, Stack
 
 MOVES = "/v1/matches/{id}/moves"
 
@@ -88,8 +90,21 @@ def problem(status: int, headers: dict[str, str], body: bytes) -> dict[str, Any]
     return found
 
 
-@pytest.fixture
-def served(stack: Any, private_redis: Any) -> Any:
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """One served app (and its Redis) for the module: every test here changes nothing."""
+    base = tmp_path_factory.mktemp("hostile")
+    private_redis = PrivateRedis(base / "redis")
+    private_redis.start()
+    stack = Stack(base, private_redis.url)
+    try:
+        yield from _serve(stack, private_redis)
+    finally:
+        stack.stop()
+        private_redis.stop()
+
+
+def _serve(stack: Stack, private_redis: PrivateRedis) -> Iterator[dict[str, Any]]:
     stack.start_api(workers=2)
     with httpx.Client(base_url=stack.base_url, timeout=10) as http:
         body = {
@@ -341,4 +356,37 @@ def test_hostile_headers_query_and_paths_are_4xx_problems(served: Any) -> None:
             port, "/v1/matches", json.dumps(body).encode(), {"Content-Type": "application/json"}
         )
         problem(status, got, answer)
+    assert snapshot(served["redis"]) == before
+
+
+RAW_BODIES = [
+    ("deep nesting", b"[" * 50_000 + b"]" * 50_000, "application/json", "payload_too_large"),
+    ("deep within 64 KiB", b'{"a":' * 3000 + b"1" + b"}" * 3000, "application/json", "bad_request"),
+    (
+        "invalid utf-8",
+        b'{"type": "discard", "card": "\xc3\x28"}',
+        "application/json",
+        "bad_request",
+    ),
+    ("nan", b'{"type": "discard", "card": NaN}', "application/json", "bad_request"),
+    ("wrong type", b'{"type": "draw", "from": "stock"}', "text/plain", "unsupported_media_type"),
+    ("xml", b"<move/>", "application/xml", "unsupported_media_type"),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "body", "ctype", "code"), RAW_BODIES, ids=[b[0] for b in RAW_BODIES]
+)
+def test_raw_bodies_served_are_problems_and_change_nothing(
+    served: Any, name: str, body: bytes, ctype: str, code: str
+) -> None:
+    before = snapshot(served["redis"])
+    match_id, token = served["gin"]
+    status, headers, answer = _post(
+        served["port"],
+        MOVES.format(id=match_id),
+        body,
+        {"Content-Type": ctype, "Authorization": f"Bearer {token}"},
+    )
+    assert problem(status, headers, answer)["code"] == code, name
     assert snapshot(served["redis"]) == before
