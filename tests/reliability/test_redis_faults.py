@@ -36,7 +36,8 @@ def _audit(stack: Any, made: Any, stats: Any, label: str, **figures: Any) -> dic
 
 
 def _keep_workers_up(stack: Any) -> int:
-    """Restart a worker process that died of the outage (as a supervisor would)."""
+    """Restart a worker process that died of the outage (so the audit can still run), and
+    count it: the tests then fail, since the worker must outlive outages."""
     restarted = 0
     for worker in list(stack.workers):
         if worker.proc.poll() is not None:
@@ -76,6 +77,7 @@ def test_redis_kill9_under_load_loses_no_acknowledged_event(stack: Any, private_
     made, stats, restarts = _kill_run(stack, private_redis, 6, 10.0, kills=1, seed=21)
     summary = _audit(stack, made, stats, "redis kill -9", kills=private_redis.kills, **restarts)
     assert private_redis.kills == 1
+    assert restarts["workers"] == 0, "the worker process died of the outage (workers/run.py)"
     assert summary["unknown_outcome_retries"] > 0, "the kill hit no request in flight"
 
 
@@ -83,6 +85,7 @@ def test_redis_kill9_under_load_loses_no_acknowledged_event(stack: Any, private_
 def test_redis_kill9_soak_many_kills(stack: Any, private_redis: Any) -> None:
     made, stats, restarts = _kill_run(stack, private_redis, 16, 40.0, kills=soak(2, 6), seed=22)
     _audit(stack, made, stats, "redis kill -9 soak", kills=private_redis.kills, **restarts)
+    assert restarts["workers"] == 0, "the worker process died of an outage (workers/run.py)"
 
 
 def _pause_run(stack: Any, private_redis: Any, seconds: float, pauses: int, seed: int):
