@@ -1,7 +1,8 @@
 """Reliability-test fixtures (issue 6): a private Redis, gunicorn and rq worker processes.
 
-Long variants: tests marked `slow` run only with DEADWOOD_SOAK=1 (`make soak`); `make test`
-runs the short ones. `reliability_procs.soak(short, long)` picks a figure by that switch.
+Long variants: tests marked `slow` are deselected by pyproject's addopts (`-m 'not slow'`);
+`make soak` selects them and sets DEADWOOD_SOAK=1, by which `reliability_procs.soak(short,
+long)` picks a figure.
 """
 
 from __future__ import annotations
@@ -18,18 +19,8 @@ if getattr(sys.modules.get("api"), "__file__", "") is None:
     del sys.modules["api"]
 
 import pytest  # noqa: E402
-from reliability_procs import SOAK, PrivateRedis, Stack  # noqa: E402
+from reliability_procs import PrivateRedis, Stack  # noqa: E402
 
-HERE = Path(__file__).resolve().parent
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if SOAK:
-        return
-    skip = pytest.mark.skip(reason="long variant: run with `make soak` (DEADWOOD_SOAK=1)")
-    for item in items:
-        if item.get_closest_marker("slow") and HERE in Path(str(item.path)).parents:
-            item.add_marker(skip)
 
 
 @pytest.fixture
