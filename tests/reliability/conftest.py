@@ -22,7 +22,6 @@ import pytest  # noqa: E402
 from reliability_procs import PrivateRedis, Stack  # noqa: E402
 
 
-
 @pytest.fixture
 def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
     """A redis-server of this test only (AOF, fsync always), stopped at the end."""
