@@ -40,7 +40,7 @@ def test_manipulation_match_with_two_bot_seats_plays_to_the_end(
     service: MatchService, redis_client: redis.Redis
 ) -> None:
     players = [{"name": "ana"}, {"name": "ben", "bot": "hasty"}, {"name": "cy", "bot": "random"}]
-    created = service.create_match(MANIP, players, {"target_score": 60}, 5, "manip-1", "f")
+    created = service.create_match(MANIP, players, {"target_score": 120}, 5, "manip-1", "f")
     state = play_humans(service, redis_client, created.match_id, seed=2)
     assert _check_final(service, created.match_id, state) >= 2
 
