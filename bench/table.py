@@ -1,7 +1,8 @@
 """Speed of the Manipulation table maths: validating a submitted table, can_arrange, best_move.
 
-Positions: a valid table built from random melds of a two-deck pack (106 cards, two jokers,
-a joker now and then in a meld), and a hand dealt from the remaining cards. For each table
+Positions: a valid table built from random melds of a two-deck pack (106 cards, two jokers;
+each joker lies on the table as often as any card would, i.e. with probability table/106,
+declared in one of its melds), and a hand dealt from the remaining cards. For each table
 size the script times, over several positions: `validate_meld_move` on a submitted table
 (the best move found, or the table with one card laid off), `can_arrange` on the table cards
 plus the hand (jokers free), and `best_move`. Prints min / median / max in milliseconds.
@@ -54,16 +55,22 @@ def _random_meld(rng: random.Random, pool: Counter[Card], joker_rate: float) -> 
     return None
 
 
-def _fill_exactly(rng: random.Random, size: int) -> tuple[tuple[Meld, ...], Counter[Card]]:
-    """Random melds totalling exactly `size` cards (retrying), and the cards left."""
+def _fill_exactly(
+    rng: random.Random, size: int, jokers: int
+) -> tuple[tuple[Meld, ...], Counter[Card]]:
+    """Random melds totalling exactly `size` cards holding exactly `jokers` jokers
+    (retrying), and the cards left (with the other jokers)."""
     while True:
-        pool = Counter([Card(i) for i in range(52)] * 2 + [JOKER, JOKER])
+        pool = Counter([Card(i) for i in range(52)] * 2 + [JOKER] * jokers)
         melds: list[Meld] = []
         total = 0
         for _ in range(400):
             if total == size:
+                if pool[JOKER]:
+                    break
+                pool[JOKER] = 2 - jokers
                 return tuple(melds), pool
-            meld = _random_meld(rng, pool, 0.1)
+            meld = _random_meld(rng, pool, 0.15)
             if meld is None:
                 break
             if total + len(meld) > size:
@@ -76,7 +83,9 @@ def _fill_exactly(rng: random.Random, size: int) -> tuple[tuple[Meld, ...], Coun
 def position(
     rng: random.Random, table_cards: int, hand_cards: int
 ) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
-    melds, pool = _fill_exactly(rng, table_cards)
+    # each of the two jokers is on the table as often as a random card would be
+    jokers = sum(rng.random() < table_cards / 106 for _ in range(2))
+    melds, pool = _fill_exactly(rng, table_cards, jokers)
     rest = list(pool.elements())
     rng.shuffle(rest)
     return melds, tuple(sorted(rest[:hand_cards]))

@@ -25,17 +25,20 @@ valid (such jokers are "extensions"; every free joker not needed is added back a
 onto a meld with room, and the result is re-solved without the normal form in the rare case
 that no meld has room); (b) no free joker starts a sequence below rank 10 (move it to the far
 end, or split the sequence first when it reaches the high ace); (c) a high ace taken by a
-free joker is decided at the end rather than promised at rank 1. Group jokers are not
-restricted (groups leave nothing in the state). With the cap, every joker is counted as is.
+free joker is decided at the end rather than promised at rank 1; (d) no free joker takes a
+card's place while a hand copy of that card stays unplayed (swap them: more points, and the
+joker becomes an extension). Group jokers are not otherwise restricted (groups leave nothing
+in the state). With the cap, every joker is counted as is.
 
 A lower bound (`floor`) prunes every state whose points plus all hand points still to come
-cannot beat it (branch and bound). The floor starts just below "every hand card played" and
-falls step by step until an answer appears; the first answer is the best.
+cannot beat it (branch and bound). The first run asks for every hand card played (going
+out, the usual best on a full table); then the floor starts just below that and falls step
+by step until an answer appears; the first answer is the best.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from domain.cards import JOKER, Card, TableCard
 from domain.table import is_group, is_sequence
@@ -56,6 +59,7 @@ class Supply:
     cap: tuple[int, ...] | None  # at most this many slots here (copy count, M5.7)
     jokers_hand: int  # optional free jokers, 25 points each
     jokers_freed: int  # mandatory free jokers (freed table jokers)
+    values: tuple[int, ...] = tuple(min(i % 13 + 1, 10) for i in range(52))  # points, M1.4
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +92,7 @@ class _Rank:
     here: tuple[int, int, int, int]  # mandatory, hand cards, hand cards required, cap
     after: tuple[int, int, int, int]  # cards and cap at the next rank, and the one after
     promise_max: int
+    value: int  # points of a hand card here
 
 
 def _options(rank: int, code: int, budget: int, step: _Rank, normal: bool) -> list[Option]:
@@ -97,7 +102,7 @@ def _options(rank: int, code: int, budget: int, step: _Rank, normal: bool) -> li
     mand, opt, hmin, cap = step.here
     cards1, cap1, cards2, cap2 = step.after
     n1, n2, n3, nj = _decode(code)
-    value = min(rank, 10)
+    value = step.value
     start_ok = not normal or rank >= 10
     most = min(cap, mand + opt + budget, _M)
     must = n1 + n2 + nj
@@ -115,6 +120,8 @@ def _options(rank: int, code: int, budget: int, step: _Rank, normal: bool) -> li
                 free = n - mand
                 for h in range(max(hmin, free - budget), min(opt, free) + 1):
                     j = free - h
+                    if normal and j and h < opt:
+                        continue  # (d) a hand card of this identity beats a joker here
                     left = budget - j
                     next1 = min(cap1, cards1 + left)
                     if new > min(cap2, cards2 + left):
@@ -169,9 +176,10 @@ def _steps(supply: Supply) -> list[_Rank]:
             )
             promise = 0
             if rank == 1:
-                promise = min(plain[13][suit], plain[12][suit]) + jokers
-                promise = min(promise, here[0] + here[1] + jokers, _M)
-            steps.append(_Rank(here, after, promise))
+                # not capped by the queens and kings present, so that a card added at
+                # rank 12 or 13 leaves rank 1 unchanged (see `_enumerate`)
+                promise = min(here[0] + here[1] + jokers, _M)
+            steps.append(_Rank(here, after, promise, supply.values[i]))
     return steps
 
 
@@ -180,7 +188,8 @@ def _rest_points(supply: Supply) -> list[int]:
     suffix = [0] * 53
     for k in range(51, -1, -1):
         rank, suit = k // 4 + 1, k % 4
-        suffix[k] = suffix[k + 1] + supply.hand_real[suit * 13 + rank - 1] * min(rank, 10)
+        i = suit * 13 + rank - 1
+        suffix[k] = suffix[k + 1] + supply.hand_real[i] * supply.values[i]
     return suffix[1:]
 
 
@@ -218,14 +227,52 @@ def _group_max(steps: list[_Rank], rank: int, jokers: int) -> int:
     return min(max(most), sum(most) // 3, 7)
 
 
-def _search(supply: Supply, normal: bool, floor: int) -> tuple[list[Step], dict[int, int]]:
+class OutOfWork(Exception):
+    """A search used up its work budget (see `Budget`)."""
+
+
+class Budget:
+    """A deterministic cap on the options a search may expand (the domain has no clock)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, left: int) -> None:
+        self.left = left
+
+    def spend(self, work: int) -> None:
+        self.left -= work
+        if self.left < 0:
+            raise OutOfWork
+
+
+Run = tuple[list[Step], list[dict[int, int]], int]
+
+
+def _search(
+    supply: Supply,
+    normal: bool,
+    floor: int,
+    budget: Budget | None = None,
+    resume: tuple[int, Run] | None = None,
+) -> Run:
+    """The program, rank by rank. Returns the steps' back pointers (five per rank), the
+    states after each rank (index 0: before rank 1) and the first rank after which no state
+    was left (14 if none). `resume` = (rank r, an earlier run on a supply that differs only
+    at ranks above r + 2): start from that run's states after rank r."""
     jokers = supply.jokers_hand + supply.jokers_freed
     bonus = JOKER_POINTS * supply.jokers_hand
     steps = _steps(supply)
     rest = _rest_points(supply)
     layer: dict[int, int] = {0: 0}
     history: list[Step] = []
-    for rank in range(1, 14):
+    layers: list[dict[int, int]] = [layer]
+    first = 1
+    if resume is not None:
+        first = resume[0] + 1
+        history = resume[1][0][: 5 * resume[0]]
+        layers = resume[1][1][: resume[0] + 1]
+        layer = layers[-1]
+    for rank in range(first, 14):
         groups = _group_max(steps, rank, jokers)
         inner = {key | g << _G: pts for key, pts in layer.items() for g in range(groups + 1)}
         for suit in range(4):
@@ -249,6 +296,8 @@ def _search(supply: Supply, normal: bool, floor: int) -> tuple[list[Step], dict[
                     entry = (options, _shifted(options, rank, suit, code))
                     cache[ck] = entry
                 options, fast = entry
+                if budget is not None:
+                    budget.spend(len(fast))
                 count = key >> _G
                 need = 3 * count - count * later - (key >> _S & 31)
                 aces = key >> promise_shift & 7 if check_aces else 0
@@ -271,9 +320,12 @@ def _search(supply: Supply, normal: bool, floor: int) -> tuple[list[Step], dict[
             if layer.get(short, -1) < pts:
                 layer[short] = pts
                 back[short] = (key, None)
-        _drop_shorter_runs(layer)
+        _drop_shorter_runs(layer, normal)
         history.append(back)
-    return history, layer
+        layers.append(layer)
+        if not layer:
+            return history, layers, rank
+    return history, layers, 14
 
 
 def _open(code: int) -> int:
@@ -300,24 +352,29 @@ _BETTER = (1 << 6, (1 << 6) - (1 << 3), (1 << 3) - 1, (1 << 6) - (1 << 9))
 _NEEDS = ((6, 7, 0), (3, 7, 1), (0, 7, 1), (9, 7, 1))
 
 
-def _drop_shorter_runs(states: dict[int, int]) -> None:
+def _drop_shorter_runs(states: dict[int, int], normal: bool) -> None:
+    """Drop each state another one dominates: better sequences in one suit (see _BETTER),
+    and in the normal form no more jokers used, with at least the points."""
     for key in list(states):
         pts = states[key]
-        dominated = False
-        for suit in range(4):
-            code = key >> (12 * suit) & _FIELD
-            for delta, (bit, mask, low) in zip(_BETTER, _NEEDS, strict=True):
-                count = code >> bit & mask
-                if (low and count < 1) or (not low and count >= 7):
-                    continue
-                other = states.get(key + (delta << (12 * suit)))
-                if other is not None and other >= pts:
-                    dominated = True
-                    break
-            if dominated:
-                break
-        if dominated:
+        used = key >> _U & 7 if normal else 0
+        if _dominated(states, key, pts, used):
             del states[key]
+
+
+def _dominated(states: dict[int, int], key: int, pts: int, used: int) -> bool:
+    for suit in range(4):
+        code = key >> (12 * suit) & _FIELD
+        for delta, (bit, mask, low) in zip(_BETTER, _NEEDS, strict=True):
+            count = code >> bit & mask
+            if (low and count < 1) or (not low and count >= 7):
+                continue
+            better = key + (delta << (12 * suit))
+            for fewer in range(used + 1):
+                other = states.get(better - (fewer << _U))
+                if other is not None and other >= pts:
+                    return True
+    return False
 
 
 def _finish(key: int, jokers: int, normal: bool) -> tuple[int, tuple[int, ...]] | None:
@@ -341,41 +398,187 @@ def _finish(key: int, jokers: int, normal: bool) -> tuple[int, tuple[int, ...]] 
     return used, tuple(high)
 
 
-def solve(supply: Supply, floor: int = -1) -> Arrangement | None:
+def solve(
+    supply: Supply, floor: int = -1, budget: Budget | None = None, *, stage: str = "all"
+) -> Arrangement | None:
     """The arrangement placing every mandatory card that sheds the most hand points (more
-    than `floor`), or None."""
+    than `floor`), or None. `stage` "going_out" only tries every hand card placed, "rest"
+    skips that try, "all" does both. With a `budget`, OutOfWork may be raised."""
     if supply.cap is None:
-        found = _solve(supply, True, floor)
+        found = _solve(supply, True, floor, budget, stage)
         if found is not _NO_ROOM:
             return found if isinstance(found, Arrangement) else None
-    result = _solve(supply, False, floor)
+    result = _solve(supply, False, floor, budget, stage)
     return result if isinstance(result, Arrangement) else None
+
+
+def extend_jokers(
+    melds: tuple[tuple[TableCard, ...], ...], jokers: int
+) -> tuple[tuple[tuple[TableCard, ...], ...], int]:
+    """Lay up to `jokers` jokers onto melds with room; the melds and how many were laid."""
+    out = list(melds)
+    for laid in range(jokers):
+        grown = _extend(out, 1)
+        if grown is None:
+            return tuple(out), laid
+        out = grown
+    return tuple(out), jokers
 
 
 _NO_ROOM = object()
 _FLOOR_STEPS = (4, 12, 30, 70)
 
 
-def _solve(supply: Supply, normal: bool, floor: int) -> Arrangement | object | None:
-    """Branch and bound with a falling floor: first ask for nearly every hand point (which
-    prunes hard), then less; the first answer found above a floor is the best overall."""
-    top = sum(min(i % 13 + 1, 10) * n for i, n in enumerate(supply.hand_real))
+def _solve(
+    supply: Supply, normal: bool, floor: int, budget: Budget | None, stage: str
+) -> Arrangement | object | None:
+    """Branch and bound with a falling floor: first ask for every hand card played (going
+    out, M8.3, the usual best on a full table, and with every card mandatory the program has
+    few choices), then for nearly every hand point, then less; the first answer found above
+    a floor is the best overall."""
+    top = sum(v * n for v, n in zip(supply.values, supply.hand_real, strict=True))
     top += JOKER_POINTS * supply.jokers_hand
+    by_identity = normal and supply.jokers_hand + supply.jokers_freed <= 2
+
+    def run(trial: Supply, trial_floor: int) -> Arrangement | object | None:
+        if by_identity:
+            return _enumerate(trial, trial_floor, budget)
+        return _best(trial, normal, trial_floor, budget)
+
+    if top > floor and stage != "rest":
+        found = run(replace(supply, hand_min=supply.hand_real), top - 1)
+        if found is not None or stage == "going_out":
+            return found
     for drop in _FLOOR_STEPS:
         trial = top - drop
         if trial <= floor:
             break
-        found = _best(supply, normal, trial)
+        found = run(supply, trial)
         if found is not None:
             return found
-    return _best(supply, normal, floor)
+    return run(supply, floor)
 
 
-def _best(supply: Supply, normal: bool, floor: int) -> Arrangement | object | None:
+def _enumerate(supply: Supply, floor: int, budget: Budget | None) -> Arrangement | object | None:
+    """The normal-form best above `floor` with at most two free jokers, by their identities.
+
+    Every free joker is placed (the value counts them all): k of them as essential jokers at
+    identities Y (each then a mandatory card of the jokerless program), the others as
+    extensions. The identities worth trying are few: if the jokerless program runs out of
+    states after rank r, a card at rank r + 3 or above cannot help, as the ranks up to r see
+    nothing of it; the same holds from the top, running the program on the mirrored ranks.
+    A try with Y resumes the jokerless run three ranks below Y, since nothing lower changes.
+    Returns _NO_ROOM when a try beat the answer but had no room for its extension jokers."""
+    free = supply.jokers_hand + supply.jokers_freed
+    hand_jokers = supply.jokers_hand
+    offset = JOKER_POINTS * hand_jokers
+    base = replace(supply, jokers_hand=0, jokers_freed=0)
+    best: list[Arrangement] = []
+    lost = [-1]
+
+    def current() -> int:
+        return (best[0].points if best else floor) - offset
+
+    def attempt(chosen: tuple[int, ...], earlier: Run | None) -> Run:
+        fixed = list(base.fixed_jokers)
+        for y in chosen:
+            fixed[y] += 1
+        trial = replace(base, fixed_jokers=tuple(fixed))
+        resume = None
+        rank = chosen[-1] % 13 + 1 if chosen else 0
+        if earlier is not None and rank >= 4:
+            resume = (rank - 3, earlier)
+        result = _search(trial, True, current(), budget, resume)
+        found = _conclude(trial, True, current(), result)
+        if isinstance(found, Arrangement):
+            _keep(found, free - len(chosen))
+        return result
+
+    def _keep(found: Arrangement, leftover: int) -> None:
+        melds = list(found.melds)
+        if leftover:
+            extended = _extend(melds, leftover)
+            if extended is None:
+                lost[0] = max(lost[0], found.points + offset)
+                return
+            melds = extended
+        played = tuple(sorted((*found.played, *([JOKER] * hand_jokers))))
+        best[:] = [Arrangement(tuple(melds), played, found.points + offset)]
+
+    plain = attempt((), None)
+    if free:
+        low = _window_of(plain[2])
+        high = set(_mirror_window(base, current(), budget))
+        runs: dict[int, Run] = {}
+        for y in low:
+            if y in high:
+                runs[y] = attempt((y,), plain)
+        if free >= 2:
+            tried: set[tuple[int, int]] = set()
+            for y in low:
+                if y not in runs:
+                    runs[y] = attempt((y,), plain)
+                for z in _window_of(runs[y][2]):
+                    lower, upper = (y, z) if y % 13 <= z % 13 else (z, y)
+                    if z in high and (lower, upper) not in tried:
+                        tried.add((lower, upper))
+                        attempt((lower, upper), runs.get(lower))
+    if lost[0] > (best[0].points if best else floor):
+        return _NO_ROOM
+    return best[0] if best else None
+
+
+def _candidates(lowest: int, highest: int, near: int) -> list[int]:
+    """Identities of ranks lowest..highest (2..13) and the aces, those nearest rank `near`
+    (where the program ran out) first."""
+    ranks = {1, *range(max(2, lowest), min(13, highest) + 1)}
+    order = sorted(ranks, key=lambda r: (abs(r - near), r))
+    return [s * 13 + r - 1 for r in order for s in range(4)]
+
+
+def _window_of(dead: int) -> list[int]:
+    """The identities a card may usefully have, seen from below (see `_enumerate`)."""
+    return _candidates(2, dead + 2, dead)
+
+
+def _mirror_window(supply: Supply, floor: int, budget: Budget | None) -> list[int]:
+    """The same seen from above: the program on ranks K..2 (the ace stays the ace)."""
+    dead = _search(_mirror(supply), True, floor, budget)[2]
+    return _candidates(13 - dead, 13, 15 - dead)
+
+
+def _mirror(supply: Supply) -> Supply:
+    """The supply with rank r (2..13) moved to 15 - r: sequences read backwards stay valid,
+    Q-K-A becomes A-2-3 and back."""
+    order = [s * 13 + (0 if r == 1 else 14 - r) for s in range(4) for r in range(1, 14)]
+
+    def flip(values: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(values[order[i]] for i in range(52))
+
+    return replace(
+        supply,
+        table_real=flip(supply.table_real),
+        fixed_jokers=flip(supply.fixed_jokers),
+        hand_real=flip(supply.hand_real),
+        hand_min=flip(supply.hand_min),
+        cap=None if supply.cap is None else flip(supply.cap),
+        values=flip(supply.values),
+    )
+
+
+def _best(
+    supply: Supply, normal: bool, floor: int, budget: Budget | None = None
+) -> Arrangement | object | None:
     """One run of the program; _NO_ROOM when the best normal-form arrangement has no room
     for the extension jokers (then the caller re-solves without the normal form)."""
+    return _conclude(supply, normal, floor, _search(supply, normal, floor, budget))
+
+
+def _conclude(supply: Supply, normal: bool, floor: int, run: Run) -> Arrangement | object | None:
+    """The best finished state of a run, built; None, or _NO_ROOM (see `_best`)."""
     jokers = supply.jokers_hand + supply.jokers_freed
-    history, layer = _search(supply, normal, floor)
+    history, layers, dead = run
+    layer = layers[-1] if dead == 14 else {}
     best_key: int | None = None
     best = floor
     best_high: tuple[int, ...] = ()

@@ -23,7 +23,10 @@ from itertools import combinations
 
 from domain.cards import JOKER, JOKER_INDEX, Card, TableCard
 from domain.table import Table, TableRules, card_points
-from domain.table_dp import Arrangement, Supply, solve
+from domain.table_dp import Arrangement, Budget, OutOfWork, Supply, extend_jokers, solve
+
+WORK_BUDGET = 600_000
+"""Options the exact search of one `best_move` may expand (deterministic; no clock)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +229,11 @@ def _solve_with_table(
     *,
     needs_hand_meld: bool,
 ) -> BestMove | None:
+    """Try every plan (which table jokers to free, which small melds to lay first). First a
+    cheap answer: free nothing and keep the hand's jokers out of the search (they are laid
+    as extensions where there is room). Then, within WORK_BUDGET, the exact search: going out
+    under every plan (the usual best on a full table), then every plan in full. Stopped by
+    the budget it returns the best found so far, a legal move all the same."""
     real = [0] * 52
     jokers: list[int] = []
     for meld in table:
@@ -234,16 +242,53 @@ def _solve_with_table(
                 jokers.append(tc.declared.index)
             else:
                 real[tc.card.index] += 1
+    best = _baseline(jokers, real, held, rules, decks, needs_hand_meld)
+    top = sum(Card(i).value * held[i] for i in range(53))
+    budget = Budget(WORK_BUDGET)
+    plans = list(_plans(jokers, real, held, rules, needs_hand_meld))
+    # more free jokers make going out likelier: try those plans first for it
+    by_freed = sorted(plans, key=lambda plan: -len(plan.freed))
+    try:
+        for stage, order in (("going_out", by_freed), ("rest", plans)):
+            for plan in order:
+                if best is not None and best.points >= top:
+                    return best
+                bound = _plan_points(plan) + _rest_points(plan, held)
+                if best is not None and bound <= best.points:
+                    continue
+                floor = -1 if best is None else best.points
+                found = _solve_plan(plan, real, held, rules, decks, floor, budget, stage)
+                if found is not None and (best is None or found.points > best.points):
+                    best = found
+    except OutOfWork:
+        pass
+    return best
+
+
+def _baseline(
+    jokers: list[int],
+    real: list[int],
+    held: list[int],
+    rules: TableRules,
+    decks: int,
+    needs_hand_meld: bool,
+) -> BestMove | None:
+    """The best move that frees no joker and plays the hand's jokers only as extensions."""
+    plain = held[:]
+    plain[JOKER_INDEX] = 0
     best: BestMove | None = None
-    for plan in _plans(jokers, real, held, rules, needs_hand_meld):
-        bound = _plan_points(plan) + _rest_points(plan, held)
-        if best is not None and bound <= best.points:
+    for plan in _plans(jokers, real, plain, rules, needs_hand_meld):
+        if plan.freed:
             continue
         floor = -1 if best is None else best.points
-        found = _solve_plan(plan, real, held, rules, decks, floor)
+        found = _solve_plan(plan, real, plain, rules, decks, floor, None, "all")
         if found is not None and (best is None or found.points > best.points):
             best = found
-    return best
+    if best is None or not held[JOKER_INDEX] or rules.joker_identity_respects_copy_count:
+        return best
+    melds, laid = extend_jokers(best.table, held[JOKER_INDEX])
+    played = tuple(sorted((*best.played, *([JOKER] * laid))))
+    return BestMove(melds, played, card_points(played))
 
 
 def _plans(
@@ -328,7 +373,14 @@ def _rest_points(plan: _Plan, held: list[int]) -> int:
 
 
 def _solve_plan(
-    plan: _Plan, real: list[int], held: list[int], rules: TableRules, decks: int, floor: int
+    plan: _Plan,
+    real: list[int],
+    held: list[int],
+    rules: TableRules,
+    decks: int,
+    floor: int,
+    budget: Budget | None,
+    stage: str,
 ) -> BestMove | None:
     """Solve the table for one plan, shedding more than `floor` points (or None); the small
     melds are laid first, the dynamic program does the rest."""
@@ -360,7 +412,7 @@ def _solve_plan(
         jokers_hand=hand[JOKER_INDEX] - hand_jokers_placed,
         jokers_freed=len(plan.freed) - plan.freed_in_placed,
     )
-    found: Arrangement | None = solve(supply, floor - _plan_points(plan))
+    found: Arrangement | None = solve(supply, floor - _plan_points(plan), budget, stage=stage)
     if found is None:
         return None
     placed_cards = tuple(small.cards() for small in plan.placed)
