@@ -53,6 +53,7 @@ class Params:
     alpha: float = ALPHA  # weight of a hand's potential against its deadwood
     beta: float = 0.6  # weight of a discard's danger (deadwood it saves the opponent)
     knock_margin: float = 0.0  # knock when the expected points of the knock exceed this
+    infer_declined: bool = True  # sampled opponent hands would not have kept its last discard
 
 
 PARAMS = Params()
@@ -97,6 +98,8 @@ def decide(
     if not legal_moves:
         raise ValueError("the expert gin bot was asked to move with no legal move")
     seat = SeatView.of(view)
+    if not params.infer_declined:
+        seat = replace(seat, declined=0)
     kinds = {m.get("type") for m in legal_moves}
     if kinds == {"advise"}:
         return _advise(view, seat, rng, params)
