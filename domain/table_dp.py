@@ -215,6 +215,7 @@ def _shifted(options: list[Option], rank: int, suit: int, code: int) -> list[tup
             delta += k3 << (_P + 3 * suit)
         delta += g << _S
         out.append((delta, g, gain, _open(code2), index))
+    out.sort(key=lambda entry: entry[1])  # by group slots, so a search can stop early
     return out
 
 
@@ -302,8 +303,10 @@ def _search(
                 need = 3 * count - count * later - (key >> _S & 31)
                 aces = key >> promise_shift & 7 if check_aces else 0
                 for delta, g, gain, open_after, index in fast:
+                    if g > count:
+                        break
                     total = pts + gain
-                    if total <= bound or g > count or g < need or open_after < aces:
+                    if total <= bound or g < need or open_after < aces:
                         continue
                     new_key = key + delta
                     if nxt.get(new_key, -1) < total:
@@ -350,31 +353,44 @@ def _drop_fewer_jokers(states: dict[int, int]) -> None:
 # later move of the worse one (closing what it has extra), so it is kept alone.
 _BETTER = (1 << 6, (1 << 6) - (1 << 3), (1 << 3) - 1, (1 << 6) - (1 << 9))
 _NEEDS = ((6, 7, 0), (3, 7, 1), (0, 7, 1), (9, 7, 1))
+_RAISES: dict[int, tuple[int, ...]] = {}
+
+
+def _raises(code: int) -> tuple[int, ...]:
+    """The _BETTER changes that apply to one suit's open sequences `code`."""
+    found = _RAISES.get(code)
+    if found is None:
+        found = tuple(
+            delta
+            for delta, (bit, mask, low) in zip(_BETTER, _NEEDS, strict=True)
+            if ((code >> bit & mask) >= 1 if low else (code >> bit & mask) < 7)
+        )
+        _RAISES[code] = found
+    return found
 
 
 def _drop_shorter_runs(states: dict[int, int], normal: bool) -> None:
     """Drop each state another one dominates: better sequences in one suit (see _BETTER),
     and in the normal form no more jokers used, with at least the points."""
+    get = states.get
     for key in list(states):
         pts = states[key]
         used = key >> _U & 7 if normal else 0
-        if _dominated(states, key, pts, used):
+        dominated = False
+        for shift in (0, 12, 24, 36):
+            for delta in _raises(key >> shift & _FIELD):
+                better = key + (delta << shift)
+                for fewer in range(used + 1):
+                    other = get(better - (fewer << _U))
+                    if other is not None and other >= pts:
+                        dominated = True
+                        break
+                if dominated:
+                    break
+            if dominated:
+                break
+        if dominated:
             del states[key]
-
-
-def _dominated(states: dict[int, int], key: int, pts: int, used: int) -> bool:
-    for suit in range(4):
-        code = key >> (12 * suit) & _FIELD
-        for delta, (bit, mask, low) in zip(_BETTER, _NEEDS, strict=True):
-            count = code >> bit & mask
-            if (low and count < 1) or (not low and count >= 7):
-                continue
-            better = key + (delta << (12 * suit))
-            for fewer in range(used + 1):
-                other = states.get(better - (fewer << _U))
-                if other is not None and other >= pts:
-                    return True
-    return False
 
 
 def _finish(key: int, jokers: int, normal: bool) -> tuple[int, tuple[int, ...]] | None:
@@ -459,6 +475,92 @@ def _solve(
     return run(supply, floor)
 
 
+_DFS_CAP = 60_000  # options a depth-first try may expand before handing over to the program
+
+
+def _depth_first(supply: Supply, budget: Budget | None) -> Arrangement | object | None:
+    """Every card mandatory and no free joker: look for one arrangement depth first (memo of
+    dead states), which on a dense table finds one long before the full program ends.
+    Returns the arrangement, None if there is none, or _UNKNOWN past _DFS_CAP options."""
+    steps = _steps(supply)
+    groups = [0] + [_group_max(steps, rank, 0) for rank in range(1, 14)]
+    caches: list[dict[int, list[tuple[Option, tuple[int, ...]]]]] = [{} for _ in range(52)]
+    dead: set[tuple[int, int]] = set()
+    path: list[tuple[int, int, Option]] = []
+    work = [0]
+    points = sum(v * n for v, n in zip(supply.values, supply.hand_real, strict=True))
+
+    def choices(k: int, key: int) -> list[tuple[Option, tuple[int, ...]]]:
+        rank, suit = k // 4 + 1, k % 4
+        code = key >> (12 * suit) & _FIELD
+        found = caches[k].get(code)
+        if found is None:
+            plain = _options(rank, code, 0, steps[k], True)
+            found = [(plain[fast[4]], fast) for fast in _shifted(plain, rank, suit, code)]
+            found.sort(key=lambda pair: -pair[0][4])  # keep sequences going first
+            caches[k][code] = found
+        work[0] += len(found)
+        if budget is not None:
+            budget.spend(len(found))
+        if work[0] > _DFS_CAP:
+            raise _GiveUp
+        return found
+
+    def rank_start(k: int, key: int) -> bool:
+        if (k + 52, key) in dead:
+            return False
+        if any(step(k, key | count << _G) for count in range(groups[k // 4 + 1] + 1)):
+            return True
+        dead.add((k + 52, key))
+        return False
+
+    def step(k: int, key: int) -> bool:
+        if (k, key) in dead:
+            return False
+        rank, suit = k // 4 + 1, k % 4
+        count = key >> _G
+        need = 3 * count - count * (3 - suit) - (key >> _S & 31)
+        aces = key >> (_P + 3 * suit) & 7 if rank >= 12 else 0
+        for option, (delta, g, _, open_after, _) in choices(k, key):
+            if g > count or g < need or open_after < aces:
+                continue
+            new_key = key + delta
+            path.append((rank, suit, option))
+            if suit < 3:
+                ok = step(k + 1, new_key)
+            elif rank < 13:
+                ok = rank_start(k + 1, new_key & _STATE)
+            else:
+                ok = _finish(new_key & _STATE, 0, True) is not None
+            if ok:
+                return True
+            path.pop()
+        dead.add((k, key))
+        return False
+
+    try:
+        if not rank_start(0, 0):
+            return None
+    except _GiveUp:
+        return _UNKNOWN
+    end = 0
+    for rank, suit, option in path:  # replay the key to the end for the high aces
+        end += _shifted([option], rank, suit, end >> (12 * suit) & _FIELD)[0][0]
+    end &= _STATE
+    finished = _finish(end, 0, True)
+    assert finished is not None
+    built = _build(supply, path, end, finished[1], True)
+    assert built is not None
+    return Arrangement(built[0], built[1], points)
+
+
+class _GiveUp(Exception):
+    """The depth-first try passed its cap."""
+
+
+_UNKNOWN = object()
+
+
 def _enumerate(supply: Supply, floor: int, budget: Budget | None) -> Arrangement | object | None:
     """The normal-form best above `floor` with at most two free jokers, by their identities.
 
@@ -479,11 +581,19 @@ def _enumerate(supply: Supply, floor: int, budget: Budget | None) -> Arrangement
     def current() -> int:
         return (best[0].points if best else floor) - offset
 
-    def attempt(chosen: tuple[int, ...], earlier: Run | None) -> Run:
+    every = base.hand_min == base.hand_real  # going out: the value is fixed
+
+    def attempt(chosen: tuple[int, ...], earlier: Run | None) -> Run | None:
         fixed = list(base.fixed_jokers)
         for y in chosen:
             fixed[y] += 1
         trial = replace(base, fixed_jokers=tuple(fixed))
+        if every:
+            quick = _depth_first(trial, budget)
+            if isinstance(quick, Arrangement):
+                _keep(quick, free - len(chosen))
+                if best:
+                    return None  # found: the caller stops
         resume = None
         rank = chosen[-1] % 13 + 1 if chosen else 0
         if earlier is not None and rank >= 4:
@@ -505,24 +615,34 @@ def _enumerate(supply: Supply, floor: int, budget: Budget | None) -> Arrangement
         played = tuple(sorted((*found.played, *([JOKER] * hand_jokers))))
         best[:] = [Arrangement(tuple(melds), played, found.points + offset)]
 
+    def done() -> bool:
+        return every and bool(best)  # going out is the best there is: stop at the first
+
     plain = attempt((), None)
-    if free:
+    if plain is not None and free and not done():
         low = _window_of(plain[2])
         high = set(_mirror_window(base, current(), budget))
         runs: dict[int, Run] = {}
         for y in low:
             if y in high:
-                runs[y] = attempt((y,), plain)
+                run = attempt((y,), plain)
+                if run is None or done():
+                    return best[0]
+                runs[y] = run
         if free >= 2:
             tried: set[tuple[int, int]] = set()
             for y in low:
                 if y not in runs:
-                    runs[y] = attempt((y,), plain)
+                    run = attempt((y,), plain)
+                    if run is None or done():
+                        return best[0]
+                    runs[y] = run
                 for z in _window_of(runs[y][2]):
                     lower, upper = (y, z) if y % 13 <= z % 13 else (z, y)
                     if z in high and (lower, upper) not in tried:
                         tried.add((lower, upper))
-                        attempt((lower, upper), runs.get(lower))
+                        if attempt((lower, upper), runs.get(lower)) is None or done():
+                            return best[0]
     if lost[0] > (best[0].points if best else floor):
         return _NO_ROOM
     return best[0] if best else None
@@ -790,7 +910,8 @@ def _split_long(meld: tuple[TableCard, ...]) -> list[tuple[TableCard, ...]]:
 
 
 def _extend(melds: list[tuple[TableCard, ...]], jokers: int) -> list[tuple[TableCard, ...]] | None:
-    """Add `jokers` free jokers onto melds with room (a sequence end, a group of three)."""
+    """Add `jokers` free jokers onto melds with room (a sequence end, a group of three; a
+    13-card sequence splits 11 + 2 and the two take the joker)."""
     out = list(melds)
     for _ in range(jokers):
         for k, meld in enumerate(out):
@@ -799,8 +920,24 @@ def _extend(melds: list[tuple[TableCard, ...]], jokers: int) -> list[tuple[Table
                 out[k] = grown
                 break
         else:
-            return None
+            for k, meld in enumerate(out):
+                if len(meld) == 13 and is_sequence(meld):
+                    ordered = _in_order(meld)
+                    head, tail = ordered[:11], ordered[11:]
+                    out[k : k + 1] = [head, _grow(tail) or tail]
+                    break
+            else:
+                return None
     return out
+
+
+def _in_order(meld: tuple[TableCard, ...]) -> tuple[TableCard, ...]:
+    """A sequence in rank order (a high ace last)."""
+    ranks = {tc.acts_as.rank for tc in meld}
+    high = 1 in ranks and 13 in ranks and 2 not in ranks
+    return tuple(
+        sorted(meld, key=lambda tc: 14 if high and tc.acts_as.rank == 1 else tc.acts_as.rank)
+    )
 
 
 def _grow(meld: tuple[TableCard, ...]) -> tuple[TableCard, ...] | None:

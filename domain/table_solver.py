@@ -25,7 +25,7 @@ from domain.cards import JOKER, JOKER_INDEX, Card, TableCard
 from domain.table import Table, TableRules, card_points
 from domain.table_dp import Arrangement, Budget, OutOfWork, Supply, extend_jokers, solve
 
-WORK_BUDGET = 600_000
+WORK_BUDGET = 300_000
 """Options the exact search of one `best_move` may expand (deterministic; no clock)."""
 
 
