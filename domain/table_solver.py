@@ -5,7 +5,8 @@
 (a whole table T1 satisfying I1-I6 from T0 = table) that sheds the most points (M1.4) from
 the hand, rearranging the table as it likes, or None when no meld is possible.
 
-Both run the dynamic program of `domain.table_dp`. Jokers need care (I3): a table joker keeps
+Both run the dynamic program of `domain.table_dp` through the searches of
+`domain.table_arrange`. Jokers need care (I3): a table joker keeps
 its declared card (it is a mandatory card of that identity) unless a real copy of that card
 frees it, when it becomes a free joker that must be placed again (M5.4). There are at most
 two jokers in the pack, so `best_move` tries each set of table jokers to free that a real card
@@ -13,6 +14,10 @@ could free (M5.6 and `joker_replacement_source`) and keeps the best result. Opti
 require a meld made from the hand alone (`freed_joker_placement=new_meld_from_hand`, and a
 per-player opening, I6) are met by trying each small meld of 3-5 hand cards (any longer one
 splits into a small one and a rest that stays valid) and solving the rest of the table.
+
+`best_move` is exact unless its deterministic work budget (WORK_BUDGET option expansions,
+no clock) runs out; then it returns the best move found so far, always a legal one, never
+worse than the move that frees no joker and plays the hand's jokers only as extensions.
 """
 
 from __future__ import annotations
@@ -23,7 +28,8 @@ from itertools import combinations
 
 from domain.cards import JOKER, JOKER_INDEX, Card, TableCard
 from domain.table import Table, TableRules, card_points
-from domain.table_dp import Arrangement, Budget, OutOfWork, Supply, extend_jokers, solve
+from domain.table_arrange import extend_jokers, solve
+from domain.table_dp import Arrangement, Budget, OutOfWork, Supply
 
 WORK_BUDGET = 300_000
 """Options the exact search of one `best_move` may expand (deterministic; no clock)."""

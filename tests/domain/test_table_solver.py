@@ -301,7 +301,8 @@ def test_mirrored_ranks_keep_arrangeability_m2_4(seed: int) -> None:
     """The solver reads ranks backwards to bound where a joker can help (K..2, the ace both
     ends): mirroring twice is the identity, and a mirrored card set splits into melds exactly
     when the original does (A-2-3 <-> Q-K-A, K-A-2 stays illegal)."""
-    from domain.table_dp import Supply, _mirror, solve
+    from domain.table_arrange import _mirror, solve
+    from domain.table_dp import Supply
 
     rng = random.Random(seed)
     ranks, suits = _small_pack(rng)
