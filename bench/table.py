@@ -20,6 +20,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable
+from itertools import pairwise
 
 from domain.cards import JOKER, Card, TableCard
 from domain.table import validate_meld_move
@@ -80,9 +81,40 @@ def _fill_exactly(
             total += len(meld)
 
 
+def _whole_pack(rng: random.Random) -> tuple[Meld, ...]:
+    """All 106 cards as a table: each suit of each pack cut into random sequences of 3+
+    (the ace low or, with a shift, high), and the two jokers laid on sequence ends."""
+    melds: list[list[TableCard]] = []
+    for suit in range(4):
+        for _ in range(2):
+            start = rng.choice((1, 2))  # 2..A-high when 2
+            ranks = [(r - 1) % 13 + 1 for r in range(start, start + 13)]
+            cuts = [0]
+            while cuts[-1] + 3 <= 13:
+                step = rng.randint(3, 7)
+                if 13 - (cuts[-1] + step) < 3:
+                    break
+                cuts.append(cuts[-1] + step)
+            cuts.append(13)
+            for a, b in pairwise(cuts):
+                melds.append([TableCard(Card.of(r, suit)) for r in ranks[a:b]])
+    for _ in range(2):
+        short = [m for m in melds if len(m) < 13]
+        meld = rng.choice(short)
+        top = meld[-1].acts_as
+        if top.rank == 1 or (top.rank == 13 and meld[0].acts_as.rank == 1):
+            first = meld[0].acts_as  # extend below instead
+            meld.insert(0, TableCard(JOKER, Card.of(first.rank - 1, first.suit)))
+        else:
+            meld.append(TableCard(JOKER, Card.of(top.rank % 13 + 1, top.suit)))
+    return tuple(tuple(m) for m in melds)
+
+
 def position(
     rng: random.Random, table_cards: int, hand_cards: int
 ) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
+    if table_cards >= 106:
+        return _whole_pack(rng), ()
     # each of the two jokers is on the table as often as a random card would be
     jokers = sum(rng.random() < table_cards / 106 for _ in range(2))
     melds, pool = _fill_exactly(rng, table_cards, jokers)
