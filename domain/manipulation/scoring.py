@@ -1,5 +1,7 @@
 """Manipulation Rummy scoring: a round (M10) and the end of the game (M11), as pure functions.
 
+`score_round` turns them into events: RoundScored, then the next deal or MatchFinished.
+
 Counts are the values of the hands as they stand (M1.4, M5.8: a joker in hand counts 25).
 """
 
@@ -8,8 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from domain.cards import Card
+from domain.cards import Card, codes
+from domain.events import Event
+from domain.manipulation.deal import deal_event
 from domain.manipulation.options import ManipOptions
+from domain.manipulation.state import State, evolve
+from domain.shuffle import DealRng
 
 KNOCK = "knock"
 OUT = "out"
@@ -100,3 +106,60 @@ def final_winners(
         most = max(rounds_won[p] for p in tied)
         tied = [p for p in tied if rounds_won[p] == most]
     return tuple(tied)
+
+
+# ---------------------------------------------------------------- the round's events (M10, M11)
+
+
+def score_round(state: State) -> tuple[Event, ...]:
+    """RoundScored, then the next RoundDealt or MatchFinished (M10, M11)."""
+    assert state.ending is not None
+    ending = state.ending
+    counts = tuple(hand_points(h) for h in state.hands)
+    winners = round_winners(ending.outcome, counts, ending.ender)
+    knocker = ending.ender if ending.outcome == "knock" else None
+    points = round_points(ending.outcome, counts, winners, knocker, state.options)
+    scored = Event(
+        "RoundScored",
+        {
+            "round": state.round,
+            "outcome": ending.outcome,
+            "hands": [codes(h) for h in state.hands],
+            "points": list(points),
+            "winners": list(winners),
+            "knocker": knocker,
+            "hand_points": list(counts),
+        },
+    )
+    after = evolve(state, scored)
+    end = game_end(after.scores, after.rounds_won, state.options)
+    if end is not None:
+        finished = Event(
+            "MatchFinished",
+            {
+                "scores": list(end.scores),
+                "winners": list(end.winners),
+                "round_scores": list(after.scores),
+                "bonuses": list(end.bonuses),
+            },
+        )
+        return scored, finished
+    assert state.deal_key is not None and state.dealer is not None
+    dealer = next_dealer(state, winners)
+    return scored, deal_event(state.deal_key, state.round + 1, state.n, dealer)
+
+
+def next_dealer(state: State, winners: Sequence[int]) -> int:
+    """M3.3 / A-M13: rotate left (default), the round's winner, or a chance draw.
+
+    `round_winner` with several winners: the first of them clockwise from the old dealer's
+    left. `random` draws from DealRng(deal_key, "dealer:{round}") for the next round.
+    """
+    assert state.dealer is not None and state.deal_key is not None
+    rule = state.options.next_dealer
+    if rule == "round_winner" and winners:
+        order = [(state.dealer + 1 + i) % state.n for i in range(state.n)]
+        return next(seat for seat in order if seat in winners)
+    if rule == "random":
+        return DealRng(state.deal_key, f"dealer:{state.round + 1}").randbelow(state.n)
+    return state.next_seat(state.dealer)

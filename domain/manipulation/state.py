@@ -21,6 +21,8 @@ from domain.cards import FULL_DECK, JOKER, Card, TableCard
 from domain.events import Event
 from domain.manipulation.options import DEFAULTS, ManipOptions, options_of
 
+NAME = "manipulation-rummy"
+
 Table = tuple[tuple[TableCard, ...], ...]
 Hand = tuple[Card, ...]
 
