@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "reliability")]
+sys.path.insert(0, str(ROOT))  # the tests.support helpers
 
 from tests.support.reliability_audit import audit_all, wait_settled  # noqa: E402
 from tests.support.reliability_load import create_matches, run_load  # noqa: E402

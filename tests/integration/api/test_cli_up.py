@@ -14,7 +14,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from cli.up import free_port
+from cli.procs import free_port
 
 
 def _get(url: str, timeout: float = 2.0) -> Any:
