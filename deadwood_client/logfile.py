@@ -103,12 +103,10 @@ def check(events: Sequence[Mapping[str, Any]], progress: Progress | None = None)
 
 def _upcast(event: Any, before: Sequence[Any]) -> Any:
     """Old event shapes read as current ones (as the store and POST /v1/replays do)."""
-    try:
-        from store import codec
-    except ImportError:  # pragma: no cover - the client without the server
-        return event
+    from domain.upcast import upcast
+
     variant = before[0].data.get("variant") if before else event.data.get("variant")
-    return codec.upcast(event, variant)
+    return upcast(event, variant)
 
 
 @dataclass(frozen=True)

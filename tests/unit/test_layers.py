@@ -88,3 +88,54 @@ def test_domain_makes_no_io_and_no_global_random_calls(path: Path) -> None:
 
 def test_the_layers_test_sees_the_domain() -> None:
     assert any(p.name == "cards.py" for p in SOURCES)
+
+
+# --- the arrows between the packages (issue 12; STYLE.md, Layout) -----------------------------
+
+ROOT = DOMAIN.parent
+PACKAGES = ("domain", "store", "api", "workers", "deadwood_client", "arena", "cli")
+# Which first-party packages each package may import (itself aside). cli is on top: it may
+# import anything, and nothing imports it (tests and bench aside).
+MAY_IMPORT = {
+    "domain": set(),
+    "store": {"domain"},
+    "api": {"store", "domain"},
+    "workers": {"store", "domain"},
+    "deadwood_client": {"domain"},
+    "arena": {"domain"},
+    "cli": {"domain", "store", "api", "workers", "deadwood_client", "arena"},
+}
+# Third-party packages a bot author's client may pull in (not Flask, gunicorn, rq or redis).
+CLIENT_THIRD_PARTY = {"httpx", "httpx_sse", "tqdm"}
+
+
+def _first_party_imports(package: str) -> list[tuple[str, str]]:
+    """(file:line, imported top-level package) for every import of another package."""
+    found = []
+    for path in sorted((ROOT / package).rglob("*.py")):
+        for name, line in _imports(ast.parse(path.read_text(), str(path))):
+            top = name.split(".")[0]
+            if top in PACKAGES and top != package:
+                found.append((f"{path.relative_to(ROOT)}:{line}", top))
+    return found
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_packages_import_only_along_the_arrows(package: str) -> None:
+    """domain <- store <- api, workers; deadwood_client and arena use domain only; cli on top."""
+    for where, top in _first_party_imports(package):
+        assert top in MAY_IMPORT[package], f"{where} imports {top} ({package} may not)"
+
+
+def test_the_client_pulls_in_no_server_dependency() -> None:
+    for path in sorted((ROOT / "deadwood_client").rglob("*.py")):
+        for name, line in _imports(ast.parse(path.read_text(), str(path))):
+            top = name.split(".")[0]
+            if top in sys.stdlib_module_names or top in PACKAGES:
+                continue
+            assert top in CLIENT_THIRD_PARTY, f"{path.name}:{line} imports {name}"
+
+
+def test_the_arrows_test_sees_every_package() -> None:
+    assert all((ROOT / package / "__init__.py").exists() for package in PACKAGES)
+    assert any(top == "domain" for _, top in _first_party_imports("store"))

@@ -8,6 +8,7 @@ import redis
 
 from domain.events import Event
 from domain.replay import replay
+from domain.upcast import upcast
 from store import codec
 from store.event_store import events_key, meta_key
 from store.service import MatchService
@@ -37,9 +38,9 @@ def test_upcasters_are_per_variant() -> None:
     """Manipulation's CardDrawn `{seat, card, draw}` is another shape: the gin upcaster must not
     touch it, and current events pass through unchanged."""
     manip = Event("CardDrawn", {"seat": 0, "card": "TS", "draw": 1}, v=0)
-    assert codec.upcast(manip, "manipulation-rummy") == manip
+    assert upcast(manip, "manipulation-rummy") == manip
     current = Event("CardDrawn", {"seat": 0, "from": "stock", "card": "TS"}, v=1)
-    assert codec.upcast(current, "three-hand-gin") is current
+    assert upcast(current, "three-hand-gin") is current
 
 
 def test_a_log_with_old_entries_loads_to_the_same_state(
