@@ -3,7 +3,7 @@
 `register(subparsers)` adds them to the `deadwood` command (cli/up.py); each sets
 `args.run`, the function that carries the command out, and `args.handler` = `run`, which
 calls it and turns an API refusal into a message and exit status 1.
-`main(argv)` is the same commands on their own (`python -m deadwood_client ...`).
+`main(argv)` is the same commands on their own (`python -m cli.client ...`).
 
 Every command that talks to a server takes `--base-url` (default $DEADWOOD_URL, else
 http://127.0.0.1:8000, where `make up` serves) and `--token` (default $DEADWOOD_TOKEN).
@@ -344,3 +344,7 @@ class _bar:
 
     def __exit__(self, *exc: object) -> None:
         self.bar.close()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
