@@ -33,9 +33,11 @@ ROOT = Path(__file__).resolve().parents[2]
 P_FLOOR = 1e-6
 DEAL_MODULES = [
     "domain/shuffle.py",
-    "domain/gin.py",
+    "domain/gin/__init__.py",
     "domain/gin/deal.py",
-    "domain/manipulation.py",
+    "domain/manipulation/__init__.py",
+    "domain/manipulation/deal.py",
+    "domain/manipulation/scoring.py",
     *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "store").glob("*.py")),
 ]
 

@@ -11,7 +11,7 @@ so the rules must produce exactly the recorded events, scores included.
 
 Regenerate (only when a rule change is intended, and say so in the commit):
 
-    .venv/bin/python tests/unit/test_golden_gin.py
+    .venv/bin/python -m tests.unit.test_golden_gin
 
 Generation is deterministic: seeded deals, and test_gin_support.random_match's seeded chooser.
 """

@@ -6,7 +6,7 @@ from CardDrawn, a meld from TableMelded, ...) and `decide` must return exactly t
 events, so a change to the rules, the deal or the event shapes cannot pass silently.
 
 Regenerate (only after a deliberate rule change):
-    .venv/bin/python tests/unit/test_golden_manip.py --write
+    .venv/bin/python -m tests.unit.test_golden_manip --write
 """
 
 from __future__ import annotations
