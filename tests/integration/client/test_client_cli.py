@@ -125,7 +125,8 @@ def test_tail_prints_one_readable_line_per_event(
 def test_play_runs_a_seat_with_a_built_in_bot_or_a_module_function(
     live: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """`--bot basic` (domain.bots) for seat 0, `--bot client_support:greedy_gin` for seat 1."""
+    """`--bot basic` (domain.bots) for seat 0, `--bot tests.support.client_support:greedy_gin`
+    for seat 1."""
     players = [{"name": "ana"}, {"name": "ben"}, {"name": "cy", "bot": "basic"}]
     created = live.client().create_match("three-hand-gin", players, options={"target_score": 15})
     tokens = [s["token"] for s in created["seats"]]
@@ -135,7 +136,9 @@ def test_play_runs_a_seat_with_a_built_in_bot_or_a_module_function(
         target=lambda: codes.append(main([*base, "--token", tokens[0], "--bot", "basic"]))
     )
     other.start()
-    codes.append(main([*base, "--token", tokens[1], "--bot", "client_support:greedy_gin"]))
+    codes.append(
+        main([*base, "--token", tokens[1], "--bot", "tests.support.client_support:greedy_gin"])
+    )
     other.join(timeout=60)
     assert codes == [0, 0]
     out = capsys.readouterr().out
