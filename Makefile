@@ -31,7 +31,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# tests/browser runs in headless Chromium when Debian's chromium and chromium-driver are there.
+CHROMIUM_PRESENT := $(shell command -v chromium >/dev/null && test -x /usr/bin/chromedriver && echo yes)
+
 pytest: $(STAMP)
+ifneq ($(CHROMIUM_PRESENT),yes)
+	@echo "browser tests NOT run: no chromium + /usr/bin/chromedriver (apt-get install chromium chromium-driver)"
+endif
 	$(BIN)/pytest
 
 bench: $(STAMP)

@@ -75,7 +75,7 @@ NEW_HELP = """\
 examples:
   deadwood new --variant three-hand-gin --players ana,ben --bot expert
   deadwood new --variant manipulation-rummy --players ana --bot expert --bot basic --seed 7
-  deadwood new --variant three-hand-gin --bot expert --bot expert --bot basic --option target_score=50
+  deadwood new --variant three-hand-gin --bot expert --bot basic --bot random --seed 5
 
 Creates a match (POST /v1/matches) and prints its id, the watch page's URL and one bearer
 token per human seat (shown only this once), with the `deadwood play` command for each.

@@ -23,7 +23,9 @@ from store.service import MatchService
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
-ALL_BOTS = [{"name": n, "bot": b} for n, b in (("ada", "expert"), ("bo", "basic"), ("cy", "expert"))]
+ALL_BOTS = [
+    {"name": n, "bot": b} for n, b in (("ada", "expert"), ("bo", "basic"), ("cy", "expert"))
+]
 
 
 def create(base_url: str, variant: str, players: list[dict[str, Any]], **extra: Any) -> Any:
@@ -84,7 +86,9 @@ def table_cards(driver: Any, scope: str = "#table") -> list[str]:
 
 
 def text_of(driver: Any, css: str) -> str:
-    return str(driver.execute_script("return document.querySelector(arguments[0]).textContent", css))
+    return str(
+        driver.execute_script("return document.querySelector(arguments[0]).textContent", css)
+    )
 
 
 def codes_in(text: str) -> set[str]:
@@ -105,7 +109,9 @@ def test_watch_page_of_a_live_all_bot_match_updates_without_a_reload(
 ) -> None:
     """The page follows the stream, resuming from the last seq each time the server ends it
     (streams last 1 s here), and shows every event exactly once."""
-    created = create(stack.base_url, "three-hand-gin", ALL_BOTS, seed=11, options={"target_score": 30})
+    created = create(
+        stack.base_url, "three-hand-gin", ALL_BOTS, seed=11, options={"target_score": 30}
+    )
     page.open(f"/watch/{created['id']}")
     driver = page.driver
     wait(driver, lambda: shown_version(driver) == created["version"])
@@ -121,7 +127,9 @@ def test_watch_page_of_a_live_all_bot_match_updates_without_a_reload(
     page.finish()
 
 
-def _finished_bot_match(base_url: str, variant: str, players: list[dict[str, Any]], **extra: Any) -> Any:
+def _finished_bot_match(
+    base_url: str, variant: str, players: list[dict[str, Any]], **extra: Any
+) -> Any:
     created = create(base_url, variant, players, **extra)
     return until(
         lambda: (v := view(base_url, created["id"]))["status"] == "finished" and v,
@@ -157,8 +165,12 @@ def test_the_slider_at_k_shows_what_get_at_k_shows(page: Any, stack: Any) -> Non
 def _leaked(driver: Any, seen: Any, viewer: int | None, version: int) -> list[str]:
     """The leak oracle on the page's text: the table at `version`, each log line at its seq."""
     allowed = seen.visible[version][viewer]
-    found = [f"table v{version}: {c}" for c in codes_in(text_of(driver, "#table")) if c not in allowed]
-    script = "return [...document.querySelectorAll('#log li')].map(e => [e.dataset.seq, e.textContent])"
+    found = [
+        f"table v{version}: {c}" for c in codes_in(text_of(driver, "#table")) if c not in allowed
+    ]
+    script = (
+        "return [...document.querySelectorAll('#log li')].map(e => [e.dataset.seq, e.textContent])"
+    )
     for seq_text, line in driver.execute_script(script):
         seq = int(seq_text)
         if seen.log[seq - 1].type == "RolesDrawn":
@@ -185,7 +197,10 @@ def test_a_seat_page_shows_its_hand_and_no_card_it_may_not_see_and_a_spectator_n
     wait(driver, lambda: shown_version(driver) == mine["version"])
     driver.find_element(By.ID, "token").send_keys(token)
     driver.find_element(By.ID, "use-token").click()
-    wait(driver, lambda: driver.find_elements(By.ID, "you") and shown_version(driver) == mine["version"])
+    wait(
+        driver,
+        lambda: driver.find_elements(By.ID, "you") and shown_version(driver) == mine["version"],
+    )
     wait(driver, lambda: count(driver, "#log li") == mine["version"])
     assert "ana" in driver.find_element(By.ID, "viewer").text
     assert token not in driver.current_url
@@ -195,7 +210,10 @@ def test_a_seat_page_shows_its_hand_and_no_card_it_may_not_see_and_a_spectator_n
     page.finish()
     spectator = type(page)(driver, stack.base_url, page.name + "_spectator")
     driver.find_element(By.ID, "spectate").click()
-    wait(driver, lambda: not driver.find_elements(By.ID, "you") and shown_version(driver) == mine["version"])
+    wait(
+        driver,
+        lambda: not driver.find_elements(By.ID, "you") and shown_version(driver) == mine["version"],
+    )
     wait(driver, lambda: count(driver, "#log li") == mine["version"])
     assert driver.find_element(By.ID, "viewer").text == "spectator"
     assert table_cards(driver, ".seat") == []
@@ -239,7 +257,10 @@ def test_the_replay_page_steps_through_a_fixture_log(page: Any, stack: Any) -> N
 def test_the_replay_page_names_the_bad_event_of_a_tampered_log(
     page: Any, stack: Any, tmp_path: Path
 ) -> None:
-    events = [json.loads(line) for line in (FIXTURES / "gin_default_seed1.ndjson").read_text().splitlines()]
+    events = [
+        json.loads(line)
+        for line in (FIXTURES / "gin_default_seed1.ndjson").read_text().splitlines()
+    ]
     k = next(i for i, e in enumerate(events) if i > 40 and e["type"] == "CardDiscarded")
     events[k]["data"]["card"] = "JK"
     tampered = tmp_path / "tampered.ndjson"
@@ -274,8 +295,11 @@ def test_docs_lists_every_endpoint(page: Any, stack: Any) -> None:
     listed = set()
     for block in driver.find_elements(By.CSS_SELECTOR, blocks):
         method = block.find_element(By.CSS_SELECTOR, ".opblock-summary-method").text
-        path = block.find_element(By.CSS_SELECTOR, ".opblock-summary-path").get_attribute("data-path")
+        path = block.find_element(By.CSS_SELECTOR, ".opblock-summary-path").get_attribute(
+            "data-path"
+        )
         listed.add((method.upper(), path))
     assert listed == operations
     assert "Deadwood" in driver.find_element(By.CSS_SELECTOR, ".info .title").text
+    driver.execute_script("document.querySelector('.opblock-tag-section').scrollIntoView()")
     page.finish()

@@ -28,13 +28,12 @@ window.Deadwood = window.Deadwood || {};
     const node = el("span", "card joker");
     node.dataset.card = "JK";
     node.title = declared ? "joker as " + declared : "joker";
-    node.append(el("span", "rank", "\u2605"), el("span", "suit", "JK"));
+    node.append(el("span", "rank", "JK"), el("span", "pip", "\u2605"));
     if (declared) {
       node.dataset.as = declared;
-      const as = el("span", "as", "as ");
-      const shown = face(declared);
-      delete shown.dataset.card; // a declaration, not a card of its own
-      as.append(shown);
+      const suit = declared[1];
+      const as = el("span", "as " + (suit === "D" || suit === "H" ? "red" : "black"));
+      as.textContent = "= " + (RANKS[declared[0]] || declared[0]) + (SUITS[suit] || "?");
       node.append(as);
     }
     return node;

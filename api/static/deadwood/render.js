@@ -145,13 +145,26 @@
     return nameOf(view, r.knocker) + " knocked; " + winners + " won the round.";
   }
 
+  // The cards of a seat's final hand that are in none of its melds (nor laid off).
+  function unmatched(r, seat) {
+    const left = (r.hands && r.hands[seat] ? r.hands[seat] : []).slice();
+    const used = [].concat(...((r.melds && r.melds[seat]) || []), r.knocker === seat ? [] : r.layoffs || []);
+    used.forEach((c) => {
+      const at = left.indexOf(c);
+      if (at >= 0) left.splice(at, 1);
+    });
+    return left;
+  }
+
   function resultRow(view, r, seat) {
     const row = el("tr");
+    row.dataset.seat = seat;
     row.append(el("td", null, nameOf(view, seat)));
     const cell = el("td");
     const melds = r.melds ? r.melds[seat] : null;
     if (melds) melds.forEach((m) => cell.append(D.cards(m), " "));
-    else if (r.hands && r.hands[seat]) cell.append(D.cards(r.hands[seat]));
+    const rest = r.melds ? unmatched(r, seat) : (r.hands && r.hands[seat]) || [];
+    if (rest.length) cell.append(D.cards(rest, "deadwood"));
     row.append(cell);
     const counted = r.deadwood ? r.deadwood[seat] : r.hand_points ? r.hand_points[seat] : null;
     row.append(el("td", null, counted === null || counted === undefined ? "" : counted));
@@ -166,13 +179,13 @@
     const gin = view.variant === "three-hand-gin";
     box.append(el("p", "why", gin ? explainGin(view, r) : explainManip(view, r)));
     if (gin && r.layoffs && r.layoffs.length) {
-      const lay = el("p", null, "laid off on the knocker's melds: ");
+      const lay = el("p", null, "the defender laid off on the knocker's melds: ");
       lay.append(D.cards(r.layoffs));
       box.append(lay);
     }
     const table = el("table", "result");
     const head = el("tr");
-    [gin ? "seat" : "seat", gin ? "melds" : "hand", gin ? "deadwood" : "hand points", "points"].forEach((h) => head.append(el("th", null, h)));
+    ["seat", gin ? "melds, then deadwood (faded)" : "hand left", gin ? "deadwood" : "hand points", "points"].forEach((h) => head.append(el("th", null, h)));
     table.append(head);
     view.seats.forEach((s) => table.append(resultRow(view, r, s.seat)));
     box.append(table);

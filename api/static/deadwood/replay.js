@@ -25,9 +25,17 @@
   function refused(problem, events) {
     const seq = problem.event;
     const bad = seq ? events[seq - 1] : null;
-    const named = seq ? "event " + seq + (bad && bad.type ? " (" + bad.type + ")" : "") + ": " : "";
-    verdict("Refused at " + named + (problem.detail || problem.title) + " [" + problem.code + "]", "error");
-    $("verdict").dataset.event = seq || "";
+    const names = events[0] && events[0].data ? (events[0].data.players || []).map((p) => p.name) : [];
+    const line = $("verdict");
+    line.className = "error";
+    line.dataset.event = seq || "";
+    line.replaceChildren();
+    if (seq) {
+      const what = bad && bad.type ? " (" + bad.type + ")" : "";
+      line.append(D.el("span", null, "The log breaks the rules at event " + seq + what + (bad && bad.type ? ": " + D.describe(Object.assign({}, bad, { seq: seq }), names) : "")));
+      line.append(document.createElement("br"));
+    }
+    line.append(D.el("span", "status", (problem.detail || problem.title) + " [" + problem.code + "]"));
   }
 
   function show(k) {

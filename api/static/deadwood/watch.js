@@ -91,6 +91,7 @@
     item.dataset.seq = event.seq;
     $("log").append(item);
     $("stream").dataset.lastSeq = event.seq;
+    streamStatus(page.live ? "live" : "live stream (you are looking at the past)");
     if (page.live) refresh();
     else $("slider").max = event.seq;
   }
@@ -119,6 +120,7 @@
   function streamStatus(text) {
     const line = $("stream");
     line.dataset.connections = page.connections;
+    if (finished()) text = "the match is finished";
     line.textContent = text + " (connection " + page.connections + ", last event #" + page.lastSeq + ")";
   }
 
