@@ -281,6 +281,7 @@ def test_the_replay_page_names_the_bad_event_of_a_tampered_log(
 
 
 def test_docs_lists_every_endpoint(page: Any, stack: Any) -> None:
+    """/docs renders the served /v1/openapi.json: every operation, with the examples."""
     spec = httpx.get(f"{stack.base_url}/v1/openapi.json").json()
     operations = {
         (method.upper(), path)
@@ -301,5 +302,9 @@ def test_docs_lists_every_endpoint(page: Any, stack: Any) -> None:
         listed.add((method.upper(), path))
     assert listed == operations
     assert "Deadwood" in driver.find_element(By.CSS_SELECTOR, ".info .title").text
+    create_op = "#operations-matches-post_v1_matches"  # openapi.yaml's example of a create
+    driver.find_element(By.CSS_SELECTOR, f"{create_op} .opblock-summary").click()
+    wait(driver, lambda: '"seed": 42' in text_of(driver, create_op))
+    assert '"variant": "three-hand-gin"' in text_of(driver, create_op)
     driver.execute_script("document.querySelector('.opblock-tag-section').scrollIntoView()")
     page.finish()
