@@ -160,7 +160,7 @@
     Object.assign(page, { events: [], lastSeq: 0, live: true, view: null, connections: 0 });
     $("log").replaceChildren();
     $("error").textContent = "";
-    $("slider").max = 0;
+    $("slider").max = 1;
     try {
       show(await getView(null));
     } catch (e) {
