@@ -18,7 +18,7 @@ from api import docs
 from api.common import idempotency_key, json_response
 from api.errors import ApiError, _flatten_messages
 from api.replay_check import LogRejected, replay_log
-from api.schemas import ReplayEventSchema, ReplayResultSchema
+from api.schemas import ReplayEventSchema
 from domain.events import Event
 
 blp = Blueprint("replays", __name__, url_prefix="/v1/replays", description="Replay checks")
@@ -78,7 +78,7 @@ def _hands(replayed: Any) -> list[list[str] | None]:
 
 @blp.route("")
 class Replays(MethodView):
-    @blp.response(200, ReplayResultSchema)
+    @blp.response(200, "ReplayResult")
     @blp.doc(parameters=[docs.IDEMPOTENCY_KEY], responses=docs.problems(400, 413, 415, 422))
     def post(self) -> Any:
         """Check and replay a log.

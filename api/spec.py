@@ -12,7 +12,8 @@ from typing import Any
 import yaml
 from flask_smorest import Api
 
-from api.schemas import ProblemSchema, ReplayEventSchema
+from api import contract
+from api.schemas import EventSchema, ProblemSchema, ReplayEventSchema
 
 DESCRIPTION = """\
 Deadwood hosts matches of three-handed Gin Rummy and Manipulation Rummy for third-party
@@ -127,6 +128,8 @@ SPEC_KWARGS: dict[str, Any] = {
 def finish_spec(api: Api) -> None:
     """Components the blueprints refer to: the Problem schema and the seat-token scheme."""
     spec = api.spec
+    if "Event" not in spec.components.schemas:
+        spec.components.schema("Event", schema=EventSchema)
     if "Problem" not in spec.components.schemas:
         spec.components.schema("Problem", schema=ProblemSchema)
     spec.components.security_scheme(
@@ -149,6 +152,9 @@ def finish_spec(api: Api) -> None:
                 "application/json": {"schema": log},
             },
         }
+    contract.apply(spec)
+    for unused in ("Player", "NestedMove"):  # marshmallow's parts of the replaced bodies
+        spec.components.schemas.pop(unused, None)
 
 
 def spec_dict(app: Any) -> dict[str, Any]:
