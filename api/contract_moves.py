@@ -94,7 +94,7 @@ def components() -> dict[str, dict[str, Any]]:
         **MOVES,
         "Move": union(
             everything,
-            "one move of api.md \"Moves\"; a move that fits this schema may still be refused "
+            'one move of api.md "Moves"; a move that fits this schema may still be refused '
             "by the game: 422 illegal_move (the rule), invalid_card, or validation_error for a "
             "member of the other game (`from` of a manipulation-rummy draw)",
         ),

@@ -10,6 +10,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import docs
+from api.body import BodyParser
 from api.common import (
     caller_seat,
     fingerprint,
@@ -23,6 +24,7 @@ from api.errors import ApiError
 from api.schemas import CreateMatchSchema, ViewQuerySchema
 
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches", description="Matches and views")
+blp.ARGUMENTS_PARSER = BodyParser()  # the body as read_body decoded it (`3.0` is 3)
 
 
 @blp.route("")

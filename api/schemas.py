@@ -101,7 +101,10 @@ class ViewQuerySchema(Schema):
 
     at = fields.Integer(
         validate=validate.Range(min=1, max=2**53),
-        metadata={"description": "show the match as it was right after event `at`"},
+        metadata={
+            "description": "show the match as it was right after event `at`; past the "
+            "match's last event: 422 validation_error"
+        },
     )
 
 

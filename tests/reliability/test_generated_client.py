@@ -45,8 +45,10 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
     )
     tool = Path(sys.executable).with_name("openapi-python-client")
     done = subprocess.run(
-        [str(tool), "generate", "--path", str(OPENAPI), "--meta", "none"]
-        + ["--output-path", str(root / PACKAGE), "--config", str(config)],
+        [
+            *(str(tool), "generate", "--path", str(OPENAPI), "--meta", "none"),
+            *("--output-path", str(root / PACKAGE), "--config", str(config)),
+        ],
         capture_output=True,
         text=True,
         timeout=300,
@@ -142,7 +144,9 @@ def _play(g: Any, base_url: str, created: Any, view_type: type, rounds: int | No
         return _play_with(g, created, clients, view_type, rounds)
 
 
-def _play_with(g: Any, created: Any, clients: list[Any], view_type: type, rounds: int | None) -> Any:
+def _play_with(
+    g: Any, created: Any, clients: list[Any], view_type: type, rounds: int | None
+) -> Any:
     bot = BOTS[created.variant]["basic"]
     rng = random.Random(5)
     moves, kinds = 0, set()
