@@ -22,10 +22,10 @@ import schemathesis
 import yaml
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
-from schemathesis.config import SchemathesisConfig
 
 from api import create_app
 from api.spec import spec_dict
+from tests.contract_checks import contract_config
 
 OPENAPI = Path(__file__).resolve().parents[2] / "openapi.yaml"
 
@@ -72,57 +72,7 @@ class _ServiceSlot:
 
 SLOT = _ServiceSlot()
 APP = create_app({"SERVICE": SLOT, "SSE_HEARTBEAT_SECONDS": 0.05, "SSE_MAX_SECONDS": 0.2})
-RULE_REFUSALS = ["2xx", "401", "403", "404", "409"]
-SCHEMA_VALID_422 = {
-    "POST /v1/matches": {"idempotency_key_reused"},
-    "GET /v1/matches/{match_id}": {"validation_error"},  # ?at= past the last event
-    "POST /v1/matches/{match_id}/moves": {
-        "illegal_move",
-        "invalid_card",
-        "validation_error",  # a member of the other game's move (`from` of a manipulation draw)
-        "idempotency_key_reused",
-    },
-    "POST /v1/replays": {"invalid_log", "idempotency_key_reused"},
-}
-CONFIG = {
-    "operations": [
-        {
-            "include-path": "/v1/matches/{match_id}/moves",
-            "checks": {
-                "positive_data_acceptance": {"expected-statuses": [*RULE_REFUSALS, 412, 422]}
-            },
-        },
-        {
-            "include-path": "/v1/matches/{match_id}",
-            "checks": {"positive_data_acceptance": {"expected-statuses": [*RULE_REFUSALS, 422]}},
-        },
-        {
-            "include-path": "/v1/replays",
-            "checks": {"positive_data_acceptance": {"expected-statuses": [*RULE_REFUSALS, 422]}},
-        },
-        {
-            "include-path": "/v1/matches",
-            "include-method": "POST",
-            "checks": {"positive_data_acceptance": {"expected-statuses": [*RULE_REFUSALS, 422]}},
-        },
-    ]
-}
-
-
-@schemathesis.check
-def schema_valid_422_names_a_rule(ctx: Any, response: Any, case: Any) -> bool | None:
-    """A 422 to schema-valid input carries only the rule refusals listed for its operation
-    (so positive_data_acceptance's extra 422 cannot hide a schema the server disagrees with)."""
-    meta = case.meta
-    if meta is None or not meta.generation.mode.is_positive or response.status_code != 422:
-        return None
-    code = response.json().get("code")
-    allowed = SCHEMA_VALID_422.get(f"{case.method.upper()} {case.operation.path}", set())
-    assert code in allowed, f"schema-valid input refused with {code}: {response.text[:300]}"
-    return True
-
-
-schema = schemathesis.openapi.from_path(str(OPENAPI), config=SchemathesisConfig.from_dict(CONFIG))
+schema = schemathesis.openapi.from_path(str(OPENAPI), config=contract_config())
 schema.app = APP
 
 
