@@ -187,18 +187,8 @@ def _common(variant: str, phases: Any, options: str, seat: str, result: str) -> 
 ROLE = {"type": "string", "enum": ["box", "captain", "advisor"]}
 
 
-def gin_components() -> dict[str, dict[str, Any]]:
-    moves = {"type": "array", "items": ref("GinMove")}
-    you = closed(
-        {"seat": INT, "role": nullable(ROLE), "hand": CODES, "legal_moves": moves},
-        {"team_hand": {**nullable(CODES), "description": "the advisor only: the captain's hand"}},
-    )
-    knock = closed(
-        {"seat": INT, "melds": {"type": "array", "items": CODES}, "deadwood_cards": CODES}
-        | {"count": INT, "gin": BOOL}
-    )
-    knock["description"] = "the knocker's spread while it is on the table (G6.3)"
-    view = closed(
+def _gin_view() -> dict[str, Any]:
+    return closed(
         _common(GIN_NAME, GinPhase, "GinOptions", "GinSeat", "GinRoundResult")
         | {
             "roles": nullable(ref("Roles")),
@@ -208,8 +198,11 @@ def gin_components() -> dict[str, dict[str, Any]]:
             "you": {**nullable(ref("GinYou")), "description": "null for a spectator"},
         }
     )
-    per_seat = {"type": "array", "items": {}}
-    result = {
+
+
+def _gin_result() -> dict[str, Any]:
+    per_seat: dict[str, Any] = {"type": "array", "items": {}}
+    return {
         "type": "object",
         "description": "a scored hand (G7); `melds` and `deadwood` per seat, null if none",
         "required": ["round", "outcome", "hands", "points", "winners", "knocker", "scores"],
@@ -229,17 +222,47 @@ def gin_components() -> dict[str, dict[str, Any]]:
             "scores": INTS,
         },
     }
+
+
+def gin_components() -> dict[str, dict[str, Any]]:
+    moves = {"type": "array", "items": ref("GinMove")}
+    you = closed(
+        {"seat": INT, "role": nullable(ROLE), "hand": CODES, "legal_moves": moves},
+        {"team_hand": {**nullable(CODES), "description": "the advisor only: the captain's hand"}},
+    )
+    knock = closed(
+        {"seat": INT, "melds": {"type": "array", "items": CODES}, "deadwood_cards": CODES}
+        | {"count": INT, "gin": BOOL}
+    )
+    knock["description"] = "the knocker's spread while it is on the table (G6.3)"
+    seat = closed(
+        {"seat": INT, "name": STRING, "bot": nullable(STRING), "hand_size": INT}
+        | {"role": nullable(ROLE)}
+    )
     return {
-        "GinView": view,
+        "GinView": _gin_view(),
         "GinYou": you,
-        "GinSeat": closed(
-            {"seat": INT, "name": STRING, "bot": nullable(STRING), "hand_size": INT}
-            | {"role": nullable(ROLE)}
-        ),
+        "GinSeat": seat,
         "Roles": closed({"box": INT, "captain": INT, "advisor": INT}),
         "Knock": knock,
-        "GinRoundResult": result,
+        "GinRoundResult": _gin_result(),
     }
+
+
+MANIPULATION_RESULT: dict[str, Any] = {
+    "type": "object",
+    "description": "a scored round (M10)",
+    "required": ["round", "outcome", "hands", "points", "winners", "knocker", "hand_points"],
+    "properties": {
+        "round": INT,
+        "outcome": STRING,
+        "hands": {"type": "array", "items": CODES},
+        "points": INTS,
+        "winners": INTS,
+        "knocker": nullable(INT),
+        "hand_points": INTS,
+    },
+}
 
 
 def manipulation_components() -> dict[str, dict[str, Any]]:
@@ -262,27 +285,13 @@ def manipulation_components() -> dict[str, dict[str, Any]]:
             "final_turns_left": {**INT, "description": "turns left in the last lap (M9.2)"},
         }
     )
-    result = {
-        "type": "object",
-        "description": "a scored round (M10)",
-        "required": ["round", "outcome", "hands", "points", "winners", "knocker", "hand_points"],
-        "properties": {
-            "round": INT,
-            "outcome": STRING,
-            "hands": {"type": "array", "items": CODES},
-            "points": INTS,
-            "winners": INTS,
-            "knocker": nullable(INT),
-            "hand_points": INTS,
-        },
-    }
     return {
         "ManipulationView": view,
         "ManipulationYou": closed({"seat": INT, "hand": CODES, "legal_moves": moves}),
         "ManipulationSeat": closed(
             {"seat": INT, "name": STRING, "bot": nullable(STRING), "hand_size": INT}
         ),
-        "ManipulationRoundResult": result,
+        "ManipulationRoundResult": MANIPULATION_RESULT,
     }
 
 
