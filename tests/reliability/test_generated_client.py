@@ -16,6 +16,7 @@ moves were one flat model, and this test could not be written.
 from __future__ import annotations
 
 import importlib
+import json
 import random
 import subprocess
 import sys
@@ -25,12 +26,20 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import jsonschema_rs
 import pytest
+import yaml
 
 from domain.bots import BOTS
 
 OPENAPI = Path(__file__).resolve().parents[2] / "openapi.yaml"
 PACKAGE = "generated_deadwood"
+DOCUMENT = yaml.safe_load(OPENAPI.read_text())
+VIEW = jsonschema_rs.validator_for(
+    {"$ref": "#/components/schemas/View", "components": DOCUMENT["components"]}
+)
+"""Every view the seats see is also checked against the document itself (the generated
+models read it leniently: they would not notice a member the document does not list)."""
 WAIT_SECONDS = 60.0
 """How long a seat waits for the worker to score a hand or deal the next (not an assertion)."""
 
@@ -93,6 +102,7 @@ def test_generated_client_plays_a_whole_seeded_gin_match(stack: Any, generated: 
         options=m.GinOptionsInput(gin_bonus=25, target_score=100),
     )
     created = _create(g, stack.base_url, body, m.CreatedGinMatch)
+    _advise(g, stack.base_url, created)
     final, moves, kinds = _play(g, stack.base_url, created, m.GinView, rounds=None)
     assert final.status.value == "finished"
     assert final.winners and max(final.scores) >= 100  # G8.1
@@ -120,6 +130,24 @@ def test_generated_client_plays_a_manipulation_round(stack: Any, generated: Any)
     assert final.rounds[0].outcome
     assert {"DrawMove", "MeldMove"} <= kinds, kinds
     assert moves > 5
+
+
+def _advise(g: Any, base_url: str, created: Any) -> None:
+    """G1.4: the advisor's only listed move is `advise`; it sends one with a suggested move
+    built from the generated models, and the captain is told."""
+    m = g.models
+    package = importlib.import_module(m.__name__.rsplit(".", 1)[0])
+    tokens = [s.token for s in created.seats]
+    with package.Client(base_url=base_url) as spectator:
+        roles = _settled(g, created.id, spectator, m.GinView).roles
+    with package.AuthenticatedClient(base_url=base_url, token=tokens[roles.advisor]) as advisor:
+        view = g.get_match.sync(created.id, client=advisor)
+        assert [type(move) for move in view.you.legal_moves] == [m.AdviseMove]
+        advice = m.AdviseMove(type_="advise", text="take it", move=m.TakeUpcardMove("take_upcard"))
+        result = g.make_move.sync(created.id, client=advisor, body=advice)
+    assert isinstance(result, m.MoveResult), result
+    assert [e.type_ for e in result.events] == ["AdviceGiven"]
+    assert result.events[0].data["move"] == {"type": "take_upcard"}
 
 
 def _create(g: Any, base_url: str, body: Any, expected: type) -> Any:
@@ -154,7 +182,9 @@ def _play_with(
         view = _settled(g, created.id, clients[0], view_type)
         if view.status.value == "finished" or (rounds is not None and len(view.rounds) >= rounds):
             return view, moves, kinds
-        seat_view = g.get_match.sync(created.id, client=clients[view.turn])
+        answer = g.get_match.sync_detailed(created.id, client=clients[view.turn])
+        VIEW.validate(json.loads(answer.content))
+        seat_view = answer.parsed
         assert isinstance(seat_view, view_type) and seat_view.you.seat == view.turn
         legal = seat_view.you.legal_moves
         assert legal, "the seat to act has a legal move"
