@@ -167,7 +167,7 @@ def finish_spec(api: Api) -> None:
             },
         }
     contract.apply(spec)
-    for unused in ("Player", "NestedMove"):  # marshmallow's parts of the replaced bodies
+    for unused in ("Player", "NestedMove", "Error", "PaginationMetadata"):  # unreferenced
         spec.components.schemas.pop(unused, None)
 
 
