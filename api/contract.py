@@ -90,11 +90,11 @@ RESPONSES: dict[str, dict[str, Any]] = {
 }
 
 
-def components() -> dict[str, dict[str, Any]]:
+def components(name: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
     return {
         **move_components(),
         **options_components(),
-        **create_components(),
+        **create_components(name),
         **view_components(),
         **RESPONSES,
     }
@@ -103,7 +103,8 @@ def components() -> dict[str, dict[str, Any]]:
 def apply(spec: Any) -> None:
     """Register the schemas, name the operations, and link the created match to its
     operations, in the flask-smorest spec `spec`."""
-    for name, schema in components().items():
+    player = spec.components.schemas.get("Player", {})  # marshmallow's, from api/schemas.py
+    for name, schema in components(player.get("properties", {}).get("name")).items():
         if name in spec.components.schemas:
             del spec.components.schemas[name]  # a marshmallow stand-in (request bodies)
         spec.components.schema(name, component=schema)

@@ -87,18 +87,23 @@ def options_components() -> dict[str, dict[str, Any]]:
 # ----------------------------------------------------------------------------- create
 
 
-def _player(variant: str) -> dict[str, Any]:
+NAME = {"type": "string", "minLength": 1, "maxLength": 40}
+"""A player's name, unless the validating schema's own (api/schemas.py) is passed in."""
+
+
+def _player(variant: str, name: dict[str, Any]) -> dict[str, Any]:
     bot = {"type": "string", "enum": sorted(BOTS[variant]), "description": "GET /v1/bots"}
-    name = {"type": "string", "minLength": 1, "maxLength": 40}
     return closed({"name": name}, {"bot": nullable(bot)})
 
 
-def _create(variant: str, low: int, high: int, options: str, rule: str) -> dict[str, Any]:
+def _create(
+    variant: str, low: int, high: int, options: str, rule: str, name: dict[str, Any]
+) -> dict[str, Any]:
     players = {
         "type": "array",
         "minItems": low,
         "maxItems": high,
-        "items": _player(variant),
+        "items": _player(variant, name),
         "description": f"{low} to {high} players ({rule}); a seat with `bot` is played by it",
     }
     seed = {**nullable(INT64), "description": "makes every shuffle a pure function of it"}
@@ -144,11 +149,14 @@ def _by_variant(gin: str, manipulation: str, description: str) -> dict[str, Any]
     }
 
 
-def create_components() -> dict[str, dict[str, Any]]:
+def create_components(name: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
+    """The create bodies (`name`: the player name's schema as the validating schema writes
+    it, so its rules are the document's) and the created matches."""
+    name = name or NAME
     return {
-        "CreateGinMatch": _create(GIN_NAME, 3, 3, "GinOptionsInput", "G1.1: exactly 3"),
+        "CreateGinMatch": _create(GIN_NAME, 3, 3, "GinOptionsInput", "G1.1: exactly 3", name),
         "CreateManipulationMatch": _create(
-            MANIPULATION_NAME, 2, 5, "ManipulationOptionsInput", "M1.1"
+            MANIPULATION_NAME, 2, 5, "ManipulationOptionsInput", "M1.1", name
         ),
         "CreateMatch": _by_variant(
             "CreateGinMatch", "CreateManipulationMatch", "a new match of one variant"
