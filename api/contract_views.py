@@ -203,6 +203,13 @@ def _gin_view() -> dict[str, Any]:
             "roles": nullable(ref("Roles")),
             "discard_top": nullable(STRING),
             "discard_size": INT,
+            "discard_pile": {**CODES, "description": "the whole discard pile, bottom to top (G1.4)"},
+            "picked": {
+                "type": "array",
+                "items": CODES,
+                "description": "per seat: the cards it took from the discard pile this hand "
+                "and still holds, in the order taken (public, G1.4)",
+            },
             "knock": nullable(ref("Knock")),
             "you": {**nullable(ref("GinYou")), "description": "null for a spectator"},
         }

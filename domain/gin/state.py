@@ -97,6 +97,7 @@ class GinState:
     turn: int | None = None
     stock_only: bool = False  # G5.1.4: both passed the upcard, CAPTAIN opens from the stock
     taken: Card | None = None  # the card taken from the discard pile this turn (G5.3)
+    picked: tuple[tuple[Card, ...], ...] = ((), (), ())  # per seat: taken from the pile, held
     knock: Knock | None = None
     commitment: str | None = None
     scores: tuple[int, ...] = (0, 0, 0)
@@ -164,6 +165,7 @@ def _round_dealt(state: GinState, data: Mapping[str, Any]) -> GinState:
         turn=roles.captain,
         stock_only=False,
         taken=None,
+        picked=((),) * len(hands),
         knock=None,
         commitment=str(data["commitment"]),
     )
@@ -184,6 +186,7 @@ def _upcard_taken(state: GinState, data: Mapping[str, Any]) -> GinState:
         hands=_set_hand(state, seat, (*state.hands[seat], card)),
         discard=state.discard[:-1],
         taken=card,
+        picked=_add_pick(state, seat, card),
     )
 
 
@@ -194,7 +197,26 @@ def _card_drawn(state: GinState, data: Mapping[str, Any]) -> GinState:
         return replace(
             state, phase=Phase.DISCARD, hands=hands, stock=state.stock[1:], stock_only=False
         )
-    return replace(state, phase=Phase.DISCARD, hands=hands, discard=state.discard[:-1], taken=card)
+    return replace(
+        state,
+        phase=Phase.DISCARD,
+        hands=hands,
+        discard=state.discard[:-1],
+        taken=card,
+        picked=_add_pick(state, seat, card),
+    )
+
+
+def _add_pick(state: GinState, seat: int, card: Card) -> tuple[tuple[Card, ...], ...]:
+    """G1.4: a card taken from the discard pile is seen by all; it stays known while held."""
+    return tuple((*p, card) if s == seat else p for s, p in enumerate(state.picked))
+
+
+def _drop_pick(state: GinState, seat: int, card: Card) -> tuple[tuple[Card, ...], ...]:
+    """A picked card discarded again is back on the pile, no longer held."""
+    if card not in state.picked[seat]:
+        return state.picked
+    return tuple(_without(p, card) if s == seat else p for s, p in enumerate(state.picked))
 
 
 def _card_discarded(state: GinState, data: Mapping[str, Any]) -> GinState:
@@ -206,6 +228,7 @@ def _card_discarded(state: GinState, data: Mapping[str, Any]) -> GinState:
         hands=_set_hand(state, seat, _without(state.hands[seat], card)),
         discard=(*state.discard, card),
         taken=None,
+        picked=_drop_pick(state, seat, card),
     )
     if len(state.stock) == 2:
         return replace(moved, phase=Phase.SCORING, turn=None)

@@ -3,7 +3,8 @@
 - A seat sees its own hand. ADVISOR also sees CAPTAIN's hand when `advisor_sees_captain_hand`
   (G1.4), including the cards CAPTAIN draws from the stock and his face-down knock card.
   Nobody sees BOX's hand, the stock order, the deal salt, the seed or the deal key.
-- Public: the upcard and every discard, draws from the discard pile, the knocker's spread
+- Public: the upcard and every discard (`discard_pile`, bottom to top), draws from the discard
+  pile (`picked`: per seat, the cards it took from the pile this hand and still holds), the knocker's spread
   (G3.5, G6.3) and, once a hand is scored, both hands (the round result).
 - The face-down knock card (G6.3.1) stays hidden from the other seats for the rest of the
   match: it appears only in the Knocked event, which is public in full once the match is
@@ -73,6 +74,8 @@ def view(state: GinState, seat: int | None) -> dict[str, Any]:
         else {"box": roles.box, "captain": roles.captain, "advisor": roles.advisor},
         "discard_top": None if top is None else str(top),
         "discard_size": len(state.discard),
+        "discard_pile": codes(state.discard),
+        "picked": [codes(p) for p in state.picked],
         "knock": _public_knock(state),
         "you": _you(state, seat),
     }

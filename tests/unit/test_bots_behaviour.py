@@ -158,14 +158,15 @@ def test_manipulation_expert_holds_back_a_card_that_fits_next_turn() -> None:
 
 def test_gin_expert_reads_a_public_pile_and_picks_when_a_view_carries_them() -> None:
     """G1.4: the discard pile and the cards taken from it are public. api.md's view shows
-    only the top; if a view also carries `discard_pile` and `picked`, the expert's model
+    them as `discard_pile` and `picked` (per seat, the cards it took and still holds); the
+    expert's model
     counts the pile as seen and puts the picked cards in every sampled opponent hand."""
     from domain.bots.gin.eval import OpponentModel, mask_of
     from domain.bots.gin.eval import SeatView as GinSeat
 
     view = gin_view("6H 7H 2C 9C KD QS JD 4S 3D TC", "8C", "draw", stock=20)
     plain = GinSeat.of(view)
-    rich = GinSeat.of({**view, "discard_pile": ["5D", "AH", "8C"], "picked": {"1": ["QH"]}})
+    rich = GinSeat.of({**view, "discard_pile": ["5D", "AH", "8C"], "picked": [[], ["QH"], []]})
     assert plain.unseen & mask_of(["5D", "AH", "QH"]) == mask_of(["5D", "AH", "QH"])
     assert not rich.unseen & mask_of(["5D", "AH", "8C", "QH"])
     model = OpponentModel.sample(rich, random.Random(3))

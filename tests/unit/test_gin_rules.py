@@ -188,6 +188,22 @@ def test_g1_4_stock_draws_shown_to_the_drawer_and_the_captains_advisor_only() ->
     assert gin.event_view(state, drawn, None)["data"]["card"] is None
 
 
+def test_g1_4_the_whole_discard_pile_and_the_cards_taken_from_it_are_public() -> None:
+    """G1.4: every seat and a spectator see the discard pile bottom to top (`discard_pile`)
+    and, per seat, the cards it took from the pile and still holds (`picked`); a picked card
+    discarded again leaves `picked`, and a new deal clears it."""
+    state = plays(dry(), (CAPTAIN, TAKE), (CAPTAIN, discard("AD")))
+    for seat in (BOX, CAPTAIN, ADVISOR, None):
+        shown = gin.view(state, seat)
+        assert shown["discard_pile"] == ["AD"] and shown["discard_top"] == "AD"
+        assert shown["picked"] == [[], ["6S"], []]
+    state = plays(state, (BOX, PILE), (BOX, discard("KD")), (CAPTAIN, STOCK))
+    state = plays(state, (CAPTAIN, discard("6S")))
+    shown = gin.view(state, None)
+    assert shown["discard_pile"] == ["KD", "6S"]
+    assert shown["picked"] == [["AD"], [], []]
+
+
 def test_g1_4_advice_reaches_captain_and_advisor_only_and_binds_nobody() -> None:
     """G1.4: the advice channel; AdviceGiven is redacted for BOX and spectators; no state
     changes but the version."""

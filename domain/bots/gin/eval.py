@@ -7,7 +7,7 @@ domain.gin.melds.core (G3, G6.2) and the exact lay-off search of domain.gin.meld
 
 - `SeatView.of(view)`: the parsed view. The *unseen* cards are the 52 minus the seat's hand
   and the discard top (and, if a view carries them, the whole discard pile and the cards the
-  opponent is known to hold). The opponent's hand, the stock and the buried discards are all
+  opponent is known to hold: the `picked` cards it took from the pile and still holds). The opponent's hand, the stock and the buried discards are all
   among them.
 - `potential(hand, pool)`: the expected deadwood saved by one draw from `pool` (the hand's
   "outs"), `value(hand, pool)` = deadwood - ALPHA * potential: lower is better.
@@ -208,11 +208,11 @@ def _declined(view: Mapping[str, Any], role: str | None, top: int | None) -> int
 
 
 def _opponent_known(view: Mapping[str, Any], opponent: int | None) -> int:
-    """Cards a view shows the opponent holding: a `picked` map of seat to codes, if any."""
+    """Cards the view shows the opponent holding: its `picked` cards (G1.4, public)."""
     picked = view.get("picked")
-    if opponent is None or not isinstance(picked, Mapping):
+    if opponent is None or not isinstance(picked, list) or opponent >= len(picked):
         return 0
-    return mask_of(picked.get(str(opponent)) or picked.get(opponent))
+    return mask_of(picked[opponent])
 
 
 # --- the opponent model -----------------------------------------------------------------------
@@ -261,9 +261,6 @@ class OpponentModel:
                 continue
             total += max(0, deadwood(hand) - least_deadwood(hand | 1 << card, True))
         return total / len(self.hands)
-
-    def deadwoods(self) -> list[int]:
-        return [deadwood(h) for h in self.hands]
 
 
 def _simulated(rng: random.Random, pool: list[int], known: int, need: int, turns: int) -> int:
