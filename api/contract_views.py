@@ -203,7 +203,10 @@ def _gin_view() -> dict[str, Any]:
             "roles": nullable(ref("Roles")),
             "discard_top": nullable(STRING),
             "discard_size": INT,
-            "discard_pile": {**CODES, "description": "the whole discard pile, bottom to top (G1.4)"},
+            "discard_pile": {
+                **CODES,
+                "description": "the whole discard pile, bottom to top (G1.4)",
+            },
             "picked": {
                 "type": "array",
                 "items": CODES,

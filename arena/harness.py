@@ -39,6 +39,9 @@ DEFAULT_MAX_MOVES = 2_000_000
 """A guard against a match that never ends (a bot that never knocks, say)."""
 
 
+Chooser = Callable[..., dict[str, Any]]
+
+
 class ArenaError(RuntimeError):
     """A match that could not be played: a bot's move refused, or no end in sight."""
 
@@ -64,6 +67,7 @@ class MatchRecord:
     round_points: tuple[tuple[int, ...], ...]  # per round: points per seat
     round_winners: tuple[tuple[int, ...], ...]  # per round: the seats that won it
     moves: int
+    round_roles: tuple[tuple[int, int, int] | None, ...] = ()  # gin: (box, captain, advisor)
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,39 +188,78 @@ def play_match(
     spec: MatchSpec,
     options: Mapping[str, Any] | None = None,
     max_moves: int = DEFAULT_MAX_MOVES,
+    advice: bool = False,
 ) -> MatchRecord:
-    """Play one match to its end; ArenaError if a bot's move is refused or it never ends."""
+    """Play one match to its end; ArenaError if a bot's move is refused or it never ends.
+
+    With `advice` (three-hand gin, G1.4), the ADVISOR's bot is asked before each of CAPTAIN's
+    moves, its advice is recorded, and CAPTAIN's view carries it as `you.advice`.
+    """
     game = get_variant(variant)
     players = [{"name": f"{name}-{seat}", "bot": name} for seat, name in enumerate(spec.lineup)]
-    choosers: list[Callable[..., dict[str, Any]]] = [
-        bots.get_bot(variant, name).choose for name in spec.lineup
-    ]
+    choosers = [bots.get_bot(variant, name).choose for name in spec.lineup]
     state = game.initial_state()
     for event in game.create(players, options or {}, spec.seed, ""):
         state = game.evolve(state, event)
     moves = 0
     while not game.is_finished(state):
-        due = game.pending(state)
-        if due is not None:
-            state = _apply(game, state, SYSTEM, due)
-            continue
-        seat = game.to_act(state)
-        if seat is None:
-            raise ArenaError(f"match {spec.index}: nobody to act and nothing pending")
-        view = game.view(state, seat)
-        legal = view["you"]["legal_moves"]
-        move = choosers[seat](view, legal, bot_rng(spec.seed, view["version"], seat))
-        try:
-            state = _apply(game, state, seat, move)
-        except Exception as refused:
-            raise ArenaError(
-                f"match {spec.index} (seed {spec.seed}): bot {spec.lineup[seat]} of seat {seat} "
-                f"played {move!r} at version {view['version']}: {refused}"
-            ) from refused
-        moves += 1
+        state, moved = _step(game, state, spec, choosers, advice)
+        moves += moved
         if moves >= max_moves:
             raise ArenaError(f"match {spec.index} (seed {spec.seed}): no end after {moves} moves")
     return _record(spec, game.view(state, None), moves)
+
+
+def _step(
+    game: Variant, state: Any, spec: MatchSpec, choosers: Sequence[Chooser], advice: bool
+) -> tuple[Any, int]:
+    """One due SYSTEM move (0 moves) or one bot move (1), with advice first if asked."""
+    due = game.pending(state)
+    if due is not None:
+        return _apply(game, state, SYSTEM, due), 0
+    seat = game.to_act(state)
+    if seat is None:
+        raise ArenaError(f"match {spec.index}: nobody to act and nothing pending")
+    given = None
+    if advice:
+        state, given = _advise(game, state, spec, choosers, seat)
+    view = game.view(state, seat)
+    if given is not None:
+        view["you"]["advice"] = given
+    return _play(game, state, spec, seat, choosers[seat], view), 1
+
+
+def _advise(
+    game: Variant, state: Any, spec: MatchSpec, choosers: Sequence[Chooser], seat: int
+) -> tuple[Any, dict[str, Any] | None]:
+    """G1.4: the ADVISOR's advice to CAPTAIN `seat`, applied; None when it has nothing."""
+    roles = game.view(state, None).get("roles") or {}
+    advisor = roles.get("advisor")
+    if advisor is None or roles.get("captain") != seat:
+        return state, None
+    view = game.view(state, advisor)
+    legal = view["you"]["legal_moves"]
+    if not legal:
+        return state, None
+    move = choosers[advisor](view, legal, bot_rng(spec.seed, view["version"], advisor))
+    if not move.get("move") and not move.get("text"):
+        return state, None
+    state = _play(game, state, spec, advisor, lambda *_: move, view)
+    return state, {"text": move.get("text"), "move": move.get("move")}
+
+
+def _play(
+    game: Variant, state: Any, spec: MatchSpec, seat: int, chooser: Chooser, view: Any
+) -> Any:
+    legal = view["you"]["legal_moves"]
+    move = chooser(view, legal, bot_rng(spec.seed, view["version"], seat))
+    try:
+        return _apply(game, state, seat, move)
+    except Exception as refused:
+        raise ArenaError(
+            f"match {spec.index} (seed {spec.seed}): bot {spec.lineup[seat]} of seat {seat} "
+            f"played {move!r} at version {view['version']}: {refused}"
+        ) from refused
 
 
 def _record(spec: MatchSpec, final: Mapping[str, Any], moves: int) -> MatchRecord:
@@ -231,7 +274,15 @@ def _record(spec: MatchSpec, final: Mapping[str, Any], moves: int) -> MatchRecor
         round_points=tuple(tuple(r["points"]) for r in rounds),
         round_winners=tuple(tuple(r["winners"]) for r in rounds),
         moves=moves,
+        round_roles=tuple(_roles_of(r) for r in rounds),
     )
+
+
+def _roles_of(result: Mapping[str, Any]) -> tuple[int, int, int] | None:
+    """(BOX, CAPTAIN, ADVISOR) of a three-hand gin round result; None for other games."""
+    if "advisor" not in result:
+        return None
+    return int(result["box"]), int(result["captain"]), int(result["advisor"])
 
 
 def run(
@@ -286,6 +337,65 @@ def _summary(name: str, records: Sequence[MatchRecord]) -> BotSummary:
         points_per_round=mean_interval(points),
         mean_score=sum(scores) / len(scores) if scores else 0.0,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class TeamSummary:
+    """Three-hand gin: CAPTAIN's margin over BOX per round, by the name of the ADVISOR's bot."""
+
+    advisor: str
+    rounds: int
+    margin: Interval  # points of CAPTAIN minus points of BOX, per round (G7.4: ADVISOR none)
+
+
+def team_margins(records: Sequence[MatchRecord]) -> dict[str, list[float]]:
+    """Per ADVISOR bot name (in line-up order): CAPTAIN's points minus BOX's in each round
+    it advised."""
+    out: dict[str, list[float]] = {}
+    for record in records[:1]:
+        for name in record.lineup:
+            out.setdefault(name, [])
+    for record in records:
+        for roles, points in zip(record.round_roles, record.round_points, strict=True):
+            if roles is not None:
+                box, captain, advisor = roles
+                out.setdefault(record.lineup[advisor], []).append(points[captain] - points[box])
+    return out
+
+
+def summarise_teams(records: Sequence[MatchRecord]) -> tuple[TeamSummary, ...]:
+    """A row per ADVISOR bot name (empty for games without teams)."""
+    return tuple(
+        TeamSummary(name, len(m), mean_interval(m))
+        for name, m in team_margins(records).items()
+        if m
+    )
+
+
+def difference_interval(a: Sequence[float], b: Sequence[float]) -> Interval:
+    """mean(a) - mean(b) with a Welch (normal) 95% interval; (0, 0, 0) without data."""
+    if len(a) < 2 or len(b) < 2:
+        return Interval(0.0, 0.0, 0.0)
+    ma, mb = sum(a) / len(a), sum(b) / len(b)
+    va = sum((x - ma) ** 2 for x in a) / (len(a) - 1)
+    vb = sum((x - mb) ** 2 for x in b) / (len(b) - 1)
+    half = Z95 * math.sqrt(va / len(a) + vb / len(b))
+    return Interval(ma - mb, ma - mb - half, ma - mb + half)
+
+
+def format_teams(records: Sequence[MatchRecord]) -> str:
+    """The team table: CAPTAIN's margin per round by ADVISOR bot, and the first two's gap."""
+    margins = {name: m for name, m in team_margins(records).items() if m}
+    if not margins:
+        return ""
+    lines = [f"{'advisor':<10} {'rounds':>7} {'captain - box per round [95% CI]':>34}"]
+    for row in summarise_teams(records):
+        lines.append(f"{row.advisor:<10} {row.rounds:>7} {_num(row.margin):>34}")
+    names = list(margins)
+    if len(names) >= 2:
+        gap = difference_interval(margins[names[0]], margins[names[1]])
+        lines.append(f"{names[0]} - {names[1]} advising: {_num(gap)} points per round (Welch)")
+    return "\n".join(lines)
 
 
 def _pct(interval: Interval) -> str:

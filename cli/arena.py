@@ -55,6 +55,12 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="a match option (VALUE as JSON, else a string); repeatable",
     )
+    parser.add_argument(
+        "--advice",
+        action="store_true",
+        help="three-hand-gin: ask ADVISOR's bot before each CAPTAIN move and show CAPTAIN the "
+        "advice (G1.4); adds the team table (CAPTAIN's margin over BOX by ADVISOR bot)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -74,9 +80,12 @@ def options_of(args: argparse.Namespace) -> Options | None:
     return options or None
 
 
-def _play(job: tuple[str, arena.MatchSpec, Options | None]) -> arena.MatchRecord:
-    variant, spec, options = job
-    return arena.play_match(variant, spec, options)
+Job = tuple[str, arena.MatchSpec, Options | None, bool]
+
+
+def _play(job: Job) -> arena.MatchRecord:
+    variant, spec, options, advice = job
+    return arena.play_match(variant, spec, options, advice=advice)
 
 
 def play_all(
@@ -84,9 +93,10 @@ def play_all(
     specs: Sequence[arena.MatchSpec],
     options: Options | None,
     jobs: int,
+    advice: bool = False,
 ) -> Iterator[arena.MatchRecord]:
     """The records of `specs` as they finish (in any order when jobs > 1)."""
-    work = [(variant, spec, options) for spec in specs]
+    work = [(variant, spec, options, advice) for spec in specs]
     if jobs <= 1:
         for job in work:
             yield _play(job)
@@ -156,7 +166,7 @@ def handle(args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = sys
     progress = Progress(len(specs), err, enabled=not args.no_progress)
     started = time.monotonic()
     records = []
-    for record in play_all(args.variant, specs, options, args.jobs):
+    for record in play_all(args.variant, specs, options, args.jobs, args.advice):
         records.append(record)
         progress.update(len(records))
     elapsed = time.monotonic() - started
@@ -164,9 +174,13 @@ def handle(args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = sys
     seatings = len(arena.seatings(lineup))
     out.write(
         f"{args.variant}: {len(records)} matches, line-up {','.join(lineup)}, seed {args.seed}, "
-        f"{seatings} seatings rotated, options {json.dumps(options or {})}\n"
+        f"{seatings} seatings rotated, options {json.dumps(options or {})}"
+        f"{', advice on' if args.advice else ''}\n"
     )
     out.write(arena.format_table(arena.summarise(records)) + "\n")
+    teams = arena.format_teams(records) if args.advice else ""
+    if teams:
+        out.write(teams + "\n")
     moves = sum(r.moves for r in records)
     rate = len(records) / elapsed if elapsed > 0 else float("inf")
     out.write(

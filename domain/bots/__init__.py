@@ -26,6 +26,7 @@ from typing import Any
 
 from domain.bots import random as random_bot
 from domain.bots.gin import basic as gin_basic
+from domain.bots.gin import coach as gin_coach
 from domain.bots.gin import expert as gin_expert
 from domain.bots.manipulation import basic as manip_basic
 from domain.bots.manipulation import expert as manip_expert
@@ -70,6 +71,14 @@ BOTS: dict[str, dict[str, Bot]] = {
             "avoid feeding it, and knocks when the expected points beat the undercut risk",
             gin_expert.choose,
             gin_expert.explain,
+        ),
+        "coach": Bot(
+            "coach",
+            GIN,
+            "plays as basic; as ADVISOR it gives the expert's advice, which a basic CAPTAIN "
+            "follows (G1.4): the arena's measure of the advice",
+            gin_coach.choose,
+            gin_coach.explain,
         ),
     },
     MANIPULATION: {

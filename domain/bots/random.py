@@ -6,13 +6,14 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from domain.bots.common import require_moves
+
 
 def choose(
     view: Mapping[str, Any], legal_moves: Sequence[Mapping[str, Any]], rng: random.Random
 ) -> dict[str, Any]:
     """One of `legal_moves`, picked by `rng` (the view is not consulted)."""
-    if not legal_moves:
-        raise ValueError("the random bot was asked to move with no legal move")
+    require_moves(legal_moves, "random")
     return dict(legal_moves[rng.randrange(len(legal_moves))])
 
 

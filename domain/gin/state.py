@@ -213,7 +213,7 @@ def _add_pick(state: GinState, seat: int, card: Card) -> tuple[tuple[Card, ...],
 
 
 def _drop_pick(state: GinState, seat: int, card: Card) -> tuple[tuple[Card, ...], ...]:
-    """A picked card discarded again is back on the pile, no longer held."""
+    """A picked card discarded again (or knocked with) is no longer held."""
     if card not in state.picked[seat]:
         return state.picked
     return tuple(_without(p, card) if s == seat else p for s, p in enumerate(state.picked))
@@ -251,6 +251,7 @@ def _knocked(state: GinState, data: Mapping[str, Any]) -> GinState:
         turn=None,
         taken=None,
         hands=_set_hand(state, seat, _without(state.hands[seat], card)),
+        picked=_drop_pick(state, seat, card),  # the knock card is face down (G6.3.1)
         knock=knock,
     )
 

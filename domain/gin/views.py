@@ -3,9 +3,10 @@
 - A seat sees its own hand. ADVISOR also sees CAPTAIN's hand when `advisor_sees_captain_hand`
   (G1.4), including the cards CAPTAIN draws from the stock and his face-down knock card.
   Nobody sees BOX's hand, the stock order, the deal salt, the seed or the deal key.
-- Public: the upcard and every discard (`discard_pile`, bottom to top), draws from the discard
-  pile (`picked`: per seat, the cards it took from the pile this hand and still holds), the knocker's spread
-  (G3.5, G6.3) and, once a hand is scored, both hands (the round result).
+- Public: the upcard and every discard (`discard_pile`, bottom to top), draws from the
+  discard pile (`picked`: per seat, the cards it took from the pile this hand and still
+  holds), the knocker's spread (G3.5, G6.3) and, once a hand is scored, both hands (the
+  round result).
 - The face-down knock card (G6.3.1) stays hidden from the other seats for the rest of the
   match: it appears only in the Knocked event, which is public in full once the match is
   finished.
@@ -18,6 +19,7 @@
 
 from __future__ import annotations
 
+import marshal
 from collections.abc import Mapping
 from typing import Any
 
@@ -39,6 +41,15 @@ def json_copy(value: Any) -> Any:
     if isinstance(value, list):
         return [json_copy(v) if type(v) in _NESTED else v for v in value]
     return value
+
+
+def copy_rounds(rounds: Any) -> list[Any]:
+    """Deep copies of the round results: marshal's C copy when they are plain JSON data
+    (they always are when folded from events), else `json_copy`."""
+    try:
+        return list(marshal.loads(marshal.dumps(tuple(rounds))))
+    except ValueError:
+        return [json_copy(r) for r in rounds]
 
 
 def sees_hand(options: GinOptions, roles: Roles | None, viewer: int | None, owner: int) -> bool:
@@ -67,7 +78,7 @@ def view(state: GinState, seat: int | None) -> dict[str, Any]:
         "scores": list(state.scores),
         "winners": list(state.winners),
         "stock_size": len(state.stock),
-        "rounds": [json_copy(r) for r in state.rounds],
+        "rounds": copy_rounds(state.rounds),
         "deal_commitment": state.commitment,
         "roles": None
         if roles is None

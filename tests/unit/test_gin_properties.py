@@ -150,7 +150,8 @@ def _sees(state: GinState, viewer: int | None, owner: int) -> bool:
 
 
 def _secret(state: GinState, viewer: int | None) -> set[str]:
-    """The cards `viewer` may not see in this state."""
+    """The cards `viewer` may not see in this state (the cards a seat took from the discard
+    pile and still holds are public, G1.4: `picked`)."""
     roles = state.roles
     if roles is None or state.round == 0:
         return set()
@@ -163,7 +164,7 @@ def _secret(state: GinState, viewer: int | None) -> set[str]:
     for owner in (roles.box, roles.captain):
         spread = knock is not None and knock.seat == owner
         if not spread and not _sees(state, viewer, owner):
-            hidden |= set(codes(state.hands[owner]))
+            hidden |= set(codes(state.hands[owner])) - set(codes(state.picked[owner]))
     return hidden
 
 

@@ -5,6 +5,8 @@
 - Knock (G6): as soon as it may, with the discard that leaves the least deadwood (gin first).
 - Discard: the card whose removal leaves the least deadwood, the highest card among equals.
 - ADVISOR (G1.3): its only move is to advise; it advises nothing.
+- CAPTAIN follows its advisor's advice when the view carries it (`you.advice`, G1.4) and the
+  advised move is legal.
 """
 
 from __future__ import annotations
@@ -13,35 +15,33 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from domain.bots.common import choose_of, follow_advice, require_moves
 from domain.bots.gin.eval import (
     SeatView,
     bits,
     code,
     deadwood,
     find_move,
+    least_deadwood,
     legal_cards,
 )
-from domain.gin.melds.core import CARD_VALUES, least_deadwood
+from domain.gin.melds.core import CARD_VALUES
 
 Move = dict[str, Any]
-
-
-def choose(
-    view: Mapping[str, Any], legal_moves: Sequence[Mapping[str, Any]], rng: random.Random
-) -> Move:
-    return explain(view, legal_moves, rng)[0]
 
 
 def explain(
     view: Mapping[str, Any], legal_moves: Sequence[Mapping[str, Any]], rng: random.Random
 ) -> tuple[Move, str]:
     """The greedy move and a one-line reason."""
-    if not legal_moves:
-        raise ValueError("the basic gin bot was asked to move with no legal move")
+    require_moves(legal_moves, "basic gin")
     seat = SeatView.of(view)
     kinds = {m.get("type") for m in legal_moves}
     if kinds == {"advise"}:
         return dict(legal_moves[0]), "the advisor only advises (G1.3); no advice given"
+    advised = follow_advice(view, legal_moves)
+    if advised is not None:
+        return advised, "follow the advisor's advice (G1.4)"
     if "take_upcard" in kinds:
         return _offer(seat, legal_moves)
     if "draw" in kinds:
@@ -50,6 +50,9 @@ def explain(
     if knocks:
         return _knock(seat, knocks)
     return _discard(seat, legal_cards(legal_moves, "discard"))
+
+
+choose = choose_of(explain)
 
 
 def takes(hand: int, top: int | None) -> tuple[bool, int, int]:

@@ -7,7 +7,8 @@ domain.gin.melds.core (G3, G6.2) and the exact lay-off search of domain.gin.meld
 
 - `SeatView.of(view)`: the parsed view. The *unseen* cards are the 52 minus the seat's hand
   and the discard top (and, if a view carries them, the whole discard pile and the cards the
-  opponent is known to hold: the `picked` cards it took from the pile and still holds). The opponent's hand, the stock and the buried discards are all
+  opponent is known to hold: its `picked` cards, taken from the pile and still held). The
+  opponent's hand, the stock and the buried discards are all
   among them.
 - `potential(hand, pool)`: the expected deadwood saved by one draw from `pool` (the hand's
   "outs"), `value(hand, pool)` = deadwood - ALPHA * potential: lower is better.
@@ -22,13 +23,20 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
+from domain.bots.common import sample_split
 from domain.cards import Card
-from domain.gin.melds.core import CARD_VALUES, arrangements_of, best_arrangement, least_deadwood
+from domain.gin.melds.core import CARD_VALUES, arrangements_of, best_arrangement
+from domain.gin.melds.core import least_deadwood as _least_deadwood
 from domain.gin.melds.layoffs import best_layoffs
 
 DECK = (1 << 52) - 1
+
+least_deadwood = lru_cache(maxsize=1 << 18)(_least_deadwood)
+"""domain.gin.melds.core.least_deadwood, memoised: a bot's searches meet the same hands often
+(adding x then y is adding y then x; the next turn's hand is this turn's plus one card)."""
 STOCK_AT_DEAL = 31  # G4.3: 52 - 2 * 10 - 1
 SUIT = 13
 
@@ -48,21 +56,32 @@ MELD_NEIGHBOURS = tuple(_neighbours(i, 1) for i in range(52))
 """Only these cards can share a meld with card i next to it (G3.1 sets, G3.2 runs)."""
 
 
+_BYTE_BITS = tuple(tuple(i for i in range(8) if b >> i & 1) for b in range(256))
+
+
 def bits(mask: int) -> list[int]:
-    """The card indices of a mask, lowest first."""
-    out = []
+    """The card indices of a mask, lowest first (a byte at a time)."""
+    out: list[int] = []
+    base = 0
     while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+        byte = mask & 255
+        if byte:
+            out.extend(base + i for i in _BYTE_BITS[byte])
+        mask >>= 8
+        base += 8
     return out
 
 
+_INDEX = {str(Card(i)): i for i in range(52)}
+
+
 def mask_of(codes: Sequence[str] | None) -> int:
+    """The mask of card codes (None entries skipped); a bad code is refused by Card.parse."""
     mask = 0
     for code in codes or ():
         if code is not None:
-            mask |= 1 << Card.parse(code).index
+            index = _INDEX.get(code)
+            mask |= 1 << (Card.parse(code).index if index is None else index)
     return mask
 
 
@@ -99,21 +118,35 @@ def improvement(hand: int, card: int, base: int, base_drop: int, near: int) -> i
     return max(0, base - base_drop - CARD_VALUES[card])
 
 
+VALUE_MASKS = tuple(sum(1 << i for i in range(52) if CARD_VALUES[i] == v) for v in range(11))
+"""The cards worth v points (G2.3), for v = 0..10 (none is worth 0)."""
+
+
 def potential(hand: int, pool: int) -> float:
-    """Expected deadwood saved by one card drawn uniformly from `pool` (0 for an empty pool)."""
-    cards = bits(pool & ~hand)
-    if not cards:
+    """Expected deadwood saved by one card drawn uniformly from `pool` (0 for an empty pool).
+
+    The sum of `improvement` over the pool: a card that melds with nothing saves
+    `slack - value` when positive, counted by value; the others need the deadwood table.
+    """
+    pool &= ~hand
+    count = pool.bit_count()
+    if not count:
         return 0.0
     base = deadwood(hand)
-    base_drop = deadwood_after_best_discard(hand)
+    slack = base - deadwood_after_best_discard(hand)
     near = related(hand)
-    return sum(improvement(hand, c, base, base_drop, near) for c in cards) / len(cards)
+    far = pool & ~near
+    total = sum((slack - v) * (far & VALUE_MASKS[v]).bit_count() for v in range(1, min(slack, 11)))
+    for card in bits(pool & near):
+        total += max(0, base - least_deadwood(hand | 1 << card, True))
+    return total / count
 
 
 ALPHA = 1.5
 """Weight of a hand's potential against its deadwood (tuned with the arena)."""
 
 
+@lru_cache(maxsize=1 << 16)
 def value(hand: int, pool: int, alpha: float = ALPHA) -> float:
     """How good a 10-card hand is: deadwood minus `alpha` times its potential (lower is better)."""
     return deadwood(hand) - alpha * potential(hand, pool)
@@ -218,8 +251,8 @@ def _opponent_known(view: Mapping[str, Any], opponent: int | None) -> int:
 # --- the opponent model -----------------------------------------------------------------------
 
 
-SAMPLES = 24
-MAX_SIM_TURNS = 10
+SAMPLES = 12
+MAX_SIM_TURNS = 6
 RETRIES = 3
 """Redraws of a sampled hand that would have kept the card the opponent declined."""
 
@@ -265,11 +298,11 @@ class OpponentModel:
 
 def _simulated(rng: random.Random, pool: list[int], known: int, need: int, turns: int) -> int:
     """A dealt hand improved by `turns` greedy stock draws."""
-    drawn = rng.sample(pool, need + turns)
+    dealt, drawn = sample_split(rng, pool, (need, turns))
     hand = known
-    for i in drawn[:need]:
+    for i in dealt:
         hand |= 1 << i
-    for i in drawn[need:]:
+    for i in drawn:
         hand = _greedy_keep(hand | 1 << i, known)
     return hand
 
@@ -284,8 +317,8 @@ def _would_keep(hand: int, declined: int) -> bool:
 def _greedy_keep(hand11: int, known: int = 0) -> int:
     """The 10 cards an opponent keeps from 11: the least-deadwood discard (G6.2), never one
     of the `known` cards (taken from the pile in view of everyone, so kept to be melded)."""
-    if not known:
-        _, dropped = best_arrangement(hand11, True)
+    _, dropped = best_arrangement(hand11, True)
+    if not dropped & known:
         return hand11 & ~dropped
     best = min(bits(hand11 & ~known), key=lambda c: least_deadwood(hand11 & ~(1 << c), False))
     return hand11 & ~(1 << best)

@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from domain.bots.common import choose_of, require_moves
 from domain.bots.gin.eval import (
     ALPHA,
     MELD_NEIGHBOURS,
@@ -34,16 +35,15 @@ from domain.bots.gin.eval import (
     deadwood,
     find_move,
     knock_value,
+    least_deadwood,
     legal_cards,
     mask_of,
+    related,
     value,
 )
-from domain.gin.melds.core import CARD_VALUES, least_deadwood
+from domain.gin.melds.core import CARD_VALUES, best_arrangement
 
 Move = dict[str, Any]
-
-STOCK_CANDIDATES = 4
-"""Discards examined per card in the expected stock draw (the lowest deadwood ones)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,17 +75,14 @@ class _Memo:
         return found
 
 
-def choose(
-    view: Mapping[str, Any], legal_moves: Sequence[Mapping[str, Any]], rng: random.Random
-) -> Move:
-    return decide(view, legal_moves, rng, PARAMS)[0]
-
-
 def explain(
     view: Mapping[str, Any], legal_moves: Sequence[Mapping[str, Any]], rng: random.Random
 ) -> tuple[Move, str]:
     """The expert move and a one-line reason."""
     return decide(view, legal_moves, rng, PARAMS)
+
+
+choose = choose_of(explain)
 
 
 def decide(
@@ -95,8 +92,7 @@ def decide(
     params: Params,
 ) -> tuple[Move, str]:
     """The expert move with these knobs, and why."""
-    if not legal_moves:
-        raise ValueError("the expert gin bot was asked to move with no legal move")
+    require_moves(legal_moves, "expert gin")
     seat = SeatView.of(view)
     if not params.infer_declined:
         seat = replace(seat, declined=0)
@@ -129,21 +125,24 @@ def _best_discard(hand11: int, memo: _Memo, exclude: int = 0, candidates: int = 
 
 
 def stock_value(hand: int, memo: _Memo) -> float:
-    """The expected value of the hand after one stock draw and the best discard."""
-    pool = bits(memo.pool & ~hand)
-    if not pool:
-        return memo(hand)
-    near = 0
-    for i in bits(hand):
-        near |= MELD_NEIGHBOURS[i] | _two_away(i)
+    """The expected value of the hand after one stock draw and the best discard.
+
+    Only a draw that lowers the deadwood (an out) is worth re-valuing, with the discard
+    that leaves the least deadwood (G6.2); any other draw is assumed thrown back.
+    """
+    pool = memo.pool & ~hand
+    count = pool.bit_count()
     keep = memo(hand)
-    total = 0.0
-    for card in pool:
-        if near >> card & 1:
-            total += min(keep, _best_discard(hand | 1 << card, memo, 0, STOCK_CANDIDATES))
-        else:
-            total += keep
-    return total / len(pool)
+    if not count:
+        return keep
+    now = deadwood(hand)
+    total = keep * count
+    for card in bits(pool & related(hand)):
+        grown = hand | 1 << card
+        if least_deadwood(grown, True) < now:
+            _, dropped = best_arrangement(grown, True)
+            total += min(keep, memo(grown & ~dropped)) - keep
+    return total / count
 
 
 def _two_away(index: int) -> int:

@@ -14,23 +14,17 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from domain.bots.common import choose_of, first_listed, require_moves
 from domain.bots.manipulation.eval import SeatView, best_meld, keeps_table, moves_of, simple_meld
 
 Move = dict[str, Any]
-
-
-def choose(
-    view: Mapping[str, Any], legal_moves: Sequence[Mapping[str, Any]], rng: random.Random
-) -> Move:
-    return explain(view, legal_moves, rng)[0]
 
 
 def explain(
     view: Mapping[str, Any], legal_moves: Sequence[Mapping[str, Any]], rng: random.Random
 ) -> tuple[Move, str]:
     """The greedy move and a one-line reason."""
-    if not legal_moves:
-        raise ValueError("the basic manipulation bot was asked to move with no legal move")
+    require_moves(legal_moves, "basic manipulation")
     seat = SeatView.of(view)
     if moves_of(legal_moves, "knock"):
         return {"type": "knock"}, f"knock with {seat.points} points in hand (M8.1)"
@@ -42,11 +36,13 @@ def explain(
         found = best_meld(seat.table, [m for m in melds if keeps_table(seat.table, m)] or melds)
         if found is not None:
             return found[0], f"meld: sheds {found[1]} points without rearranging the table"
-    for kind, reason in (
-        ("draw", "draw: no meld is possible (M4)"),
-        ("end_turn", "end the turn: the hand is over the knock limit"),
-        ("pass", "pass: no meld is possible (M9)"),
-    ):
-        if moves_of(legal_moves, kind):
-            return {"type": kind}, reason
-    return dict(legal_moves[0]), "the only move listed"
+    return first_listed(legal_moves, FALLBACKS)
+
+
+choose = choose_of(explain)
+
+FALLBACKS = (
+    ("draw", "draw: no meld is possible (M4)"),
+    ("end_turn", "end the turn: the hand is over the knock limit"),
+    ("pass", "pass: no meld is possible (M9)"),
+)

@@ -26,6 +26,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from domain.bots.common import choose_of, first_listed, require_moves, sample_split
+from domain.bots.manipulation.basic import FALLBACKS
 from domain.bots.manipulation.eval import (
     SeatView,
     best_meld,
@@ -57,17 +59,14 @@ class Params:
 PARAMS = Params()
 
 
-def choose(
-    view: Mapping[str, Any], legal_moves: Sequence[Mapping[str, Any]], rng: random.Random
-) -> Move:
-    return decide(view, legal_moves, rng, PARAMS)[0]
-
-
 def explain(
     view: Mapping[str, Any], legal_moves: Sequence[Mapping[str, Any]], rng: random.Random
 ) -> tuple[Move, str]:
     """The expert move and a one-line reason."""
     return decide(view, legal_moves, rng, PARAMS)
+
+
+choose = choose_of(explain)
 
 
 def decide(
@@ -77,8 +76,7 @@ def decide(
     params: Params,
 ) -> tuple[Move, str]:
     """The expert move with these knobs, and why."""
-    if not legal_moves:
-        raise ValueError("the expert manipulation bot was asked to move with no legal move")
+    require_moves(legal_moves, "expert manipulation")
     seat = SeatView.of(view)
     if moves_of(legal_moves, "knock"):
         ev, win = knock_value(seat, rng)
@@ -101,14 +99,7 @@ def decide(
                 return held
         out = "goes out" if left == 0 else f"leaves {left} points"
         return move, f"meld: sheds {points} points, the solver's best; {out}"
-    for kind, reason in (
-        ("draw", "draw: no meld is possible (M4)"),
-        ("end_turn", "end the turn"),
-        ("pass", "pass: no meld is possible (M9)"),
-    ):
-        if moves_of(legal_moves, kind):
-            return {"type": kind}, reason
-    return dict(legal_moves[0]), "the only move listed"
+    return first_listed(legal_moves, FALLBACKS)
 
 
 def knock_value(seat: SeatView, rng: random.Random, samples: int = SAMPLES) -> tuple[float, float]:
@@ -127,12 +118,7 @@ def knock_value(seat: SeatView, rng: random.Random, samples: int = SAMPLES) -> t
     total = 0.0
     wins = 0
     for _ in range(samples):
-        dealt = rng.sample(unseen, need)
-        counts = []
-        start = 0
-        for size in sizes:
-            counts.append(sum(dealt[start : start + size]))
-            start += size
+        counts = [sum(part) for part in sample_split(rng, unseen, sizes)]
         low = min(counts)
         if low > mine:
             wins += 1

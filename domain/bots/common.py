@@ -1,0 +1,67 @@
+"""Shared bot plumbing: `choose` from `explain`, the no-move guard, unseen-card sampling and
+the plain fallbacks every bot ends with.
+
+A bot module defines `explain(view, legal_moves, rng) -> (move, reason)`; `choose_of(explain)`
+is its `choose`, the same move without the reason.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+Move = dict[str, Any]
+Legal = Sequence[Mapping[str, Any]]
+Explain = Callable[[Mapping[str, Any], Legal, random.Random], tuple[Move, str]]
+Choose = Callable[[Mapping[str, Any], Legal, random.Random], Move]
+T = TypeVar("T")
+
+
+def choose_of(explain: Explain) -> Choose:
+    """The `choose` of a bot: its `explain` without the reason."""
+
+    def choose(view: Mapping[str, Any], legal_moves: Legal, rng: random.Random) -> Move:
+        return explain(view, legal_moves, rng)[0]
+
+    choose.__doc__ = f"The move of {explain.__module__}.explain, without its reason."
+    return choose
+
+
+def require_moves(legal_moves: Legal, bot: str) -> None:
+    """A bot is only asked to move when it has a legal move (ValueError otherwise)."""
+    if not legal_moves:
+        raise ValueError(f"the {bot} bot was asked to move with no legal move")
+
+
+def sample_split(rng: random.Random, pool: Sequence[T], sizes: Sequence[int]) -> list[list[T]]:
+    """One uniformly random deal of distinct `pool` items into parts of these sizes."""
+    dealt = rng.sample(pool, sum(sizes))
+    parts, start = [], 0
+    for size in sizes:
+        parts.append(dealt[start : start + size])
+        start += size
+    return parts
+
+
+def first_listed(legal_moves: Legal, choices: Sequence[tuple[str, str]]) -> tuple[Move, str]:
+    """The first `(type, reason)` of `choices` whose type is listed, else the first move."""
+    kinds = {m.get("type") for m in legal_moves}
+    for kind, reason in choices:
+        if kind in kinds:
+            return {"type": kind}, reason
+    return dict(legal_moves[0]), "the only move listed"
+
+
+def follow_advice(view: Mapping[str, Any], legal_moves: Legal) -> Move | None:
+    """G1.4: the advised move when CAPTAIN's view carries advice (`you.advice`) that is legal."""
+    advice = (view.get("you") or {}).get("advice") or {}
+    move = advice.get("move") if isinstance(advice, Mapping) else None
+    if not isinstance(move, Mapping):
+        return None
+    for legal in legal_moves:
+        if all(move.get(k) == v for k, v in legal.items()) and move.get("type") == legal.get(
+            "type"
+        ):
+            return dict(move)
+    return None
