@@ -189,11 +189,13 @@ def play_match(
     options: Mapping[str, Any] | None = None,
     max_moves: int = DEFAULT_MAX_MOVES,
     advice: bool = False,
+    observe: Callable[[dict[str, Any]], None] | None = None,
 ) -> MatchRecord:
     """Play one match to its end; ArenaError if a bot's move is refused or it never ends.
 
     With `advice` (three-hand gin, G1.4), the ADVISOR's bot is asked before each of CAPTAIN's
-    moves, its advice is recorded, and CAPTAIN's view carries it as `you.advice`.
+    moves, its advice is recorded, and CAPTAIN's view carries it as `you.advice`. `observe`
+    is shown every view a bot decides from (bench/bots.py collects positions so).
     """
     game = get_variant(variant)
     players = [{"name": f"{name}-{seat}", "bot": name} for seat, name in enumerate(spec.lineup)]
@@ -203,7 +205,7 @@ def play_match(
         state = game.evolve(state, event)
     moves = 0
     while not game.is_finished(state):
-        state, moved = _step(game, state, spec, choosers, advice)
+        state, moved = _step(game, state, spec, choosers, advice, observe)
         moves += moved
         if moves >= max_moves:
             raise ArenaError(f"match {spec.index} (seed {spec.seed}): no end after {moves} moves")
@@ -211,7 +213,12 @@ def play_match(
 
 
 def _step(
-    game: Variant, state: Any, spec: MatchSpec, choosers: Sequence[Chooser], advice: bool
+    game: Variant,
+    state: Any,
+    spec: MatchSpec,
+    choosers: Sequence[Chooser],
+    advice: bool,
+    observe: Callable[[dict[str, Any]], None] | None,
 ) -> tuple[Any, int]:
     """One due SYSTEM move (0 moves) or one bot move (1), with advice first if asked."""
     due = game.pending(state)
@@ -222,15 +229,22 @@ def _step(
         raise ArenaError(f"match {spec.index}: nobody to act and nothing pending")
     given = None
     if advice:
-        state, given = _advise(game, state, spec, choosers, seat)
+        state, given = _advise(game, state, spec, choosers, seat, observe)
     view = game.view(state, seat)
     if given is not None:
         view["you"]["advice"] = given
+    if observe is not None:
+        observe(view)
     return _play(game, state, spec, seat, choosers[seat], view), 1
 
 
 def _advise(
-    game: Variant, state: Any, spec: MatchSpec, choosers: Sequence[Chooser], seat: int
+    game: Variant,
+    state: Any,
+    spec: MatchSpec,
+    choosers: Sequence[Chooser],
+    seat: int,
+    observe: Callable[[dict[str, Any]], None] | None,
 ) -> tuple[Any, dict[str, Any] | None]:
     """G1.4: the ADVISOR's advice to CAPTAIN `seat`, applied; None when it has nothing."""
     roles = game.view(state, None).get("roles") or {}
@@ -241,6 +255,8 @@ def _advise(
     legal = view["you"]["legal_moves"]
     if not legal:
         return state, None
+    if observe is not None:
+        observe(view)
     move = choosers[advisor](view, legal, bot_rng(spec.seed, view["version"], advisor))
     if not move.get("move") and not move.get("text"):
         return state, None

@@ -116,3 +116,39 @@ def test_the_cli_prints_a_table_and_the_rate() -> None:
         cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert bad.returncode == 2 and "exactly 3" in bad.stderr
+
+
+def test_team_margins_split_rounds_by_the_advisor_bot() -> None:
+    """G1.3, G7.4: CAPTAIN's points minus BOX's per round, keyed by the ADVISOR's bot name;
+    rounds of a game without teams count nowhere; the gap has a Welch interval."""
+    record = arena.MatchRecord(
+        index=0,
+        seed=1,
+        lineup=("coach", "basic", "basic"),
+        scores=(0, 0, 0),
+        winners=(),
+        round_points=((10, 0, 0), (0, 7, 0), (0, 0, 12), (4, 0, 0)),
+        round_winners=((0,), (1,), (2,), (0,)),
+        moves=1,
+        round_roles=((1, 0, 2), (0, 1, 2), (1, 2, 0), None),
+    )
+    margins = arena.team_margins([record])
+    assert margins == {"coach": [12.0], "basic": [10.0, 7.0]}
+    gap = arena.difference_interval([1.0, 3.0], [0.0, 0.0])
+    assert gap.value == 2.0 and gap.low < 2.0 < gap.high
+    assert "coach" in arena.format_teams([record])
+
+
+def test_an_advised_run_is_deterministic_and_records_roles() -> None:
+    """G1.4: with advice on, ADVISOR's bot advises before CAPTAIN's moves; the run repeats."""
+    one = arena.run("three-hand-gin", ("coach", "basic", "basic"), 1, 9, {"target_score": 20})
+    specs = arena.plan(("coach", "basic", "basic"), 1, 9)
+    advised = [
+        arena.play_match("three-hand-gin", s, {"target_score": 20}, advice=True) for s in specs
+    ]
+    again = [
+        arena.play_match("three-hand-gin", s, {"target_score": 20}, advice=True) for s in specs
+    ]
+    assert advised == again
+    assert all(len(r.round_roles) == len(r.round_points) for r in (*one, *advised))
+    assert all(roles is not None for r in advised for roles in r.round_roles)

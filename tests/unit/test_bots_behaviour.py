@@ -173,3 +173,69 @@ def test_gin_expert_reads_a_public_pile_and_picks_when_a_view_carries_them() -> 
     assert all(hand & mask_of(["QH"]) for hand in model.hands)
     assert not any(hand & mask_of(["5D", "AH", "8C"]) for hand in model.hands)
     assert all(hand.bit_count() == 10 for hand in model.hands)
+
+
+def _captain_view(hand: str, top: str, phase: str, advice: dict | None) -> dict:
+    view = gin_view(hand, top, phase)
+    view["you"] = {**view["you"], "seat": 1, "role": "captain"}
+    view["turn"] = 1
+    if advice is not None:
+        view["you"]["advice"] = advice
+    return view
+
+
+def test_gin_basic_captain_follows_legal_advice_and_ignores_the_rest() -> None:
+    """G1.4: advice never binds CAPTAIN, but `basic` follows advice its view carries when the
+    advised move is legal; advice of a move not listed is ignored (its own greedy move)."""
+    hand = "6H 7H 2C 9C KD QS JD 4S 3D TC"
+    plain = _captain_view(hand, "8H", "draw", None)
+    own, _ = gin_basic.explain(plain, plain["you"]["legal_moves"], random.Random(1))
+    assert own == {"type": "draw", "from": "discard"}
+    told = {"text": "leave it", "move": {"type": "draw", "from": "stock"}}
+    view = _captain_view(hand, "8H", "draw", told)
+    move, reason = gin_basic.explain(view, view["you"]["legal_moves"], random.Random(1))
+    assert move == {"type": "draw", "from": "stock"} and "advice" in reason
+    bad = {"text": "?", "move": {"type": "discard", "card": "KD"}}
+    view = _captain_view(hand, "8H", "draw", bad)
+    assert gin_basic.choose(view, view["you"]["legal_moves"], random.Random(1)) == own
+
+
+def test_gin_coach_plays_basic_but_advises_as_the_expert() -> None:
+    """G1.3, G1.4: `coach` as ADVISOR sends the expert's suggested move for the captain's
+    hand (here: take the 8H that completes a run); elsewhere it plays `basic`'s move."""
+    from domain.bots.gin import coach
+
+    captain_hand = "6H 7H 2C 9C KD QS JD 4S 3D TC"
+    advisor = gin_view("", "8H", "draw")
+    advisor["turn"] = 1
+    advisor["you"] = {
+        "seat": 2,
+        "role": "advisor",
+        "hand": [],
+        "team_hand": captain_hand.split(),
+        "legal_moves": [{"type": "advise"}],
+    }
+    move, _ = coach.explain(advisor, [{"type": "advise"}], random.Random(1))
+    assert move["type"] == "advise" and move["move"] == {"type": "draw", "from": "discard"}
+    assert move["text"]
+    assert gin_basic.choose(advisor, [{"type": "advise"}], random.Random(1)) == {"type": "advise"}
+    view = gin_view("6H 7H 8H 2C 3C 4C KD KS 9D 5S", "QC", "upcard_offer")
+    legal = view["you"]["legal_moves"]
+    assert coach.choose(view, legal, random.Random(1)) == gin_basic.choose(
+        view, legal, random.Random(1)
+    )
+
+
+def test_gin_expert_stock_value_counts_only_outs() -> None:
+    """G5.2: the expected stock draw re-values only cards that lower the deadwood; a hand
+    whose every unseen card is useless expects exactly its own value."""
+    from domain.bots.gin.eval import mask_of, value
+    from domain.bots.gin.expert import _Memo, stock_value
+
+    hand = mask_of(["AC", "2C", "3C", "5D", "6D", "7D", "9H", "TH", "JH", "KS"])
+    useless = mask_of(["QD", "QC"])  # neither melds with the hand nor lowers its count
+    memo = _Memo(useless, 1.5, {})
+    assert stock_value(hand, memo) == value(hand, useless, 1.5)
+    pool = mask_of(["4C", "QD", "QC", "KD"])  # 4C extends the clubs run: gin
+    assert value(hand, pool, 1.5) == 10 - 1.5 * 10 / 4
+    assert stock_value(hand, _Memo(pool, 1.5, {})) == (0 + 3 * value(hand, pool, 1.5)) / 4

@@ -152,6 +152,12 @@ def value(hand: int, pool: int, alpha: float = ALPHA) -> float:
     return deadwood(hand) - alpha * potential(hand, pool)
 
 
+def clear_caches() -> None:
+    """Forget the memoised deadwoods and values (a benchmark's cold start)."""
+    least_deadwood.cache_clear()
+    value.cache_clear()
+
+
 # --- the view ---------------------------------------------------------------------------------
 
 
