@@ -7,7 +7,7 @@ in domain/manip_table.py.
 
 Events (past tense, JSON-ready data):
 
-    MatchCreated   {variant, players, options, seeded, seed, deal_key}
+    MatchCreated   {variant, players, options, seeded, seed, deal_key, salt_key (seeded only)}
     DealerChosen   {round, dealer}                  chance: DealRng(deal_key, "dealer") (M3.1)
     RoundDealt     {round, dealer, hands, stock, salt, commitment}             (M3)
     CardDrawn      {seat, card, draw}               draw is 1, 2 or 3 (M4)
@@ -63,7 +63,7 @@ from domain.manip_state import (
     table_codes,
 )
 from domain.manip_table import check_meld, meld_candidates
-from domain.shuffle import DealRng, commitment, seed_key
+from domain.shuffle import DealRng, commitment, salt_key, seed_key
 from domain.variants import Variant
 
 NAME = "manipulation-rummy"
@@ -116,26 +116,29 @@ def create(
     deal_key = seed_key(seed) if seed is not None else secret
     n = len(roster)
     dealer = DealRng(deal_key, "dealer").randbelow(n)
-    created = Event(
-        "MatchCreated",
-        {
-            "variant": NAME,
-            "players": roster,
-            "options": full,
-            "seeded": seed is not None,
-            "seed": seed,
-            "deal_key": deal_key,
-        },
-    )
+    data: dict[str, Any] = {
+        "variant": NAME,
+        "players": roster,
+        "options": full,
+        "seeded": seed is not None,
+        "seed": seed,
+        "deal_key": deal_key,
+    }
+    if seed is not None and secret:
+        data["salt_key"] = secret  # the salts of a seeded match stay secret (shuffle.py)
     chosen = Event("DealerChosen", {"round": 1, "dealer": dealer})
-    return created, chosen, deal_event(deal_key, 1, n, dealer)
+    salts = salt_key(deal_key, data.get("salt_key"))
+    return Event("MatchCreated", data), chosen, deal_event(deal_key, 1, n, dealer, salts)
 
 
-def deal_event(deal_key: str, round_no: int, n: int, dealer: int) -> Event:
-    """RoundDealt: shuffle the pack (M1.2), deal 10 each one at a time from the dealer's left."""
+def deal_event(
+    deal_key: str, round_no: int, n: int, dealer: int, salts: str | None = None
+) -> Event:
+    """RoundDealt: shuffle the pack (M1.2), deal 10 each one at a time from the dealer's left;
+    the commitment salt from `salts` (shuffle.salt_key; the deal key when None)."""
     deck = [str(c) for c in pack(n)]
     DealRng(deal_key, f"deal:{round_no}").shuffle(deck)
-    salt = DealRng(deal_key, f"salt:{round_no}").token()
+    salt = DealRng(salts or deal_key, f"salt:{round_no}").token()
     hands: list[list[str]] = [[] for _ in range(n)]
     for i in range(HAND_SIZE * n):
         hands[(dealer + 1 + i) % n].append(deck[i])
@@ -383,7 +386,8 @@ def score_round(state: State) -> tuple[Event, ...]:
         return scored, finished
     assert state.deal_key is not None and state.dealer is not None
     dealer = next_dealer(state, winners)
-    return scored, deal_event(state.deal_key, state.round + 1, state.n, dealer)
+    salts = salt_key(state.deal_key, state.salt_key)
+    return scored, deal_event(state.deal_key, state.round + 1, state.n, dealer, salts)
 
 
 def next_dealer(state: State, winners: Sequence[int]) -> int:
@@ -497,6 +501,8 @@ def event_view(before: State, event: Event, seat: int | None) -> dict[str, Any]:
     if event.type == "MatchCreated":
         data["seed"] = None
         data["deal_key"] = None
+        if "salt_key" in data:
+            data["salt_key"] = None
     elif event.type == "RoundDealt":
         data["hands"] = [
             list(h) if s == seat else [None] * len(h) for s, h in enumerate(data["hands"])

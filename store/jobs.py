@@ -7,7 +7,10 @@ After every append the store asks the variant what comes next:
   match as a SYSTEM move of its own after scoring) -> job `system-<match>-<version>` on queue
   `scoring`, calling `workers.scoring.apply_system(match_id, version)`;
 - `to_act(state)` is a bot seat -> job `bot-<match>-<version>` on queue `bots`, calling
-  `workers.bot_turn.play_bot_turn(match_id, version)`.
+  `workers.bot_turn.play_bot_turn(match_id, version)`; when every seat of the match is a bot,
+  on queue `bots-low` instead. The worker takes its queues in order (`scoring`, `bots`,
+  `bots-low`), so bot-only matches (an arena on the server, any target score) play only when
+  no match with a person waits for a bot: a person waits at most for the one job running.
 (RQ allows only letters, digits, `_` and `-` in job ids, so the `score:{m}:{r}` of
 architecture.md is spelled with dashes.) A job's arguments are the match id and a version and
 nothing else: never cards, seeds or views (the no-leak rule). Functions are named by dotted
@@ -32,10 +35,13 @@ from domain.variants import Variant
 
 SCORING = "scoring"
 BOTS = "bots"
+BOTS_LOW = "bots-low"
+QUEUES = (SCORING, BOTS, BOTS_LOW)
+"""Every queue, highest priority first (the order a worker listens in)."""
 SCORE_FUNC = "workers.scoring.score_round"
 SYSTEM_FUNC = "workers.scoring.apply_system"
 BOT_FUNC = "workers.bot_turn.play_bot_turn"
-TIMEOUTS = {SCORING: 60, BOTS: 120}
+TIMEOUTS = {SCORING: 60, BOTS: 120, BOTS_LOW: 120}
 RESULT_TTL = 3600
 ACTIVE = {JobStatus.QUEUED, JobStatus.STARTED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
 
@@ -79,8 +85,15 @@ def followups(variant: Variant, state: Any, match_id: str, version: int) -> list
         return [JobSpec(SCORING, system_job_id(match_id, version), SYSTEM_FUNC, match_id, version)]
     seat = variant.to_act(state)
     if seat is not None and bot_seat(variant, state, seat):
-        return [JobSpec(BOTS, bot_job_id(match_id, version), BOT_FUNC, match_id, version)]
+        queue = BOTS_LOW if all_bots(variant, state) else BOTS
+        return [JobSpec(queue, bot_job_id(match_id, version), BOT_FUNC, match_id, version)]
     return []
+
+
+def all_bots(variant: Variant, state: Any) -> bool:
+    """True when no seat of the match is a person's."""
+    seats = variant.view(state, None).get("seats") or []
+    return bool(seats) and all(entry.get("bot") for entry in seats)
 
 
 def bot_seat(variant: Variant, state: Any, seat: int) -> str | None:
@@ -94,13 +107,12 @@ def bot_seat(variant: Variant, state: Any, seat: int) -> str | None:
 
 
 class Queues:
-    """The two RQ queues on one connection, with the JSON serializer."""
+    """The RQ queues on one connection, with the JSON serializer."""
 
     def __init__(self, connection: redis.Redis) -> None:
         self.connection = connection
         self._queues = {
-            name: Queue(name, connection=connection, serializer=JSONSerializer)
-            for name in (SCORING, BOTS)
+            name: Queue(name, connection=connection, serializer=JSONSerializer) for name in QUEUES
         }
 
     def queue(self, name: str) -> Queue:

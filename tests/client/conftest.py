@@ -34,6 +34,7 @@ from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server  # 
 
 from api import create_app  # noqa: E402
 from deadwood_client import Client  # noqa: E402
+from store.jobs import QUEUES  # noqa: E402
 
 
 class _QuietHandler(WSGIRequestHandler):
@@ -60,9 +61,7 @@ class ThreadWorker(SimpleWorker):
 
 def _work(service: Any, stop: threading.Event) -> None:
     connection = service.queues.connection
-    queues = [
-        Queue(n, connection=connection, serializer=JSONSerializer) for n in ("scoring", "bots")
-    ]
+    queues = [Queue(n, connection=connection, serializer=JSONSerializer) for n in QUEUES]
     while not stop.is_set():
         worker = ThreadWorker(queues, connection=connection, serializer=JSONSerializer)
         worker.work(burst=True, logging_level="WARNING")
