@@ -115,7 +115,7 @@ def test_a_person_s_bot_is_not_queued_behind_bot_only_matches(
     job = _done(redis_client, first)
     assert _overtaken(redis_client, job, busy) <= 1, "the person's bot waited for bot-only jobs"
     _move_until_a_bot_is_due(service, created.match_id)
-    state, version = service.load(created.match_id)
+    _, version = service.load(created.match_id)
     job = _done(redis_client, bot_job_id(created.match_id, version))
     assert len(_bot_only_starts(redis_client, busy)) > 6, "the bot-only matches were playing"
     assert _overtaken(redis_client, job, busy) <= 1, "the person's bot waited for bot-only jobs"
