@@ -113,7 +113,8 @@ def _healthy(up: Up, seconds: float = 60.0) -> None:
 @pytest.fixture
 def up(tmp_path: Path) -> Iterator[Up]:
     port, redis_port = free_port(), free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_URL")}
+    dropped = ("REDIS_URL", "QUEUE_URL", "DEADWOOD_TOKEN_PEPPER", "DEADWOOD_DEV")
+    env = {k: v for k, v in os.environ.items() if k not in dropped}  # as a user runs it
     env["PYTHONUNBUFFERED"] = "1"
     command = [sys.executable, "-m", "api.cli", "up", "--port", str(port)]
     command += ["--redis-port", str(redis_port), "--data-dir", str(tmp_path / "var")]
