@@ -11,7 +11,7 @@ and host shares the counts). Limits are strings of the `limits` package ("30 per
     RATELIMIT_STORAGE_URI  where to count (default: the service's own Redis connection)
 
 A limit that is not set (or is `off`) is not enforced, so the app alone limits nothing unless
-configured; `deadwood up` configures defaults (api/cli_limits.py). A request
+configured; `deadwood up` configures defaults (cli/limits.py). A request
 over a limit gets 429 problem+json `rate_limited` with `Retry-After` (seconds). Tokens are
 counted under their SHA-256, never as themselves. The address is the peer address of the
 connection (behind a proxy, wrap the app in werkzeug's ProxyFix to count real clients).

@@ -8,7 +8,7 @@ because RQ needs bytes; the store decodes its own fields.
 required: the built-in development pepper (`dev-pepper`, public, so a match id could be
 computed from a create's Idempotency-Key alone) is accepted only with `DEADWOOD_DEV=1` (a
 development or test run). `deadwood up` generates a random pepper in its data directory
-when none is set (api/cli.py).
+when none is set (cli/pepper.py).
 """
 
 from __future__ import annotations
