@@ -11,8 +11,12 @@ Configuration (each key may come from `test_config`; the environment gives the d
     SSE_MAX_SECONDS           300 (a stream ends after this; clients resume with Last-Event-ID)
     RATELIMIT_CREATE / RATELIMIT_MOVES   e.g. "30 per minute"; unset: no limit (api/ratelimit.py)
     CORS_ORIGINS              origins allowed from a browser; unset: none (api/cors.py)
+    TESTING                   allows the development token pepper (store.connection)
 
 The browser pages (/docs, /watch/<id>, /replay) are api/pages.py.
+
+The app refuses to start (InsecurePepper) without DEADWOOD_TOKEN_PEPPER, or with the public
+development pepper, unless DEADWOOD_DEV=1 or TESTING.
 
 `gunicorn -k gevent 'api:create_app()'` serves it.
 """
@@ -89,7 +93,8 @@ def _service(app: Flask) -> Any:
     queue = app.config.get("QUEUE_URL") or os.environ.get("QUEUE_URL") or queue_url()
     store = redis.Redis.from_url(url)
     queue_redis = store if queue == url else redis.Redis.from_url(queue)
-    return MatchService(store, queue_redis=queue_redis, pepper=pepper_from_env())
+    pepper = pepper_from_env(allow_dev=bool(app.config.get("TESTING")))
+    return MatchService(store, queue_redis=queue_redis, pepper=pepper)
 
 
 def _register_blueprints(api: Api) -> None:

@@ -12,6 +12,7 @@ from flask_smorest import Blueprint
 from api import docs
 from api.body import BodyParser
 from api.common import (
+    CREATE_KEY_MIN,
     caller_seat,
     fingerprint,
     idempotency_key,
@@ -31,14 +32,16 @@ blp.ARGUMENTS_PARSER = BodyParser()  # the body as read_body decoded it (`3.0` i
 class Matches(MethodView):
     @blp.arguments(CreateMatchSchema, example=docs.CREATE_EXAMPLE)
     @blp.response(201, "Created", headers=docs.LOCATION_HEADER)
-    @blp.doc(parameters=[docs.IDEMPOTENCY_KEY], responses=docs.problems(413, 415, 400, 422))
+    @blp.doc(parameters=[docs.CREATE_IDEMPOTENCY_KEY], responses=docs.problems(413, 415, 400, 422))
     def post(self, body: dict[str, Any]) -> Any:
         """Create a match.
 
         Returns one bearer token per human seat, once. With an `Idempotency-Key` a repeat of
-        the same request returns the same match and tokens.
+        the same request returns the same match and tokens, so that key is a secret: at least
+        16 characters, random, never shared or logged. A seeded match is reproducible, not
+        secret (see Fair deals).
         """
-        key = idempotency_key()
+        key = idempotency_key(CREATE_KEY_MIN)
         players = [{"name": p["name"], "bot": p.get("bot")} for p in body["players"]]
         created = service().create_match(
             body["variant"],

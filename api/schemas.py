@@ -62,7 +62,12 @@ class CreateMatchSchema(Schema):
         load_default=None,
         allow_none=True,
         validate=INT64,
-        metadata={"description": "makes every shuffle a pure function of it (64-bit signed)"},
+        metadata={
+            "description": (
+                "makes every shuffle a pure function of it (64-bit signed): a seeded match is "
+                "reproducible, not secret (whoever knows or guesses the seed knows every hand)"
+            )
+        },
     )
     options = fields.Dict(
         keys=fields.String(validate=validate.Length(min=1, max=64)),

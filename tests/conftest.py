@@ -26,6 +26,10 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
+# The tests' processes may use the public development token pepper (store/connection.py);
+# tests of the refusal without it remove the flag from their child's environment.
+os.environ.setdefault("DEADWOOD_DEV", "1")
+
 
 # --- a real Redis for store, API and worker tests (service-contract.md) -----------------------
 

@@ -349,6 +349,8 @@ def truth(service: MatchService, match_id: str) -> Truth:
     round_of: dict[int, int] = {}
     commitments: dict[int, str] = {}
     secrets = {str(log[0].data["deal_key"])}
+    if log[0].data.get("salt_key"):
+        secrets.add(str(log[0].data["salt_key"]))  # a seeded match's salt key (issue 11)
     last_before: dict[int, int] = {}
     current = 0
     for item in stored:
