@@ -85,8 +85,10 @@ def _kill_run(
     def faults(stats: Any) -> None:
         for _ in range(kills):
             _fault_moment(stats, rng, gated, seconds / (2 * kills))
-            private_redis.kill9()
-            stats.gate.release()  # the held POST meets an API whose Redis is gone
+            try:
+                private_redis.kill9()
+            finally:
+                stats.gate.release()  # the held POST meets an API whose Redis is gone
             time.sleep(rng.uniform(0.2, 1.0))  # the outage
             private_redis.start()
             figures["last_fault"] = time.monotonic()
@@ -136,9 +138,11 @@ def _pause_run(
             _fault_moment(stats, rng, gated, 3.0)
             with stats.lock:
                 before = stats.counts["unknown_outcome_retries"]
-            private_redis.pause()
+            try:
+                private_redis.pause()
+            finally:
+                stats.gate.release()  # the held POST meets a stopped Redis
             stopped = time.monotonic()
-            stats.gate.release()  # the held POST meets a stopped Redis
             try:
                 wait_until(
                     lambda stopped=stopped, before=before: _held_long_enough(
