@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import pytest
 import redis
 from hypothesis import HealthCheck, settings
+from waiting import wait_until
 
 if TYPE_CHECKING:
     from store.service import MatchService
@@ -75,15 +76,14 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"redis://127.0.0.1:{port}/0"
     client = redis.Redis.from_url(url)
+
+    def answers() -> bool:
+        with contextlib.suppress(redis.ConnectionError):
+            return bool(client.ping())
+        return False
+
     try:
-        for _ in range(200):
-            try:
-                if client.ping():
-                    break
-            except redis.ConnectionError:
-                time.sleep(0.025)
-        else:
-            raise RuntimeError(f"redis-server did not start on port {port}")
+        wait_until(answers, 30.0, f"redis-server to start on port {port}", every=0.025)
         yield url
     finally:
         client.close()

@@ -15,12 +15,12 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import redis
+from waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 SOAK = os.environ.get("DEADWOOD_SOAK") == "1"
@@ -49,14 +49,15 @@ def redis_server_binary() -> str:
 
 def wait_port(port: int, proc: subprocess.Popen[bytes], seconds: float = 30.0) -> None:
     """Until something listens on 127.0.0.1:port (or the process died: RuntimeError)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+
+    def listening() -> bool:
         if proc.poll() is not None:
             raise RuntimeError(f"{proc.args!r} exited with {proc.returncode}")
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
-            return
-        time.sleep(0.05)
-    raise RuntimeError(f"nothing listened on port {port} within {seconds} s")
+            return True
+        return False
+
+    wait_until(listening, seconds, f"something to listen on port {port}", every=0.05)
 
 
 def stop(proc: subprocess.Popen[bytes] | None, seconds: float = 10.0) -> None:
@@ -122,20 +123,18 @@ class PrivateRedis:
         else:
             args += ["--appendonly", "no"]
         self.proc = spawn(args, self.dir / "redis.log")
+        proc = self.proc
         client = redis.Redis(port=self.port, socket_timeout=1)
+
+        def answers() -> bool:
+            with contextlib.suppress(redis.exceptions.BusyLoadingError, redis.ConnectionError):
+                return bool(client.ping())
+            if proc.poll() is not None:
+                raise RuntimeError(f"redis-server exited: see {self.dir / 'redis.log'}")
+            return False
+
         try:
-            for _ in range(400):
-                try:
-                    if client.ping():
-                        return
-                except redis.exceptions.BusyLoadingError:
-                    pass
-                except redis.ConnectionError:
-                    pass
-                if self.proc.poll() is not None:
-                    raise RuntimeError(f"redis-server exited: see {self.dir / 'redis.log'}")
-                time.sleep(0.025)
-            raise RuntimeError(f"redis-server did not answer on port {self.port}")
+            wait_until(answers, 30.0, f"redis-server to answer on port {self.port}", every=0.025)
         finally:
             client.close()
 
