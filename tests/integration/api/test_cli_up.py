@@ -13,7 +13,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Any
 import pytest
 
 from cli.procs import free_port
+from tests.support.waiting import wait_until
 
 
 def _get(url: str, timeout: float = 2.0) -> Any:
@@ -89,15 +89,14 @@ def _start(data: Path, port: int, redis_port: int) -> subprocess.Popen[bytes]:
 
 
 def _wait_healthy(base: str, proc: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    def healthy() -> bool:
         assert proc.poll() is None, proc.stdout.read().decode() if proc.stdout else ""
         try:
-            if _get(f"{base}/v1/health")[0] == 200:
-                return
+            return bool(_get(f"{base}/v1/health")[0] == 200)
         except OSError:
-            time.sleep(0.2)
-    raise AssertionError("deadwood up did not become healthy")
+            return False
+
+    wait_until(healthy, 60, "deadwood up to answer /v1/health", every=0.2)
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> tuple[int, str]:
@@ -105,10 +104,9 @@ def _stop(proc: subprocess.Popen[bytes]) -> tuple[int, str]:
     assert len(children) >= 3, "redis-server, gunicorn and the worker run under the launcher"
     proc.send_signal(signal.SIGINT)
     output, _ = proc.communicate(timeout=60)
-    deadline = time.monotonic() + 10
-    while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not [pid for pid in children if _alive(pid)], "every child exited"
+    wait_until(
+        lambda: not [pid for pid in children if _alive(pid)], 10, "every child to exit", every=0.1
+    )
     return proc.returncode, output.decode()
 
 
