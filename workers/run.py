@@ -23,16 +23,16 @@ from rq import Queue, SimpleWorker, Worker
 from rq.exceptions import StopRequested
 from rq.serializers import JSONSerializer
 
-from store.connection import pepper_from_env, queue_from_env, redis_from_env
+from store.connection import queue_from_env
 from store.jobs import BOTS, SCORING
-from store.service import MatchService
+from store.service import MatchService, service_from_env
 from workers.reconcile import reconcile
 
 log = logging.getLogger("workers.run")
 
 
 def _service() -> MatchService:
-    return MatchService(redis_from_env(), queue_redis=queue_from_env(), pepper=pepper_from_env())
+    return service_from_env()
 
 
 def reconcile_once() -> list[str]:
