@@ -213,9 +213,7 @@ class EventStore:
             StoredEvent(request.expected + i + 1, event, request.at)
             for i, event in enumerate(request.events)
         ]
-        keys = [events_key(request.match_id), meta_key(request.match_id)]
-        keys += [snap_key(request.match_id), request.idem_key or _no_idem_key(request.match_id)]
-        reply, replicas = self._run(request, keys, self._args(request, stored, tx), tx)
+        reply, replicas = self._run(request, self.keys(request), self.args(request, stored, tx), tx)
         kind = codec.text(reply[0])
         if kind == "conflict":
             raise Conflict(int(reply[1]), codec.text(reply[2]))
@@ -247,10 +245,17 @@ class EventStore:
                 log.info("append to %s tried again after %r", request.match_id, error)
                 self._recover(attempt)
                 continue
-            if attempt > 1 and codec.text(reply[0]) == "conflict" and self._landed(request, tx):
+            if self._ours(reply, request, tx):
                 return [b"ok", request.expected + len(request.events)], replicas
             return reply, replicas
         raise AssertionError("unreachable")
+
+    def _ours(self, reply: Any, request: AppendRequest, tx: str) -> bool:
+        """A conflict that is this very append, run twice (redis-py re-sends a command whose
+        reply was lost): the top entry, or entry expected + 1, carries our nonce."""
+        if codec.text(reply[0]) != "conflict" or int(reply[1]) <= request.expected:
+            return False
+        return codec.text(reply[2]) == tx or self._landed(request, tx)
 
     def _eval(self, keys: list[str], args: list[Any]) -> tuple[Any, int]:
         """EVALSHA (+ WAIT) in one pipeline on the connection of the match's primary."""
@@ -286,7 +291,14 @@ class EventStore:
         except redis.RedisError as error:
             log.info("cluster topology not readable yet (try %d): %r", attempt, error)
 
-    def _args(self, request: AppendRequest, stored: list[StoredEvent], tx: str) -> list[Any]:
+    @staticmethod
+    def keys(request: AppendRequest) -> list[str]:
+        """The script's KEYS (see append.lua): all in the match's slot."""
+        match_id = request.match_id
+        keys = [events_key(match_id), meta_key(match_id), snap_key(match_id)]
+        return [*keys, request.idem_key or _no_idem_key(match_id)]
+
+    def args(self, request: AppendRequest, stored: list[StoredEvent], tx: str) -> list[Any]:
         """The script's ARGV (see append.lua)."""
         args: list[Any] = [request.expected, request.check_tx, "1" if request.idem_key else "0"]
         args.append(len(stored))

@@ -117,6 +117,12 @@ class MatchService:
         self._states: OrderedDict[str, _Cached] = OrderedDict()
         self._metas: OrderedDict[str, _Meta] = OrderedDict()
 
+    @property
+    def redis(self) -> Any:
+        """The event store's client (for tests and tools; the service itself goes through
+        `self.store`)."""
+        return self.store.redis
+
     # --- creating -----------------------------------------------------------------------
 
     def create_match(
@@ -139,7 +145,9 @@ class MatchService:
         game = get_variant(variant)
         _check_bots(variant, players)
         full = game.validate_options(options)
-        events = tuple(game.create(players, full, seed, secrets.token_hex(32)))
+        events = tuple(
+            map(codec.as_stored, game.create(players, full, seed, secrets.token_hex(32)))
+        )
         state = fold(game, events)
         seat_tokens = [None if p.get("bot") else tokens.new_token(s) for s, p in enumerate(players)]
         request = self._create_request(
@@ -399,7 +407,7 @@ class MatchService:
                 refuse.check()
                 raise _conflict(match_id, expected_version, current.version)
             try:
-                events = tuple(game.decide(current.state, seat, move))
+                events = tuple(map(codec.as_stored, game.decide(current.state, seat, move)))
             except RulesError:
                 if not fresh:
                     fresh = True

@@ -127,7 +127,7 @@ def _finished(service: MatchService, match_ids: list[str], seconds: float) -> fl
     while waiting:
         waiting = [m for m in waiting if not service.is_finished(m)]
         if waiting and time.monotonic() - started > seconds:
-            versions = {m: service.load(m)[1] for m in waiting}
+            versions = {m: service.load(m).version for m in waiting}
             raise AssertionError(f"matches not finished after {seconds} s: {versions}")
         time.sleep(0.1)
     return time.monotonic() - started

@@ -21,10 +21,10 @@ BOTS = [{"name": n, "bot": "random"} for n in ("ana", "ben")]
 
 
 def _advances(service: MatchService, match_id: str, by: int, seconds: float) -> bool:
-    start = service.load(match_id)[1]
+    start = service.load(match_id).version
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        if service.is_finished(match_id) or service.load(match_id)[1] >= start + by:
+        if service.is_finished(match_id) or service.load(match_id).version >= start + by:
             return True
         time.sleep(0.1)
     return False
