@@ -1,6 +1,6 @@
 """The `deadwood` command.
 
-    deadwood up [--host H] [--port P] [--data-dir D] [--redis-port R] [--workers N]
+    deadwood up [--host H] [--port P] [--data-dir D] [--redis-port R] [--workers N] [--cluster]
     deadwood openapi            print the OpenAPI document (YAML) of the app
     deadwood arena ...          bot-against-bot matches (api/cli_arena.py)
 
@@ -10,7 +10,9 @@ data directory (default ./var, or DEADWOOD_DATA_DIR), then the API under gunicor
 workers (live streams do not hold a worker each) and an RQ worker for the `scoring` and `bots`
 queues. Each child runs in its own session, so Ctrl-C reaches only this launcher, which stops
 them in order: the API, the worker, then Redis with SHUTDOWN (the AOF is flushed and synced).
-If any child dies, the others are stopped too and the exit status is 1.
+If any child dies, the others are stopped too and the exit status is 1. `--cluster` puts the
+event store on a local 3-primary/3-replica Redis Cluster (api/cli_cluster.py), jobs stay on
+the embedded Redis.
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from api.cli_cluster import up_env
+from store.durability import durability_from_env
+
 DEFAULT_REDIS_PORT = 6390
 STOP_TIMEOUT = 15.0
 
@@ -41,6 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     up.add_argument("--data-dir", default=os.environ.get("DEADWOOD_DATA_DIR", "var"))
     up.add_argument("--redis-port", type=int, default=None, help="embedded Redis port")
     up.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
+    up.add_argument("--cluster", action="store_true", help="event store on a local Redis Cluster")
     sub.add_parser("openapi", help="print the OpenAPI document as YAML")
     try:
         from api import cli_arena
@@ -121,6 +127,10 @@ class Launcher:
             if not self.redis_url:
                 self.redis_url = self._start_redis()
             env = {**os.environ, "REDIS_URL": self.redis_url}
+            if self.args.cluster:
+                env.update(
+                    up_env(self.args.data_dir, self.redis_url, redis_server_binary(), self.say)
+                )
             self._spawn("api", self._gunicorn_command(), env)
             self._spawn("worker", self._worker_command(), env)
             self.say(f"API on http://{self.args.host}:{self.args.port}/v1 (Ctrl-C stops it all)")
@@ -145,7 +155,14 @@ class Launcher:
         if port is None:
             port = DEFAULT_REDIS_PORT if port_free(DEFAULT_REDIS_PORT) else free_port()
         command = [redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1"]
-        command += ["--dir", str(data), "--appendonly", "yes", "--appendfsync", "everysec"]
+        command += [
+            "--dir",
+            str(data),
+            "--appendonly",
+            "yes",
+            "--appendfsync",
+            durability_from_env().appendfsync,
+        ]
         command += ["--save", "", "--daemonize", "no"]
         log = open(data / "redis.log", "ab")  # noqa: SIM115 (kept open for the child's life)
         self.redis_proc = subprocess.Popen(
