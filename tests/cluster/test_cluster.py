@@ -53,7 +53,9 @@ def test_store_tier_moves_replays_and_a_cold_load_agree(
     for _ in range(70):
         cluster_play.step(cluster_service, match_id, rng)
     loaded = cluster_service.load(match_id)
-    cold = MatchService(cluster_client, queue_redis=redis_client, pepper=b"test-pepper")  # cold cache
+    cold = MatchService(
+        cluster_client, queue_redis=redis_client, pepper=b"test-pepper"
+    )  # cold cache
     again = cold.load(match_id)
     assert (again.state, again.version) == (loaded.state, loaded.version)
     assert cluster_client.exists(snap_key(match_id)) == 1
