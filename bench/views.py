@@ -1,7 +1,7 @@
 """Random gin play through views (issue 14): hands per second, against play through
 `legal_moves` alone, in one run.
 
-    python bench/views.py [--quick] [--runs R] [--matches M]
+    python bench/views.py [--quick] [--runs R] [--matches M] [--serialize]
 
 Each pass plays `--matches` seeded three-hand-gin matches to the end (target 100, so many
 rounds per match: the view's cost must not grow with the rounds played). Through views: the
@@ -20,7 +20,6 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -29,6 +28,7 @@ from domain.events import SYSTEM
 from domain.replay import fold
 
 PLAYERS = [{"name": "a"}, {"name": "b"}, {"name": "c"}]
+SERIALIZE = False
 
 
 def play(seed: int, through_views: bool) -> int:
@@ -46,7 +46,8 @@ def play(seed: int, through_views: bool) -> int:
             assert seat is not None
             if through_views:
                 shown = gin.view(state, seat)
-                json.dumps(shown)  # a view is sent: it is serialized too
+                if SERIALIZE:
+                    json.dumps(shown)  # what sending it costs: grows with the rounds listed
                 move = rng.choice(shown["you"]["legal_moves"])
             else:
                 move = rng.choice(gin.legal_moves(state, seat))
@@ -73,13 +74,19 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="3 passes of 3 matches")
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--matches", type=int, default=6)
+    parser.add_argument("--serialize", action="store_true", help="json.dumps every view too")
     args = parser.parse_args()
-    runs, matches = (3, 3) if args.quick else (args.runs, args.matches)
+    global SERIALIZE
+    SERIALIZE = args.serialize
+    runs, matches = (3, 2) if args.quick else (args.runs, args.matches)
     results: dict[str, list[float]] = {"legal_moves": [], "views": []}
     for run in range(runs):
         results["legal_moves"].append(one_pass(matches, False, 100 * run))
         results["views"].append(one_pass(matches, True, 100 * run))
-    print(f"random three-hand-gin play, {matches} matches to 100 points per pass, {runs} passes")
+    print(
+        f"random three-hand-gin play, {matches} matches to 100 points per pass, {runs} passes"
+        + (", every view serialized" if SERIALIZE else "")
+    )
     print(f"{'hands/s':<16} {'min':>8} {'median':>8} {'p99':>8} {'max':>8}")
     for name, rates in results.items():
         print(row(name, rates))
