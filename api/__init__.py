@@ -11,6 +11,9 @@ Configuration (each key may come from `test_config`; the environment gives the d
     SSE_HEARTBEAT_SECONDS     15 (api.md: a heartbeat comment at least every 15 s)
     SSE_MAX_SECONDS           300 (a stream ends after this; clients resume with Last-Event-ID)
     RATELIMIT_CREATE / RATELIMIT_MOVES   e.g. "30 per minute"; unset: no limit (api/ratelimit.py)
+    CORS_ORIGINS              origins allowed from a browser; unset: none (api/cors.py)
+
+The browser pages (/docs, /watch/<id>, /replay) are api/pages.py.
 
 `gunicorn -k gevent 'api:create_app()'` serves it.
 """
@@ -24,7 +27,7 @@ from typing import Any
 from flask import Flask, g, request
 from flask_smorest import Api
 
-from api import errors, ratelimit
+from api import cors, errors, pages, ratelimit
 from api.body import read_body
 from api.spec import SPEC_KWARGS, finish_spec
 
@@ -58,6 +61,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     api = _Api(app, spec_kwargs=SPEC_KWARGS)
     _register_blueprints(api)
+    app.register_blueprint(pages.blp)
     finish_spec(api)
     errors.register(app)
     app.before_request(_bound_request)
@@ -66,6 +70,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         "service": app.config.get("SERVICE") or _service(app),
     }
     ratelimit.init_app(app, app.extensions["deadwood"]["service"])
+    cors.init_app(app)
     return app
 
 

