@@ -17,7 +17,7 @@ from marshmallow import ValidationError
 from api import docs
 from api.common import idempotency_key, json_response
 from api.errors import ApiError, _flatten_messages
-from api.schemas import ReplayEventSchema, ReplayQuerySchema, ReplayResultSchema
+from api.schemas import ReplayEventSchema, ReplayQuerySchema
 from domain.events import Event
 from domain.log_check import LogRejected, replay_log
 
@@ -95,7 +95,7 @@ def _steps(variant: Any, events: list[Event]) -> list[dict[str, Any]]:
 @blp.route("")
 class Replays(MethodView):
     @blp.arguments(ReplayQuerySchema, location="query")
-    @blp.response(200, ReplayResultSchema)
+    @blp.response(200, "ReplayResult")
     @blp.doc(parameters=[docs.IDEMPOTENCY_KEY], responses=docs.problems(400, 413, 415, 422))
     def post(self, query: dict[str, Any]) -> Any:
         """Check and replay a log.
