@@ -3,7 +3,8 @@
     create_app(test_config=None) -> Flask
 
 Configuration (each key may come from `test_config`; the environment gives the defaults):
-    REDIS_URL / QUEUE_URL     event store and job queue (store.connection)
+    REDIS_URL / QUEUE_URL     event store and job queue (store.connection); REDIS_CLUSTER
+                              (or DEADWOOD_REDIS_CLUSTER=1): the store is a Redis Cluster
     SERVICE                   a ready MatchService (tests); otherwise one is built
     MAX_BODY_BYTES            65536 (api.md: 413 over 64 KiB)
     MAX_REPLAY_BYTES          8 MiB for POST /v1/replays
@@ -86,15 +87,25 @@ class _Api(Api):  # type: ignore[misc]
 def _service(app: Flask) -> Any:
     import redis
 
-    from store.connection import pepper_from_env, queue_url, redis_url
+    from store.connection import (
+        cluster_enabled,
+        pepper_from_env,
+        queue_url,
+        redis_url,
+        store_client,
+    )
+    from store.durability import durability_from_env
     from store.service import MatchService
 
     url = app.config.get("REDIS_URL") or redis_url()
     queue = app.config.get("QUEUE_URL") or os.environ.get("QUEUE_URL") or queue_url()
-    store = redis.Redis.from_url(url)
-    queue_redis = store if queue == url else redis.Redis.from_url(queue)
+    cluster = bool(app.config.get("REDIS_CLUSTER", cluster_enabled()))
+    store = store_client(url, cluster=cluster)
+    queue_redis = store if queue == url and not cluster else redis.Redis.from_url(queue)
     pepper = pepper_from_env(allow_dev=bool(app.config.get("TESTING")))
-    return MatchService(store, queue_redis=queue_redis, pepper=pepper)
+    return MatchService(
+        store, queue_redis=queue_redis, pepper=pepper, durability=durability_from_env()
+    )
 
 
 def _register_blueprints(api: Api) -> None:

@@ -18,7 +18,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import docs
-from api.common import caller_seat, json_response, service, variant_of_state
+from api.common import caller_seat, json_response, service
 from api.errors import ApiError
 from api.schemas import BotSchema, HealthSchema
 from domain import bots as registry
@@ -61,8 +61,8 @@ class Hint(MethodView):
         seat = caller_seat(match_id)
         if seat is None:
             raise ApiError("forbidden", "a spectator has no seat to hint for", 403)
-        state, version = service().load(match_id)
-        variant = variant_of_state(state)
+        loaded = service().load(match_id)
+        state, version, variant = loaded.state, loaded.version, loaded.variant
         view = variant.view(state, seat)
         moves = view["you"]["legal_moves"] if view.get("you") else []
         if not moves:

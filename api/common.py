@@ -129,11 +129,6 @@ def render_view(
     return {"id": match_id, **variant.view(state, seat)}
 
 
-def variant_of_state(state: Any) -> Variant:
-    variant: Variant = service().variant(state)
-    return variant
-
-
 def stored_event_json(stored: Any, shown: dict[str, Any]) -> dict[str, Any]:
     """An event as api.md "Events" shows it: seq, type, v, at, data."""
     return {
@@ -173,5 +168,5 @@ def state_before(match_id: str, after: int, first: Any | None) -> tuple[Variant,
             raise ApiError("unknown_match", "no match has this id", 404)
         variant = get_variant(str(first.event.data.get("variant")))
         return variant, variant.initial_state()
-    state, _ = service().load(match_id, at=after)
-    return variant_of_state(state), state
+    loaded = service().load(match_id, at=after)
+    return loaded.variant, loaded.state

@@ -24,7 +24,6 @@ from api.common import (
     service,
     setting,
     state_before,
-    variant_of_state,
 )
 from api.errors import ApiError
 from api.schemas import EventsPageSchema, EventsQuerySchema, StreamQuerySchema
@@ -36,13 +35,14 @@ def _page(
     match_id: str, seat: int | None, after: int, limit: int
 ) -> tuple[list[dict[str, Any]], int]:
     store = service()
-    now, version = store.load(match_id)
+    now = store.load(match_id)
+    version = now.version
     if after >= version:
         return [], version
     stored = store.events(match_id, after=after, limit=limit)
     first = stored[0] if after == 0 and stored else None
     variant, before = state_before(match_id, after, first)
-    public = variant_of_state(now).is_finished(now)
+    public = now.variant.is_finished(now.state)
     return redacted_events(variant, before, stored, seat, public), version
 
 
@@ -92,13 +92,14 @@ class _Stream:
         self.match_id = match_id
         self.seat = seat
         self.after = after
-        now, version = store.load(match_id)
-        self.variant = store.variant(now)
-        self.finished_at_start = self.variant.is_finished(now)
+        now = store.load(match_id)
+        version = now.version
+        self.variant = now.variant
+        self.finished_at_start = self.variant.is_finished(now.state)
         if after == 0:
             self.state = self.variant.initial_state()
         else:
-            self.state, _ = store.load(match_id, at=min(after, version))
+            self.state = store.load(match_id, at=min(after, version)).state
             self.after = min(after, version)
 
     def frames(self, stored: list[Any]) -> Iterator[str]:
@@ -179,8 +180,9 @@ class Log(MethodView):
         """The whole unredacted log as NDJSON, one event per line; 403 until it is finished."""
         caller_seat(match_id)
         store = service()
-        now, version = store.load(match_id)
-        if not store.variant(now).is_finished(now):
+        now = store.load(match_id)
+        version = now.version
+        if not now.variant.is_finished(now.state):
             raise ApiError(
                 "match_in_progress",
                 "the log is published when the match is finished",

@@ -19,7 +19,6 @@ from api.common import (
     json_response,
     render_view,
     service,
-    variant_of_state,
 )
 from api.errors import ApiError
 from api.schemas import CreateMatchSchema, ViewQuerySchema
@@ -51,8 +50,7 @@ class Matches(MethodView):
             idempotency_key=key,
             fingerprint=fingerprint("create", body) if key else None,
         )
-        variant = variant_of_state(created.state)
-        view = variant.view(created.state, None)
+        view = created.variant.view(created.state, None)
         seats = [
             {"seat": s["seat"], "name": s["name"], "bot": s.get("bot"), "token": token}
             for s, token in zip(view["seats"], created.tokens, strict=True)
@@ -78,7 +76,8 @@ class Match(MethodView):
     def get(self, query: dict[str, Any], match_id: str) -> Any:
         """The match as the caller may see it; `?at=<seq>`: right after event `seq`."""
         seat = caller_seat(match_id)
-        state, version = service().load(match_id)
+        loaded = service().load(match_id)
+        version = loaded.version
         at = query.get("at")
         if at is not None and at != version:
             if at > version:
@@ -88,9 +87,9 @@ class Match(MethodView):
                     422,
                     errors={"at": [f"must be at most {version}"]},
                 )
-            state, version = service().load(match_id, at=at)
-        variant = variant_of_state(state)
-        return json_response(render_view(match_id, variant, state, seat), 200, version)
+            loaded = service().load(match_id, at=at)
+        view = render_view(match_id, loaded.variant, loaded.state, seat)
+        return json_response(view, 200, loaded.version)
 
 
 @blp.route("/<match_id>/legal-moves")
@@ -100,7 +99,7 @@ class LegalMoves(MethodView):
     def get(self, match_id: str) -> Any:
         """The moves the caller's seat may make now (an empty list when none, or a spectator)."""
         seat = caller_seat(match_id)
-        state, version = service().load(match_id)
-        variant = variant_of_state(state)
-        moves = [] if seat is None else variant.legal_moves(state, seat)
-        return json_response({"version": version, "seat": seat, "moves": moves}, 200, version)
+        loaded = service().load(match_id)
+        moves = [] if seat is None else loaded.variant.legal_moves(loaded.state, seat)
+        body = {"version": loaded.version, "seat": seat, "moves": moves}
+        return json_response(body, 200, loaded.version)

@@ -81,7 +81,7 @@ def init_app(app: Flask, service: Any) -> None:
     uri = app.config.get("RATELIMIT_STORAGE_URI")
     options: dict[str, Any] = {}
     if not uri:
-        uri, options = "redis://", {"connection_pool": service.redis.connection_pool}
+        uri, options = "redis://", {"connection_pool": service.queues.connection.connection_pool}
     limiter = Limiter(
         key_func=_address,
         app=app,

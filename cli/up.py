@@ -1,6 +1,6 @@
 """The `deadwood` command.
 
-    deadwood up [--host H] [--port P] [--data-dir D] [--redis-port R] [--workers N]
+    deadwood up [--host H] [--port P] [--data-dir D] [--redis-port R] [--workers N] [--cluster]
                 [--rate-create LIMIT] [--rate-moves LIMIT] [--rate-moves-address LIMIT]
     deadwood openapi            print the OpenAPI document (YAML) of the app
     deadwood arena ...          bot-against-bot matches (cli/arena.py)
@@ -14,7 +14,8 @@ order: the API, the worker, then Redis with SHUTDOWN (the AOF is flushed and syn
 that dies is restarted with backoff while the others keep going (cli/supervise.py);
 meanwhile the API answers 503 `store_unavailable` while Redis is down. Only SIGINT or
 SIGTERM stops them all (exit status 0), and no child outlives the launcher, even when the
-launcher is killed (PR_SET_PDEATHSIG, workers/lifeline.py).
+launcher is killed (PR_SET_PDEATHSIG, workers/lifeline.py). `--cluster` puts the event store
+on a local 3-primary/3-replica Redis Cluster (cli/cluster.py); jobs stay on the embedded Redis.
 
 With no DEADWOOD_TOKEN_PEPPER the token pepper is generated once and kept in the data
 directory (cli/pepper.py). Rate limits are on by default (cli/limits.py).
@@ -33,10 +34,12 @@ from pathlib import Path
 from types import FrameType
 
 from cli import limits as cli_limits
+from cli.cluster import up_env
 from cli.limits import limits_env
 from cli.pepper import pepper_env
 from cli.procs import free_port, port_free, redis_server_binary
 from cli.supervise import Child, Supervisor
+from store.durability import durability_from_env
 
 DEFAULT_REDIS_PORT = 6390
 
@@ -51,6 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     up.add_argument("--redis-port", type=int, default=None, help="embedded Redis port")
     up.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
     cli_limits.add_arguments(up)
+    up.add_argument("--cluster", action="store_true", help="event store on a local Redis Cluster")
     sub.add_parser("openapi", help="print the OpenAPI document as YAML")
     try:
         from cli import arena as cli_arena
@@ -104,6 +108,10 @@ class Launcher:
             if not self.redis_url:
                 self.redis_url = self._start_redis(data)
             env["REDIS_URL"] = self.redis_url
+            if self.args.cluster:
+                env.update(
+                    up_env(self.args.data_dir, self.redis_url, redis_server_binary(), self.say)
+                )
             for name, command in (("api", self._gunicorn_command()), ("worker", self._worker())):
                 if not self.stopping:
                     self.supervisor.add(Child(name, command, env))
@@ -123,7 +131,14 @@ class Launcher:
         if port is None:
             port = DEFAULT_REDIS_PORT if port_free(DEFAULT_REDIS_PORT) else free_port()
         command = [redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1"]
-        command += ["--dir", str(data), "--appendonly", "yes", "--appendfsync", "everysec"]
+        command += [
+            "--dir",
+            str(data),
+            "--appendonly",
+            "yes",
+            "--appendfsync",
+            durability_from_env().appendfsync,
+        ]
         command += ["--save", "", "--daemonize", "no"]
         self.redis = self.supervisor.add(Child("redis", command, log=data / "redis.log"))
         url = f"redis://127.0.0.1:{port}/0"

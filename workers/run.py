@@ -24,9 +24,9 @@ from rq import Queue, SimpleWorker, Worker
 from rq.exceptions import StopRequested
 from rq.serializers import JSONSerializer
 
-from store.connection import InsecurePepper, pepper_from_env, queue_from_env, redis_from_env
+from store.connection import InsecurePepper, pepper_from_env, queue_from_env
 from store.jobs import QUEUES
-from store.service import MatchService
+from store.service import MatchService, service_from_env
 from workers.lifeline import die_with_parent
 from workers.reconcile import reconcile
 
@@ -34,7 +34,7 @@ log = logging.getLogger("workers.run")
 
 
 def _service() -> MatchService:
-    return MatchService(redis_from_env(), queue_redis=queue_from_env(), pepper=pepper_from_env())
+    return service_from_env()
 
 
 def reconcile_once() -> list[str]:

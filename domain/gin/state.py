@@ -29,6 +29,7 @@ from typing import Any
 
 from domain.cards import FULL_DECK, Card
 from domain.events import Event
+from domain.frozen import freeze
 from domain.gin.options import GinOptions, options_of
 
 SEATS = 3
@@ -102,7 +103,7 @@ class GinState:
     knock: Knock | None = None
     commitment: str | None = None
     scores: tuple[int, ...] = (0, 0, 0)
-    rounds: tuple[Mapping[str, Any], ...] = ()  # round results (JSON dicts, never mutated)
+    rounds: tuple[Mapping[str, Any], ...] = ()  # round results, read-only (domain/frozen.py)
     winners: tuple[int, ...] = ()
     advice: int = 0  # AdviceGiven since the CAPTAIN's last turn ended (or the deal), G1.4
 
@@ -239,7 +240,7 @@ def _knocked(state: GinState, data: Mapping[str, Any]) -> GinState:
 def _round_scored(state: GinState, data: Mapping[str, Any]) -> GinState:
     points = tuple(int(p) for p in data["points"])
     scores = tuple(s + p for s, p in zip(state.scores, points, strict=True))
-    return replace(state, phase=Phase.DEALING, scores=scores, rounds=(*state.rounds, data))
+    return replace(state, phase=Phase.DEALING, scores=scores, rounds=(*state.rounds, freeze(data)))
 
 
 def _match_finished(state: GinState, data: Mapping[str, Any]) -> GinState:

@@ -66,7 +66,7 @@ def view(state: GinState, seat: int | None) -> dict[str, Any]:
         "scores": list(state.scores),
         "winners": list(state.winners),
         "stock_size": len(state.stock),
-        "rounds": [json_copy(r) for r in state.rounds],
+        "rounds": list(state.rounds),  # read-only results, shared, not copied (frozen.py)
         "deal_commitment": state.commitment,
         "roles": None
         if roles is None

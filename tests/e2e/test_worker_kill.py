@@ -151,7 +151,7 @@ def _finished(service: MatchService, match_ids: list[str], seconds: float) -> fl
     try:
         wait_until(all_finished, seconds, "every match to finish", every=0.1)
     except AssertionError:
-        versions = {m: service.load(m)[1] for m in match_ids if not service.is_finished(m)}
+        versions = {m: service.load(m).version for m in match_ids if not service.is_finished(m)}
         raise AssertionError(f"matches not finished after {seconds} s: {versions}") from None
     return time.monotonic() - started
 

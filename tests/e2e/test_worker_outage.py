@@ -32,7 +32,7 @@ def _registered(client: Any, pid: int) -> bool:
 
 
 def _advanced(service: MatchService, match_id: str, beyond: int) -> bool:
-    return service.is_finished(match_id) or service.load(match_id)[1] > beyond
+    return service.is_finished(match_id) or service.load(match_id).version > beyond
 
 
 def _outage(private_redis: Any, worker: Any, number: int) -> None:
@@ -52,7 +52,7 @@ def test_the_worker_process_survives_redis_restarts(stack: Any, private_redis: A
         created = service.create_match(
             "manipulation-rummy", BOTS, {"target_score": 10}, i, f"o-{i}", "f"
         )
-        start = service.load(created.match_id)[1]
+        start = service.load(created.match_id).version
         wait_until(
             lambda m=created.match_id, v=start: _advanced(service, m, v),
             60,
@@ -60,7 +60,7 @@ def test_the_worker_process_survives_redis_restarts(stack: Any, private_redis: A
         )
         _outage(private_redis, worker, i + 1)
     created = service.create_match("manipulation-rummy", BOTS, {"target_score": 10}, 99, "o-x", "f")
-    start = service.load(created.match_id)[1]
+    start = service.load(created.match_id).version
     wait_until(
         lambda: _advanced(service, created.match_id, start + 9),
         60,

@@ -77,7 +77,8 @@ def play_humans(
     rng = random.Random(seed)
     for _ in range(limit):
         burst(client)
-        state, version = service.load(match_id)
+        _loaded = service.load(match_id)
+        state, version = _loaded.state, _loaded.version
         game = service.variant(state)
         if game.is_finished(state):
             return state

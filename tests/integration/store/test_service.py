@@ -63,7 +63,8 @@ def test_an_ended_round_gets_its_scoring_job(
     match_id = store_play.create(service, store_play.GIN).match_id
     rng = random.Random(4)
     for _ in range(2000):
-        state, version = service.load(match_id)
+        _loaded = service.load(match_id)
+        state, version = _loaded.state, _loaded.version
         game = service.variant(state)
         if game.pending(state) == {"type": "score_round"}:
             break
@@ -104,10 +105,11 @@ def test_load_at_a_version_equals_the_replay_of_that_prefix(service: MatchServic
     store_play.play(service, match_id, 25)
     log = [e.event for e in service.events(match_id, limit=1000)]
     for at in (0, 1, 3, 10, len(log)):
-        state, version = service.load(match_id, at=at)
+        _loaded = service.load(match_id, at=at)
+        state, version = _loaded.state, _loaded.version
         assert version == at
         assert state == (replay(log[:at]) if at else service.variant(state).initial_state())
-    assert service.load(match_id, at=len(log) + 50)[1] == len(log)
+    assert service.load(match_id, at=len(log) + 50).version == len(log)
 
 
 def test_event_pages_and_states_along_the_log(service: MatchService) -> None:
@@ -152,5 +154,6 @@ def test_a_cached_state_of_a_replaced_stream_is_dropped(
     other = MatchService(redis_client, pepper=b"test-pepper")
     manip = other.create_match("manipulation-rummy", [{"name": "a"}] * 2, {}, 1, "same-key", "f")
     assert manip.match_id == gin.match_id
-    state, version = service.load(gin.match_id)
+    _loaded = service.load(gin.match_id)
+    state, version = _loaded.state, _loaded.version
     assert (state, version) == (manip.state, manip.version)

@@ -115,7 +115,7 @@ def test_a_person_s_bot_is_not_queued_behind_bot_only_matches(
     job = _done(redis_client, first)
     assert _overtaken(redis_client, job, busy) <= 1, "the person's bot waited for bot-only jobs"
     _move_until_a_bot_is_due(service, created.match_id)
-    _, version = service.load(created.match_id)
+    version = service.load(created.match_id).version
     job = _done(redis_client, bot_job_id(created.match_id, version))
     assert len(_bot_only_starts(redis_client, busy)) > 6, "the bot-only matches were playing"
     assert _overtaken(redis_client, job, busy) <= 1, "the person's bot waited for bot-only jobs"
@@ -127,7 +127,8 @@ def _move_until_a_bot_is_due(service: MatchService, match_id: str) -> None:
     game = get_variant(GIN)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        state, version = service.load(match_id)
+        loaded = service.load(match_id)
+        state, version = loaded.state, loaded.version
         if game.to_act(state) == 0:
             move = game.legal_moves(state, 0)[0]
             after = service.submit(

@@ -25,7 +25,8 @@ def _bot_matches(service: MatchService) -> list[str]:
 
 
 def _finished(service: MatchService, match_id: str) -> bool:
-    state, _ = service.load(match_id)
+    _loaded = service.load(match_id)
+    state, _ = _loaded.state, _loaded.version
     return service.variant(state).is_finished(state)
 
 
