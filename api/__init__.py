@@ -7,8 +7,9 @@ Configuration (each key may come from `test_config`; the environment gives the d
     SERVICE                   a ready MatchService (tests); otherwise one is built
     MAX_BODY_BYTES            65536 (api.md: 413 over 64 KiB)
     MAX_REPLAY_BYTES          8 MiB for POST /v1/replays
-    SSE_HEARTBEAT_SECONDS     15 (api.md: a heartbeat comment at least every 15 s)
-    SSE_MAX_SECONDS           300 (a stream ends after this; clients resume with Last-Event-ID)
+    SSE_HEARTBEAT_SECONDS     10 (api.md promises a heartbeat at least every 15 s: 5 s to spare)
+    SSE_MAX_SECONDS           0: a stream stays open while the client holds it; > 0 ends it
+                              after that many seconds (clients resume with Last-Event-ID)
     RATELIMIT_CREATE / RATELIMIT_MOVES   e.g. "30 per minute"; unset: no limit (api/ratelimit.py)
 
 `gunicorn -k gevent 'api:create_app()'` serves it.
@@ -37,8 +38,8 @@ DEFAULTS: dict[str, Any] = {
     "OPENAPI_JSON_PATH": "openapi.json",
     "MAX_BODY_BYTES": 64 * 1024,
     "MAX_REPLAY_BYTES": 8 * 1024 * 1024,
-    "SSE_HEARTBEAT_SECONDS": 15.0,
-    "SSE_MAX_SECONDS": 300.0,
+    "SSE_HEARTBEAT_SECONDS": 10.0,
+    "SSE_MAX_SECONDS": 0.0,
     "JSON_SORT_KEYS": False,
 }
 

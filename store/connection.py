@@ -37,6 +37,19 @@ def pepper_from_env() -> bytes:
     return os.environ.get("DEADWOOD_TOKEN_PEPPER", "dev-pepper").encode()
 
 
+def socket_timeout(client: redis.Redis) -> float | None:
+    """The read timeout of the client's connections (None: it waits for ever).
+
+    redis-py puts a timeout given to the client or in the URL in the pool's connection
+    arguments; without one its connections use the library default (5 s in redis-py 8)."""
+    kwargs = client.connection_pool.connection_kwargs
+    if "socket_timeout" in kwargs:
+        value = kwargs["socket_timeout"]
+        return None if value is None else float(value)
+    default = getattr(redis.connection, "DEFAULT_SOCKET_TIMEOUT", None)
+    return None if default is None else float(default)
+
+
 def same_server(a: redis.Redis, b: redis.Redis) -> bool:
     """True when two clients talk to the same server and database, so one MULTI spans both."""
     if a is b:

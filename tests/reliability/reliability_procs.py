@@ -277,3 +277,78 @@ class Stack:
             worker.stop()
         if self.api is not None:
             self.api.stop()
+
+
+def descendants(pid: int) -> set[int]:
+    """Every process below `pid` (children started in sessions of their own included)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        children.setdefault(int(stat.rsplit(")", 1)[1].split()[1]), []).append(int(entry.name))
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+class DeadwoodUp:
+    """`deadwood up` as a user runs it (embedded Redis, gunicorn with gevent, a worker) on
+    free ports with its data directory and output in `directory`; the app's own defaults, with
+    only the pepper set. Stopped with SIGINT, as Ctrl-C does; what is left is killed."""
+
+    def __init__(self, directory: Path, **env: str) -> None:
+        self.port = free_port()
+        self.log = directory / "deadwood-up.log"
+        script = Path(sys.executable).with_name("deadwood")
+        launcher = [str(script)] if script.exists() else [sys.executable, "-m", "api.cli"]
+        command = [*launcher, "up", "--port", str(self.port), "--workers", "1"]
+        command += ["--data-dir", str(directory / "var"), "--redis-port", str(free_port())]
+        clean = {k: v for k, v in os.environ.items() if not k.startswith(("REDIS_", "QUEUE_"))}
+        full = {**clean, "DEADWOOD_TOKEN_PEPPER": PEPPER, "PYTHONUNBUFFERED": "1", **env}
+        with self.log.open("ab") as handle:
+            self.proc = subprocess.Popen(
+                command, cwd=ROOT, env=full, stdout=handle, stderr=subprocess.STDOUT
+            )
+        self._wait_healthy()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def _wait_healthy(self, seconds: float = 60.0) -> None:
+        import httpx
+
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"deadwood up exited: {self.log.read_text()[-2000:]}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{self.base_url}/v1/health", timeout=2).status_code == 200:
+                    return
+            time.sleep(0.2)
+        raise RuntimeError("deadwood up did not become healthy")
+
+    def text(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def stop(self) -> None:
+        children = descendants(self.proc.pid)
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(timeout=40)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        for pid in children:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
