@@ -168,12 +168,14 @@ def test_malformed_replay_bodies_are_validation_errors(client: Any) -> None:
         422,
         "validation_error",
     )
-    bad_line = b'{"type": "MatchCreated", "data": {}}\nnot json\n'
-    problem(
-        client.post("/v1/replays", data=bad_line, headers={"Content-Type": "application/x-ndjson"}),
-        400,
-        "bad_request",
-    )
+    ndjson = {"Content-Type": "application/x-ndjson"}
+    bad_line = b'not json\n{"type": "MatchCreated", "data": {}}\n'
+    found = problem(client.post("/v1/replays", data=bad_line, headers=ndjson), 400, "bad_request")
+    assert "line 1" in found["detail"]
+    # issue 11 item 2: refused at line 1, which cannot open a match, before line 2 is read
+    bad_later = b'{"type": "MatchCreated", "data": {}}\nnot json\n'
+    found = problem(client.post("/v1/replays", data=bad_later, headers=ndjson), 422, "invalid_log")
+    assert found["event"] == 1
     problem(
         client.post("/v1/replays", data=b"x", content_type="text/csv"),
         415,
