@@ -69,7 +69,7 @@ def _last_event_id(query: dict[str, Any]) -> int:
     if header is None or header.strip() == "":
         return int(query.get("after") or 0)
     text = header.strip()
-    if not text.isdigit() or len(text) > 15:
+    if not text.isascii() or not text.isdigit() or len(text) > 15:
         raise ApiError(
             "validation_error",
             "Last-Event-ID must be the seq of an event (a non-negative integer)",

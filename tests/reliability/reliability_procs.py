@@ -22,6 +22,8 @@ from typing import Any
 
 import redis
 
+from api.serving import WORKER_CLASS
+
 ROOT = Path(__file__).resolve().parents[2]
 SOAK = os.environ.get("DEADWOOD_SOAK") == "1"
 PEPPER = "reliability-pepper"
@@ -163,12 +165,13 @@ class PrivateRedis:
 
 
 class Gunicorn:
-    """`gunicorn -k gevent -w N 'api:create_app()'` on a free port against `env`'s Redis."""
+    """`gunicorn -k api.serving.ProblemGeventWorker -w N 'api:create_app()'` (gevent, as
+    `deadwood up` runs it) on a free port against `env`'s Redis."""
 
     def __init__(self, directory: Path, env: Mapping[str, str], workers: int = 2) -> None:
         self.port = free_port()
         self.log = directory / "gunicorn.log"
-        command = [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", str(workers)]
+        command = [sys.executable, "-m", "gunicorn", "-k", WORKER_CLASS, "-w", str(workers)]
         command += [
             "-b",
             f"127.0.0.1:{self.port}",
