@@ -34,7 +34,7 @@ def _plain_text(value: str) -> None:
             )
 
 
-NAME = validate.And(validate.Length(min=1, max=40), _plain_text)
+NAME = [validate.Length(min=1, max=40), _plain_text]
 _ASCII_INT = re.compile(r"[+-]?[0-9]{1,20}")
 
 
