@@ -7,7 +7,7 @@ Starts a private redis-server (no persistence) and gunicorn with the gevent work
 `deadwood up` (2 workers) on free ports, using the reliability tests' process helpers. Rows:
 the junk upload alone (time until the 422's status line; the client stops sending once the
 server has answered), the health check and a move with nothing else running (the
-reference), and both again while `--uploaders` clients each send a junk body every 50 ms (in
+reference), and both again while `--uploaders` clients each send a junk body every 100 ms (in
 a process of their own). Ratios are against the quiet row of the same request.
 """
 
@@ -18,13 +18,12 @@ import statistics
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "reliability")]
 
 import httpx  # noqa: E402
-from reliability_junk import JunkProcess, junk_body, p99, timed, upload  # noqa: E402
+from reliability_junk import JunkProcess, Mover, junk_body, p99, timed, upload  # noqa: E402
 from reliability_procs import PrivateRedis, Stack  # noqa: E402
 
 
@@ -37,32 +36,9 @@ def _row(name: str, values: list[float], reference: list[float] | None) -> str:
     )
 
 
-def _mover(http: httpx.Client) -> Any:
-    players = [{"name": "a"}, {"name": "b"}, {"name": "c"}]
-    body = {
-        "variant": "three-hand-gin",
-        "players": players,
-        "seed": 3,
-        "options": {"target_score": 500},
-    }
-    created = http.post("/v1/matches", json=body).json()
-    match_id, tokens = created["id"], [s["token"] for s in created["seats"]]
-
-    def one_move() -> float:
-        turn = http.get(f"/v1/matches/{match_id}").json()["turn"]
-        headers = {"Authorization": f"Bearer {tokens[turn]}"}
-        move = http.get(f"/v1/matches/{match_id}", headers=headers).json()["you"]["legal_moves"][0]
-        return timed(
-            lambda: http.post(f"/v1/matches/{match_id}/moves", json=move, headers=headers), 1
-        )[0]
-
-    return one_move
-
-
-def _measure(http: httpx.Client, one_move: Any, samples: int) -> tuple[list[float], list[float]]:
+def _measure(http: httpx.Client, mover: Mover, samples: int) -> tuple[list[float], list[float]]:
     health = timed(lambda: http.get("/v1/health").raise_for_status(), samples)
-    moves = [one_move() for _ in range(max(10, samples // 5))]
-    return health, moves
+    return health, mover.timed_moves(max(10, samples // 2))
 
 
 def main() -> int:
@@ -76,15 +52,16 @@ def main() -> int:
     stack = Stack(base, redis_server.url)
     try:
         api = stack.start_api(workers=2)
+        stack.start_worker()
         body = junk_body()
         with httpx.Client(base_url=stack.base_url, timeout=60) as http:
-            one_move = _mover(http)
-            _measure(http, one_move, 20)  # warm both workers
+            mover = Mover(http)
+            _measure(http, mover, 20)  # warm both workers
             alone = [upload(api.port, body)[1] for _ in range(20)]
-            quiet_health, quiet_moves = _measure(http, one_move, args.samples)
+            quiet_health, quiet_moves = _measure(http, mover, args.samples)
             load = JunkProcess(api.port, args.uploaders)
             try:
-                busy_health, busy_moves = _measure(http, one_move, args.samples)
+                busy_health, busy_moves = _measure(http, mover, args.samples)
             finally:
                 statuses, seconds = load.stop()
     finally:

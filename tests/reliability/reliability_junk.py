@@ -3,9 +3,10 @@
 `upload` sends a body on a bare socket in 64 KiB pieces and stops sending as soon as the
 server has answered (it answers a junk log after its first line), so the figures are the
 server's, not the time to push 8 MiB through the client. `JunkLoad` keeps N such uploads
-running from threads until it is stopped, each thread starting one every PACE seconds (six
-attackers sending 20 junk logs a second each; a flood of requests of any kind, as fast as the
-server answers, is the rate limiter's business, not the replay check's).
+running from threads until it is stopped (`JunkProcess`: in a process of its own), each
+thread starting one every PACE seconds (six attackers sending 10 junk logs a second each; a
+flood of requests of any kind, as fast as the server answers, is the rate limiter's
+business, not the replay check's). `Mover` makes the moves whose latency is measured.
 """
 
 from __future__ import annotations
@@ -15,9 +16,12 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
+
+import httpx
 
 JUNK_BYTES = 8 * 1024 * 1024
-PACE = 0.05
+PACE = 0.1
 
 
 def junk_body(size: int = JUNK_BYTES) -> bytes:
@@ -74,6 +78,47 @@ class JunkLoad:
         self._done.set()
         for thread in self._threads:
             thread.join(timeout=120)
+
+
+class Mover:
+    """Moves of a three-hand-gin match, each the first legal move of the seat to act; a
+    finished match is replaced by a new one, a round being scored (by the worker) waited
+    for. Only the POST of a move is timed."""
+
+    def __init__(self, client: httpx.Client) -> None:
+        self.client = client
+        self.match_id, self.tokens = "", [""]
+        self._new()
+
+    def _new(self) -> None:
+        players = [{"name": "ana"}, {"name": "ben"}, {"name": "cy"}]
+        body = {"variant": "three-hand-gin", "players": players, "seed": 7}
+        created = self.client.post("/v1/matches", json=body).json()
+        self.match_id, self.tokens = created["id"], [s["token"] for s in created["seats"]]
+
+    def _next(self) -> tuple[dict[str, str], Any]:
+        for _ in range(200):
+            view = self.client.get(f"/v1/matches/{self.match_id}").json()
+            if view["status"] == "finished":
+                self._new()
+            elif view["turn"] is not None:
+                headers = {"Authorization": f"Bearer {self.tokens[view['turn']]}"}
+                mine = self.client.get(f"/v1/matches/{self.match_id}", headers=headers).json()
+                if mine["you"]["legal_moves"]:
+                    return headers, mine["you"]["legal_moves"][0]
+            time.sleep(0.05)
+        raise AssertionError(f"no seat of {self.match_id} could move for 10 s")
+
+    def timed_moves(self, count: int) -> list[float]:
+        out: list[float] = []
+        for _ in range(count):
+            headers, move = self._next()
+            path = f"/v1/matches/{self.match_id}/moves"
+            started = time.monotonic()
+            answer = self.client.post(path, json=move, headers=headers)
+            out.append(time.monotonic() - started)
+            assert answer.status_code == 200, answer.text
+        return out
 
 
 def timed(call: Callable[[], object], times: int, pause: float = 0.01) -> list[float]:
