@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
 from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, fields, validate, validates
@@ -34,7 +35,7 @@ def _plain_text(value: str) -> None:
             )
 
 
-NAME = [validate.Length(min=1, max=40), _plain_text]
+NAME: list[Callable[[Any], Any]] = [validate.Length(min=1, max=40), _plain_text]
 _ASCII_INT = re.compile(r"[+-]?[0-9]{1,20}")
 
 
