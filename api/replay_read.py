@@ -3,7 +3,7 @@
 NDJSON is read in chunks and split into lines; each line is parsed (strict JSON, api/body.py)
 and checked as an event object with the next seq as soon as it is complete. A JSON array is
 read whole (it is at most 8 MiB) and its elements are parsed one at a time. Either way the
-events come out one by one, so the rules check (api/replay_check.LogCheck) sees event 1
+events come out one by one, so the rules check (domain/log_check.LogCheck) sees event 1
 before line 2 is parsed, and a body that cannot be a log costs the reading of its first bad
 line, not of all of it.
 """
@@ -21,6 +21,7 @@ from api.body import DECODER, MAX_DEPTH, NDJSON_TYPES, decode_utf8, parse, reaso
 from api.errors import ApiError, _flatten_messages
 from api.schemas import ReplayEventSchema
 from domain.events import Event
+from domain.upcast import upcast
 
 CHUNK_BYTES = 16 * 1024
 MAX_LINE_BYTES = 64 * 1024
@@ -156,7 +157,4 @@ def _event(item: Any, index: int) -> Event:
 
 def _upcast(event: Event, variant: Any) -> Event:
     """Old event shapes become current ones, as when the store reads its own streams."""
-    from store import codec
-
-    upcast = getattr(codec, "upcast", None)
-    return event if upcast is None else upcast(event, variant)
+    return upcast(event, variant if isinstance(variant, str) else None)

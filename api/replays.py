@@ -2,7 +2,7 @@
 
 The body is the NDJSON of GET .../log, or a JSON array of the same event objects, up to
 8 MiB. It is read event by event (api/replay_read.py) and each event goes to the check
-(api/replay_check.LogCheck) as it comes, within a CPU budget proportional to the events read
+(domain/log_check.LogCheck) as it comes, within a CPU budget proportional to the events read
 (issue 11 item 2); this module wires the two and answers.
 """
 
@@ -20,10 +20,10 @@ from flask_smorest import Blueprint
 from api import docs
 from api.common import idempotency_key, json_response, setting
 from api.errors import ApiError
-from api.replay_check import LogCheck, LogRejected, Replayed
 from api.replay_read import read_events
 from api.schemas import ReplayResultSchema
 from domain.events import Event
+from domain.log_check import LogCheck, LogRejected, Replayed
 
 T = TypeVar("T")
 

@@ -20,11 +20,12 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "reliability")]
+sys.path[:0] = [str(ROOT)]
 
 import httpx  # noqa: E402
-from reliability_junk import JunkProcess, Mover, junk_body, p99, timed, upload  # noqa: E402
-from reliability_procs import PrivateRedis, Stack  # noqa: E402
+
+from tests.support.reliability_junk import JunkProcess, Mover, junk_body, p99, timed, upload  # noqa: E402
+from tests.support.reliability_procs import PrivateRedis, Stack  # noqa: E402
 
 
 def _row(name: str, values: list[float], reference: list[float] | None) -> str:

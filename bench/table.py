@@ -23,8 +23,8 @@ from collections.abc import Callable
 from itertools import pairwise
 
 from domain.cards import JOKER, Card, TableCard
-from domain.table import validate_meld_move
-from domain.table_solver import best_move, can_arrange
+from domain.manipulation.table.rules import validate_meld_move
+from domain.manipulation.table.solver import best_move, can_arrange
 
 Meld = tuple[TableCard, ...]
 
