@@ -31,15 +31,21 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# tests/e2e/browser runs in headless Chromium when Debian's chromium and chromium-driver are there.
+CHROMIUM_PRESENT := $(shell command -v chromium >/dev/null && test -x /usr/bin/chromedriver && echo yes)
+
 pytest: $(STAMP)
+ifneq ($(CHROMIUM_PRESENT),yes)
+	@echo "browser tests NOT run: no chromium + /usr/bin/chromedriver (apt-get install chromium chromium-driver)"
+endif
 	$(BIN)/pytest
 
 bench: $(STAMP)
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
 
-# Long variants: tests marked `slow` and the DEADWOOD_SOAK=1 figures of tests/reliability
+# Long variants: tests marked `slow` and the DEADWOOD_SOAK=1 figures of tests/e2e
 # (16 matches for 30 s, more Redis and worker kills, longer fuzzing, more deals), with the
-# hypothesis soak profile. `make soak SOAK_TESTS=tests/reliability` runs only those.
+# hypothesis soak profile. `make soak SOAK_TESTS=tests/e2e` runs only those.
 SOAK_TESTS ?=
 soak: $(STAMP)
 	DEADWOOD_SOAK=1 HYPOTHESIS_PROFILE=soak $(BIN)/pytest -m "slow or not slow" -s $(SOAK_TESTS)

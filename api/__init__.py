@@ -13,6 +13,9 @@ Configuration (each key may come from `test_config`; the environment gives the d
     REPLAY_CPU_SECONDS        1.0 and REPLAY_CPU_SECONDS_PER_EVENT 0.002: the CPU time a
                               replay check may use (422 replay_too_costly beyond it)
     RATELIMIT_CREATE / RATELIMIT_MOVES   e.g. "30 per minute"; unset: no limit (api/ratelimit.py)
+    CORS_ORIGINS              origins allowed from a browser; unset: none (api/cors.py)
+
+The browser pages (/docs, /watch/<id>, /replay) are api/pages.py.
 
 `gunicorn -k gevent 'api:create_app()'` serves it.
 """
@@ -26,7 +29,7 @@ from typing import Any
 from flask import Flask, g, request
 from flask_smorest import Api
 
-from api import errors, ratelimit
+from api import cors, errors, pages, ratelimit
 from api.body import check_media, read_body
 from api.spec import SPEC_KWARGS, finish_spec
 
@@ -62,6 +65,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     api = _Api(app, spec_kwargs=SPEC_KWARGS)
     _register_blueprints(api)
+    app.register_blueprint(pages.blp)
     finish_spec(api)
     errors.register(app)
     app.before_request(_bound_request)
@@ -70,6 +74,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         "service": app.config.get("SERVICE") or _service(app),
     }
     ratelimit.init_app(app, app.extensions["deadwood"]["service"])
+    cors.init_app(app)
     return app
 
 

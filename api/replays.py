@@ -21,7 +21,7 @@ from api import docs
 from api.common import idempotency_key, json_response, setting
 from api.errors import ApiError
 from api.replay_read import read_events
-from api.schemas import ReplayResultSchema
+from api.schemas import ReplayQuerySchema, ReplayResultSchema
 from domain.events import Event
 from domain.log_check import LogCheck, LogRejected, Replayed
 
@@ -61,31 +61,49 @@ class CpuBudget:
         return result
 
 
-def _check(body: Iterator[Event], budget: CpuBudget) -> Replayed:
+def _check(body: Iterator[Event], budget: CpuBudget) -> tuple[Replayed, list[Event]]:
+    """The checked log's final state, and its events."""
     check = LogCheck()
     count = 0
     for count, event in enumerate(body, 1):
         budget.spend(lambda event=event: check.feed(event), count)  # type: ignore[misc]
         if count % YIELD_EVERY == 0:
             time.sleep(0)  # gevent's sleep when monkey-patched: health and moves go on
-    return budget.spend(check.finish, count)
+    return budget.spend(check.finish, count), check.log
 
 
-def _hands(replayed: Any) -> list[list[str] | None]:
-    view = replayed.variant.view(replayed.state, None)
+def _hands(variant: Any, state: Any) -> list[list[str] | None]:
+    view = variant.view(state, None)
     hands: list[list[str] | None] = []
     for seat in view["seats"]:
-        you = replayed.variant.view(replayed.state, seat["seat"])["you"]
+        you = variant.view(state, seat["seat"])["you"]
         hand = you.get("hand") if you else None
         hands.append(list(hand) if hand else None)
     return hands
 
 
+def _steps(variant: Any, events: list[Event]) -> list[dict[str, Any]]:
+    """The match after each event of a log that passed the check (the fold trusts it).
+
+    The hands are read from the folded state: a seat's view would also work out its legal
+    moves, which for a Manipulation table costs far more than the fold.
+    """
+    state = variant.initial_state()
+    steps: list[dict[str, Any]] = []
+    for seq, event in enumerate(events, start=1):
+        state = variant.evolve(state, event)
+        view = {"id": None, **variant.view(state, None)}
+        hands = [[str(card) for card in hand] or None for hand in state.hands]
+        steps.append({"seq": seq, "type": event.type, "match": view, "hands": hands})
+    return steps
+
+
 @blp.route("")
 class Replays(MethodView):
+    @blp.arguments(ReplayQuerySchema, location="query")
     @blp.response(200, ReplayResultSchema)
     @blp.doc(parameters=[docs.IDEMPOTENCY_KEY], responses=docs.problems(400, 413, 415, 422))
-    def post(self) -> Any:
+    def post(self, query: dict[str, Any]) -> Any:
         """Check and replay a log.
 
         200: the final spectator view, every seat's final hand and every round's result.
@@ -93,21 +111,25 @@ class Replays(MethodView):
         rules or the match's deal key. The log is checked while it is read, so it is refused
         at its first line that cannot start (line 1 is MatchCreated) or continue a match
         (seqs count 1, 2, 3, ...), whatever follows. 422 `replay_too_costly` when the check
-        uses more CPU time than 1 s plus 2 ms per event (the server's defaults).
+        uses more CPU time than 1 s plus 2 ms per event (the server's defaults). With
+        `?steps=true` the answer also has `steps`: the spectator view and every seat's hand
+        right after each event, for stepping through.
         """
         idempotency_key()
         budget = CpuBudget(
             float(setting("REPLAY_CPU_SECONDS")), float(setting("REPLAY_CPU_SECONDS_PER_EVENT"))
         )
         try:
-            replayed = _check(read_events(request), budget)
+            replayed, events = _check(read_events(request), budget)
         except LogRejected as rejected:
             raise ApiError("invalid_log", rejected.detail, 422, event=rejected.seq) from None
         view = {"id": None, **replayed.variant.view(replayed.state, None)}
         body = {
             "version": replayed.events,
             "match": view,
-            "hands": _hands(replayed),
+            "hands": _hands(replayed.variant, replayed.state),
             "rounds": view["rounds"],
         }
+        if query["steps"]:
+            body["steps"] = budget.spend(lambda: _steps(replayed.variant, events), len(events))
         return json_response(body)

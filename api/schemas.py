@@ -337,6 +337,29 @@ class HealthSchema(Schema):
     status = fields.String(required=True, validate=validate.OneOf(("ok",)))
 
 
+class ReplayQuerySchema(Schema):
+    class Meta:
+        unknown = EXCLUDE
+
+    steps = fields.Boolean(
+        load_default=False,
+        metadata={"description": "also answer `steps`: the match after every event"},
+    )
+
+
+class ReplayStepSchema(Schema):
+    """The replayed match right after one event (the replay page steps through these)."""
+
+    seq = fields.Integer(required=True)
+    type = fields.String(required=True, metadata={"description": "the event's type"})
+    match = fields.Nested(ViewSchema, required=True, metadata={"description": "spectator view"})
+    hands = fields.List(
+        fields.List(fields.String(), allow_none=True),
+        required=True,
+        metadata={"description": "every seat's hand at that moment (the log is public)"},
+    )
+
+
 class ReplayResultSchema(Schema):
     version = fields.Integer(required=True, metadata={"description": "events replayed"})
     match = fields.Nested(ViewSchema, required=True, metadata={"description": "spectator view"})
@@ -346,3 +369,7 @@ class ReplayResultSchema(Schema):
         metadata={"description": "every seat's final hand (null for a seat with no hand)"},
     )
     rounds = fields.List(fields.Nested(RoundResultSchema), required=True)
+    steps = fields.List(
+        fields.Nested(ReplayStepSchema),
+        metadata={"description": "with `?steps=true`: the match after each event, in order"},
+    )
