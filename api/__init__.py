@@ -38,7 +38,7 @@ log = logging.getLogger("deadwood.api")
 DEFAULTS: dict[str, Any] = {
     "API_TITLE": "Deadwood",
     "API_VERSION": "1.0.0",
-    "OPENAPI_VERSION": "3.0.3",
+    "OPENAPI_VERSION": "3.1.0",
     "OPENAPI_URL_PREFIX": "/v1",
     "OPENAPI_JSON_PATH": "openapi.json",
     "MAX_BODY_BYTES": 64 * 1024,

@@ -51,12 +51,14 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def _finite_float(text: str) -> float:
+def _finite_float(text: str) -> float | int:
+    """A finite number; one with a zero fraction (`3.0`, `1e3`) is that integer, as JSON
+    Schema reads it (openapi.yaml's `integer` admits it, issue 17)."""
     value = float(text)
     if not math.isfinite(value):
         shown = text if len(text) <= 24 else text[:20] + "..."
         raise ValueError(f"the number {shown} is out of range (numbers must be finite doubles)")
-    return value
+    return int(value) if value.is_integer() else value
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -79,7 +81,7 @@ key twice in one object (RFC 8259 leaves duplicates to the reader: we refuse the
 
 
 def loads(text: str) -> Any:
-    """One strict JSON document (DECODER)."""
+    """One strict JSON document (DECODER); a number with a zero fraction is an integer."""
     return DECODER.decode(text)
 
 

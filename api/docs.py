@@ -70,8 +70,9 @@ LAST_EVENT_ID = {
     "in": "header",
     "name": "Last-Event-ID",
     "required": False,
-    "description": "resume after this seq (sent by EventSource on reconnect)",
-    "schema": {"type": "string", "pattern": "^[0-9]{1,15}$"},
+    "description": "resume after this seq (sent by EventSource on reconnect); empty (or only "
+    "spaces and tabs): as if absent",
+    "schema": {"type": "string", "pattern": "^[ \\t]*([0-9]{1,15}[ \\t]*)?$"},
 }
 
 ETAG_HEADER = {

@@ -21,7 +21,7 @@ from api import docs
 from api.common import idempotency_key, json_response, setting
 from api.errors import ApiError
 from api.replay_read import read_events
-from api.schemas import ReplayQuerySchema, ReplayResultSchema
+from api.schemas import ReplayQuerySchema
 from domain.events import Event
 from domain.log_check import LogCheck, LogRejected, Replayed
 
@@ -101,7 +101,7 @@ def _steps(variant: Any, events: list[Event]) -> list[dict[str, Any]]:
 @blp.route("")
 class Replays(MethodView):
     @blp.arguments(ReplayQuerySchema, location="query")
-    @blp.response(200, ReplayResultSchema)
+    @blp.response(200, "ReplayResult")
     @blp.doc(parameters=[docs.IDEMPOTENCY_KEY], responses=docs.problems(400, 413, 415, 422))
     def post(self, query: dict[str, Any]) -> Any:
         """Check and replay a log.

@@ -12,7 +12,8 @@ from typing import Any
 import yaml
 from flask_smorest import Api
 
-from api.schemas import ProblemSchema, ReplayEventSchema
+from api import contract
+from api.schemas import EventSchema, ProblemSchema, ReplayEventSchema
 
 DESCRIPTION = """\
 Deadwood hosts matches of three-handed Gin Rummy and Manipulation Rummy for third-party
@@ -37,6 +38,20 @@ caller may see it. This document describes `shared/spec/api.md` exactly and adds
 - `GET .../legal-moves` answers `{version, seat, moves}` (seat null and no moves for a
   spectator). `GET .../events` answers `{version, events}`. A replayed idempotent POST carries
   the header `Idempotent-Replayed: true`. `GET /v1/openapi.json` serves this document.
+
+## A document to generate from
+
+OpenAPI 3.1, so that a nullable member keeps its type: `oneOf: [{$ref}, {type: "null"}]`
+(openapi-python-client reads it as `Model | None`; the 3.0 form apispec wrote,
+`anyOf: [{type: object, nullable: true}, {$ref}]`, made it an empty model) and schemathesis
+4 validates it as JSON Schema 2020-12. A move is one schema per `type` (`const`, no other
+members), joined by `oneOf` with a `discriminator`; each view, create body and created match
+is one schema per `variant` (player counts, options with their ranges, the game's members).
+`POST /v1/matches` links its `id` and each seat's token to every match operation. A number
+with a zero fraction (`3.0`) is read as that integer, as JSON Schema counts it. A body that
+fits this document may still be refused by the rules, never by its shape: a move (422
+illegal_move, invalid_card, or validation_error for a member of the other game's move), a
+log (422 invalid_log), `?at=` past the last event, a reused Idempotency-Key.
 
 ## Auth
 
@@ -133,6 +148,8 @@ SPEC_KWARGS: dict[str, Any] = {
 def finish_spec(api: Api) -> None:
     """Components the blueprints refer to: the Problem schema and the seat-token scheme."""
     spec = api.spec
+    if "Event" not in spec.components.schemas:
+        spec.components.schema("Event", schema=EventSchema)
     if "Problem" not in spec.components.schemas:
         spec.components.schema("Problem", schema=ProblemSchema)
     spec.components.security_scheme(
@@ -155,6 +172,9 @@ def finish_spec(api: Api) -> None:
                 "application/json": {"schema": log},
             },
         }
+    contract.apply(spec)
+    for unused in ("Player", "NestedMove", "Error", "PaginationMetadata"):  # unreferenced
+        spec.components.schemas.pop(unused, None)
 
 
 def spec_dict(app: Any) -> dict[str, Any]:

@@ -113,3 +113,9 @@ def _check(key: str, value: Any) -> None:
 def options_of(options: Mapping[str, Any]) -> GinOptions:
     """The frozen options of a recorded (already valid) options dict; unknown keys ignored."""
     return GinOptions(**{k: v for k, v in options.items() if k in DEFAULTS})
+
+
+LIMITS = _LIMITS
+"""The accepted range of each integer option (the API's contract describes them)."""
+CHOICES = _CHOICES
+"""The accepted values of each string option."""
