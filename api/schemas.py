@@ -36,9 +36,8 @@ def _plain_text(value: str) -> None:
             )
 
 
-PLAIN_TEXT = (
-    "^[^\\x00-\\x1f\\x7f-\\x9f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$"
-)
+PLAIN_TEXT = "^[^\\x00-\\x1f\\x7f-\\x9f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$"
+"""_plain_text as a pattern for the document (lone surrogates cannot be sent as UTF-8)."""
 
 
 class PlainText(validate.Regexp):
