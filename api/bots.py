@@ -59,9 +59,9 @@ class Hint(MethodView):
         403 `forbidden` for a spectator; 409 `not_your_turn` when the seat has no move now.
         """
         seat = caller_seat(match_id)
+        loaded = service().load(match_id)  # 404 for an unknown match, for everyone
         if seat is None:
             raise ApiError("forbidden", "a spectator has no seat to hint for", 403)
-        loaded = service().load(match_id)
         state, version, variant = loaded.state, loaded.version, loaded.variant
         view = variant.view(state, seat)
         moves = view["you"]["legal_moves"] if view.get("you") else []

@@ -48,6 +48,7 @@ STATUS_OF_CODE = {
     "idempotency_key_reused": 422,
     "match_in_progress": 403,
     "invalid_log": 422,
+    "replay_too_costly": 422,
 }
 
 TITLES = {
@@ -63,6 +64,7 @@ TITLES = {
     "idempotency_key_reused": "The idempotency key was used for another request",
     "match_in_progress": "The match is still in progress",
     "invalid_log": "The log does not follow the rules",
+    "replay_too_costly": "Checking the log took more CPU time than its budget",
     "bad_request": "The request could not be read",
     "not_found": "No such resource",
     "method_not_allowed": "Method not allowed",

@@ -24,16 +24,22 @@ caller may see it. This document describes `shared/spec/api.md` exactly and adds
   `code`; `validation_error` adds `errors: {field: [messages]}`; `invalid_log` (a replay that
   breaks the rules) adds `event`, the seq of the first bad event. Other codes: `bad_request`
   (400), `not_found` (404, a path that is not an endpoint), `method_not_allowed` (405),
-  `payload_too_large` (413), `unsupported_media_type` (415), `rate_limited` (429, with
-  `Retry-After` in seconds), `internal_error` (500), `store_unavailable` (503: the event store
-  is down or restarting; try again). `advice_limit` (422): the three-hand-gin advisor may
-  advise at most 3 times per turn of the captain (the count starts again when the captain's
-  turn ends and at each deal).
+  `payload_too_large` (413), `uri_too_long` (414, a request line over 4094 bytes),
+  `unsupported_media_type` (415, also for any Content-Encoding but identity),
+  `headers_too_large` (431), `rate_limited` (429, with `Retry-After` in seconds),
+  `replay_too_costly` (422, a replay whose check uses more CPU time than its budget),
+  `internal_error` (500), `store_unavailable` (503: the event store is down or restarting;
+  try again). `advice_limit` (422): the three-hand-gin advisor may advise at most 3 times per
+  turn of the captain (the count starts again when the captain's turn ends and at each deal).
 - Creating a match with an `Idempotency-Key`: the key is a secret. Anyone who sends the same
   key and body within 24 h gets the same match and all its seat tokens, so a create's key
   must be 16 to 200 characters: use a fresh random one (a uuid4) and never share or log it.
 - `target_score` is at most 1000 (three-hand-gin) and 1500 (manipulation-rummy), ten times
   the standard target.
+- JSON bodies are strict: a key twice in one object, NaN or Infinity, and numbers out of the
+  range of a double are 400 `bad_request` naming the problem. Seat and bot names are plain
+  text: control characters, bidirectional controls (U+202A-U+202E, U+2066-U+2069, ...) and
+  lone surrogates are 422. Integers in a query string or in Last-Event-ID are ASCII digits.
 - Views may carry more members than api.md lists: three-hand-gin adds `knock` (the knocker's
   spread while it is on the table) and `you.role`; manipulation-rummy adds `rounds_won` and
   `final_turns_left`.

@@ -174,7 +174,7 @@ class Launcher:
             "-m",
             "gunicorn",
             "--worker-class",
-            "gevent",
+            "api.serving.ProblemGeventWorker",  # gevent, with problem+json 414/431
             "--workers",
             str(self.args.workers),
             "--bind",

@@ -85,6 +85,23 @@ def pepper_from_env(*, allow_dev: bool = False) -> bytes:
     return pepper.encode()
 
 
+def socket_timeout(client: Any) -> float | None:
+    """The read timeout of the client's connections (None: it waits for ever).
+
+    redis-py puts a timeout given to the client or in the URL in the pool's connection
+    arguments (the nodes manager's, for a cluster client); without one its connections use
+    the library default (5 s in redis-py 8)."""
+    if is_cluster(client):
+        kwargs = client.nodes_manager.connection_kwargs
+    else:
+        kwargs = client.connection_pool.connection_kwargs
+    if "socket_timeout" in kwargs:
+        value = kwargs["socket_timeout"]
+        return None if value is None else float(value)
+    default = getattr(redis.connection, "DEFAULT_SOCKET_TIMEOUT", None)
+    return None if default is None else float(default)
+
+
 def is_cluster(client: Any) -> bool:
     return isinstance(client, RedisCluster)
 

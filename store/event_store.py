@@ -42,7 +42,7 @@ import redis
 from redis import exceptions as rx
 
 from domain.events import Event
-from store import codec
+from store import codec, connection
 from store.codec import StoredEvent
 from store.connection import is_cluster
 from store.durability import Durability
@@ -63,6 +63,9 @@ LOST_REPLY = (
     rx.TryAgainError,
     rx.ReadOnlyError,
 )
+
+MAX_BLOCK_MS = 10_000
+"""The longest single XREAD BLOCK, whatever the socket timeout."""
 
 
 def events_key(match_id: str) -> str:
@@ -182,8 +185,12 @@ class EventStore:
     def wait(
         self, match_id: str, after: int, block_ms: int, variant: str | None
     ) -> list[StoredEvent]:
-        """Events after `after`, waiting up to `block_ms` for the first (XREAD BLOCK)."""
-        reply: Any = self._r.xread({events_key(match_id): f"0-{after}"}, count=100, block=block_ms)
+        """Events after `after`, waiting up to `block_ms` for the first (XREAD BLOCK).
+
+        The wait is cut to `max_block_ms()`, so the server's silence never outlasts the
+        client's socket timeout: a caller that wants to wait longer asks again."""
+        block = max(1, min(block_ms, self.max_block_ms()))
+        reply: Any = self._r.xread({events_key(match_id): f"0-{after}"}, count=100, block=block)
         rows = reply[0][1] if reply else []
         return [codec.decode(entry_id, fields, variant) for entry_id, fields in rows]
 
@@ -201,6 +208,13 @@ class EventStore:
             return bool(self._r.ping())
         except redis.RedisError:
             return False
+
+    def max_block_ms(self) -> int:
+        """The longest XREAD BLOCK that ends well inside the client's socket timeout."""
+        timeout = connection.socket_timeout(self.redis)
+        if timeout is None:
+            return MAX_BLOCK_MS
+        return max(1, min(MAX_BLOCK_MS, int(timeout * 1000 / 2)))
 
     # --- the atomic append --------------------------------------------------------------
 

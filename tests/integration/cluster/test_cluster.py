@@ -14,7 +14,7 @@ from rq.serializers import JSONSerializer
 from api import create_app
 from cli.cluster import LocalCluster
 from store.event_store import events_key, meta_key, snap_key
-from store.jobs import BOTS, SCORING
+from store.jobs import QUEUES
 from store.service import MatchService
 from tests.support import cluster_play
 from workers.connection import set_service
@@ -110,7 +110,7 @@ class _BurstWorker(SimpleWorker):
 
 def _burst(service: MatchService) -> None:
     connection = service.queues.connection
-    queues = [Queue(n, connection=connection, serializer=JSONSerializer) for n in (SCORING, BOTS)]
+    queues = [Queue(n, connection=connection, serializer=JSONSerializer) for n in QUEUES]
     set_service(service)
     try:
         _BurstWorker(queues, connection=connection, serializer=JSONSerializer).work(

@@ -213,6 +213,20 @@ def test_wait_events_returns_new_events_and_times_out_empty(counter: MatchServic
     assert [e.seq for e in got] == [2] and got[0].event.type == "Added"
 
 
+def test_a_wait_longer_than_the_socket_timeout_ends_empty_not_in_a_timeout(
+    counter: MatchService, redis_client: redis.Redis
+) -> None:
+    """Issue 11 item 1: XREAD BLOCK is cut to half the client's socket timeout, so a long
+    wait on an idle match returns [] (the caller asks again) instead of TimeoutError."""
+    match_id = _new(counter)
+    port = redis_client.connection_pool.connection_kwargs["port"]
+    short = redis.Redis(port=port, socket_timeout=0.4)
+    store = MatchService(short, pepper=b"test-pepper").store
+    assert store.max_block_ms() == 200
+    assert store.wait(match_id, after=1, block_ms=2000, variant="counter") == []
+    short.close()
+
+
 def test_unknown_match_raises_unknown_match(counter: MatchService) -> None:
     from store.errors import UnknownMatch
 
