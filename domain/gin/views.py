@@ -19,7 +19,6 @@
 
 from __future__ import annotations
 
-import marshal
 from collections.abc import Mapping
 from typing import Any
 
@@ -41,15 +40,6 @@ def json_copy(value: Any) -> Any:
     if isinstance(value, list):
         return [json_copy(v) if type(v) in _NESTED else v for v in value]
     return value
-
-
-def copy_rounds(rounds: Any) -> list[Any]:
-    """Deep copies of the round results: marshal's C copy when they are plain JSON data
-    (they always are when folded from events), else `json_copy`."""
-    try:
-        return list(marshal.loads(marshal.dumps(tuple(rounds))))
-    except ValueError:
-        return [json_copy(r) for r in rounds]
 
 
 def sees_hand(options: GinOptions, roles: Roles | None, viewer: int | None, owner: int) -> bool:
@@ -78,7 +68,7 @@ def view(state: GinState, seat: int | None) -> dict[str, Any]:
         "scores": list(state.scores),
         "winners": list(state.winners),
         "stock_size": len(state.stock),
-        "rounds": copy_rounds(state.rounds),
+        "rounds": list(state.rounds),  # read-only results, shared, not copied (frozen.py)
         "deal_commitment": state.commitment,
         "roles": None
         if roles is None
@@ -147,6 +137,8 @@ def event_view(before: GinState, event: Event, seat: int | None) -> dict[str, An
 def _redact_created(before: GinState, data: dict[str, Any], seat: int | None) -> None:
     data["seed"] = None
     data["deal_key"] = None
+    if "salt_key" in data:
+        data["salt_key"] = None
 
 
 def _redact_dealt(before: GinState, data: dict[str, Any], seat: int | None) -> None:
