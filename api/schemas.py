@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, fields, validate, validates
 
+from domain.players import MAX_NAME
 from domain.variants import NAMES
 
 INT64 = validate.Range(min=-(2**63), max=2**63 - 1)
-NAME = validate.Length(min=1, max=40)
+NAME = validate.Length(min=1, max=MAX_NAME)
 CARD = fields.String(validate=validate.Length(min=1, max=16), metadata={"example": "7H"})
 MAX_MELD = 120
 """No meld or table can hold more cards than the biggest deck (106)."""

@@ -20,6 +20,7 @@ from domain.gin.moves import decide, is_finished, legal_moves, pending, to_act
 from domain.gin.options import GinOptions, validate_options
 from domain.gin.state import GinState, Phase, evolve, initial_state
 from domain.gin.views import event_view, view
+from domain.players import roster
 from domain.shuffle import seed_key
 from domain.variants import Variant
 
@@ -43,26 +44,6 @@ __all__ = [
 ]
 
 PLAYERS = 3
-MAX_NAME = 100
-
-
-def _players(players: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """G1.1: exactly three players, each {"name": str, "bot": str | None}."""
-    if isinstance(players, str | bytes) or not isinstance(players, Sequence):
-        raise InvalidOptions("players must be a list of {name, bot} objects")
-    if len(players) != PLAYERS:
-        raise InvalidOptions(f"three-hand-gin needs exactly 3 players, not {len(players)} (G1.1)")
-    out = []
-    for i, player in enumerate(players):
-        if not isinstance(player, Mapping):
-            raise InvalidOptions(f"player {i} must be an object with a name")
-        name, bot = player.get("name"), player.get("bot")
-        if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME:
-            raise InvalidOptions(f"player {i} needs a name of 1..{MAX_NAME} characters")
-        if bot is not None and not isinstance(bot, str):
-            raise InvalidOptions(f"player {i}: bot must be a bot name or null")
-        out.append({"name": name, "bot": bot})
-    return out
 
 
 def create(
@@ -80,7 +61,7 @@ def create(
         "MatchCreated",
         {
             "variant": VARIANT_NAME,
-            "players": _players(players),
+            "players": roster(players, VARIANT_NAME, (PLAYERS, PLAYERS), "G1.1"),
             "options": validate_options(options),
             "seeded": seed is not None,
             "seed": seed,

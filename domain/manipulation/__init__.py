@@ -57,6 +57,7 @@ from domain.manipulation.options import validate_options as _validate_options
 from domain.manipulation.scoring import score_round
 from domain.manipulation.state import NAME, Phase, RoundEnd, State, evolve, pack
 from domain.manipulation.views import event_view, view
+from domain.players import roster as players_roster
 from domain.shuffle import DealRng, seed_key
 from domain.variants import Variant
 
@@ -71,22 +72,6 @@ def validate_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
     return _validate_options(options)
 
 
-def _validate_players(players: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """M1.1: 2 to 5 players, each {"name": str, "bot": str | None}."""
-    if not isinstance(players, Sequence) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        count = len(players) if isinstance(players, Sequence) else players
-        raise InvalidOptions(f"manipulation-rummy needs 2 to 5 players, not {count!r} (M1.1)")
-    out = []
-    for i, p in enumerate(players):
-        if not isinstance(p, Mapping) or not isinstance(p.get("name"), str):
-            raise InvalidOptions(f"player {i} must be an object with a string 'name'")
-        bot = p.get("bot")
-        if bot is not None and not isinstance(bot, str):
-            raise InvalidOptions(f"player {i}: 'bot' must be a string or null")
-        out.append({"name": p["name"], "bot": bot})
-    return out
-
-
 def create(
     players: Sequence[Mapping[str, Any]],
     options: Mapping[str, Any] | None,
@@ -94,7 +79,7 @@ def create(
     secret: str,
 ) -> tuple[Event, ...]:
     """MatchCreated, the chance draw of the first dealer (M3.1) and the first deal."""
-    roster = _validate_players(players)
+    roster = players_roster(players, NAME, (MIN_PLAYERS, MAX_PLAYERS), "M1.1")
     full = validate_options(options)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise InvalidOptions(f"seed must be an integer or null, not {seed!r}")
