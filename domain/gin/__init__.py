@@ -14,14 +14,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.errors import InvalidOptions
+from domain.creation import deal_key, match_created
 from domain.events import SYSTEM, Event
 from domain.gin.moves import decide, is_finished, legal_moves, pending, to_act
 from domain.gin.options import GinOptions, validate_options
 from domain.gin.state import GinState, Phase, evolve, initial_state
 from domain.gin.views import event_view, view
-from domain.players import roster
-from domain.shuffle import seed_key
+from domain.players import roster as players_roster
 from domain.variants import Variant
 
 __all__ = [
@@ -53,21 +52,9 @@ def create(
     secret: str,
 ) -> tuple[Event, ...]:
     """MatchCreated, RolesDrawn (G1.2) and the first RoundDealt (G4)."""
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise InvalidOptions(f"seed must be an integer or null, not {seed!r:.40}")
-    if seed is None and (not isinstance(secret, str) or not secret):
-        raise InvalidOptions("an unseeded match needs a secret deal key")
-    created = Event(
-        "MatchCreated",
-        {
-            "variant": VARIANT_NAME,
-            "players": roster(players, VARIANT_NAME, (PLAYERS, PLAYERS), "G1.1"),
-            "options": validate_options(options),
-            "seeded": seed is not None,
-            "seed": seed,
-            "deal_key": seed_key(seed) if seed is not None else secret,
-        },
-    )
+    roster = players_roster(players, VARIANT_NAME, (PLAYERS, PLAYERS), "G1.1")
+    full = validate_options(options)
+    created = match_created(VARIANT_NAME, roster, full, seed, deal_key(seed, secret))
     _, opening = autoplay_system(evolve(initial_state(), created))
     return (created, *opening)
 

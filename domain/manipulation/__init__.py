@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.errors import InvalidOptions
+from domain.creation import deal_key, match_created
 from domain.events import Event
 from domain.manipulation.deal import deal_event
 from domain.manipulation.moves import (
@@ -58,7 +58,7 @@ from domain.manipulation.scoring import score_round
 from domain.manipulation.state import NAME, Phase, RoundEnd, State, evolve, pack
 from domain.manipulation.views import event_view, view
 from domain.players import roster as players_roster
-from domain.shuffle import DealRng, seed_key
+from domain.shuffle import DealRng
 from domain.variants import Variant
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
@@ -81,26 +81,11 @@ def create(
     """MatchCreated, the chance draw of the first dealer (M3.1) and the first deal."""
     roster = players_roster(players, NAME, (MIN_PLAYERS, MAX_PLAYERS), "M1.1")
     full = validate_options(options)
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise InvalidOptions(f"seed must be an integer or null, not {seed!r}")
-    if seed is None and (not isinstance(secret, str) or not secret):
-        raise InvalidOptions("an unseeded match needs a secret deal key")
-    deal_key = seed_key(seed) if seed is not None else secret
-    n = len(roster)
-    dealer = DealRng(deal_key, "dealer").randbelow(n)
-    created = Event(
-        "MatchCreated",
-        {
-            "variant": NAME,
-            "players": roster,
-            "options": full,
-            "seeded": seed is not None,
-            "seed": seed,
-            "deal_key": deal_key,
-        },
-    )
+    key = deal_key(seed, secret)
+    dealer = DealRng(key, "dealer").randbelow(len(roster))
+    created = match_created(NAME, roster, full, seed, key)
     chosen = Event("DealerChosen", {"round": 1, "dealer": dealer})
-    return created, chosen, deal_event(deal_key, 1, n, dealer)
+    return created, chosen, deal_event(key, 1, len(roster), dealer)
 
 
 def initial_state() -> State:
