@@ -26,7 +26,7 @@ from typing import Any
 
 from domain import bots
 from domain.events import SYSTEM
-from domain.variants import Variant, get_variant
+from domain.variants import State, Variant, get_variant
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
@@ -173,7 +173,7 @@ def bot_rng(seed: int, version: int, seat: int) -> random.Random:
     return random.Random(f"{seed}:{version}:{seat}")  # noqa: S311 - seeded, for bots
 
 
-def _apply(game: Variant, state: Any, seat: int, move: Mapping[str, Any]) -> Any:
+def _apply(game: Variant, state: State, seat: int, move: Mapping[str, Any]) -> State:
     for event in game.decide(state, seat, move):
         state = game.evolve(state, event)
     return state

@@ -29,7 +29,7 @@ from typing import Any
 
 from domain.errors import RulesError
 from domain.events import SYSTEM, Event
-from domain.variants import Variant, get_variant
+from domain.variants import State, Variant, get_variant
 
 NO_SECRET = "0" * 64
 """Passed to create() for a seeded match, whose deal key comes from the seed."""
@@ -47,7 +47,7 @@ class LogRejected(Exception):
 @dataclass(frozen=True)
 class Replayed:
     variant: Variant
-    state: Any
+    state: State
     events: int
 
 
@@ -140,7 +140,7 @@ def check_opening(log: Sequence[Event]) -> tuple[Variant, int]:
     return variant, len(opening)
 
 
-def _candidates(variant: Variant, state: Any, event: Event) -> list[tuple[int, dict[str, Any]]]:
+def _candidates(variant: Variant, state: State, event: Event) -> list[tuple[int, dict[str, Any]]]:
     out: list[tuple[int, dict[str, Any]]] = []
     due = variant.pending(state)
     if due is not None:
@@ -155,14 +155,14 @@ def _candidates(variant: Variant, state: Any, event: Event) -> list[tuple[int, d
     return out
 
 
-def _fallback(variant: Variant, state: Any) -> list[tuple[int, dict[str, Any]]]:
+def _fallback(variant: Variant, state: State) -> list[tuple[int, dict[str, Any]]]:
     seat = variant.to_act(state)
     if seat is None:
         return []
     return [(seat, move) for move in variant.legal_moves(state, seat)]
 
 
-def _step(variant: Variant, state: Any, log: Sequence[Event], at: int) -> tuple[Any, int]:
+def _step(variant: Variant, state: State, log: Sequence[Event], at: int) -> tuple[State, int]:
     """Re-derive the events at `at`; the state after them and how many there were.
 
     When no candidate gives the log's events, the first event that differs from the closest

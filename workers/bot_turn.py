@@ -74,4 +74,3 @@ def _legal_moves(view: Mapping[str, Any]) -> list[dict[str, Any]] | None:
     you = view.get("you")
     moves = you.get("legal_moves") if isinstance(you, Mapping) else None
     return list(moves) if isinstance(moves, list) and moves else None
-

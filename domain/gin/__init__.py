@@ -21,7 +21,7 @@ from domain.gin.options import GinOptions, validate_options
 from domain.gin.state import GinState, Phase, evolve, initial_state
 from domain.gin.views import event_view, view
 from domain.players import roster as players_roster
-from domain.variants import Variant
+from domain.variants import Game
 
 __all__ = [
     "VARIANT",
@@ -73,7 +73,7 @@ def autoplay_system(state: GinState) -> tuple[GinState, tuple[Event, ...]]:
 
 VARIANT_NAME = "three-hand-gin"
 
-VARIANT = Variant(
+VARIANT: Game[GinState] = Game(
     name=VARIANT_NAME,
     min_players=PLAYERS,
     max_players=PLAYERS,

@@ -59,7 +59,7 @@ from domain.manipulation.state import NAME, Phase, RoundEnd, State, evolve, pack
 from domain.manipulation.views import event_view, view
 from domain.players import roster as players_roster
 from domain.shuffle import DealRng
-from domain.variants import Variant
+from domain.variants import Game
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 
@@ -92,7 +92,7 @@ def initial_state() -> State:
     return State()
 
 
-VARIANT = Variant(
+VARIANT: Game[State] = Game(
     name=NAME,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
