@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from domain.errors import RulesError
 from domain.events import SYSTEM, Event
+from domain.replay import fold
 from domain.variants import State, Variant, get_variant
 
 NO_SECRET = "0" * 64
@@ -110,11 +111,21 @@ def check_opening(log: Sequence[Event]) -> tuple[Variant, int]:
     first = log[0]
     if first.type != "MatchCreated":
         raise LogRejected(1, f"event 1 is {first.type}, but a match log starts with MatchCreated")
-    data = first.data
+    variant = _opening_variant(first.data)
+    opening = _remade_opening(variant, first.data)
+    _compare_opening(opening, log)
+    return variant, len(opening)
+
+
+def _opening_variant(data: Mapping[str, Any]) -> Variant:
     try:
-        variant = get_variant(str(data.get("variant")))
+        return get_variant(str(data.get("variant")))
     except RulesError as exc:
         raise LogRejected(1, f"event 1 (MatchCreated): {exc}") from None
+
+
+def _remade_opening(variant: Variant, data: Mapping[str, Any]) -> tuple[Event, ...]:
+    """The opening events the recorded players, options, seed or deal key give."""
     seed, deal_key = data.get("seed"), data.get("deal_key")
     if seed is None and not isinstance(deal_key, str):
         raise LogRejected(
@@ -125,9 +136,12 @@ def check_opening(log: Sequence[Event]) -> tuple[Variant, int]:
     try:
         secret = NO_SECRET if seed is not None else str(deal_key)
         players = data.get("players") or []
-        opening = variant.create(players, data.get("options") or {}, seed, secret)
+        return variant.create(players, data.get("options") or {}, seed, secret)
     except (RulesError, TypeError, ValueError, KeyError) as exc:
         raise LogRejected(1, f"event 1 (MatchCreated) cannot open a match: {exc}") from None
+
+
+def _compare_opening(opening: Sequence[Event], log: Sequence[Event]) -> None:
     for k, made in enumerate(opening):
         if k >= len(log):
             raise LogRejected(k + 1, f"the log ends before the opening event {made.type}")
@@ -137,7 +151,6 @@ def check_opening(log: Sequence[Event]) -> tuple[Variant, int]:
                 f"{_name(log[k], k + 1)} is not what the match's seed or deal key gives "
                 f"(expected {made.type} with other data: a changed deal, draw or option)",
             )
-    return variant, len(opening)
 
 
 def _candidates(variant: Variant, state: State, event: Event) -> list[tuple[int, dict[str, Any]]]:
@@ -162,48 +175,70 @@ def _fallback(variant: Variant, state: State) -> list[tuple[int, dict[str, Any]]
     return [(seat, move) for move in variant.legal_moves(state, seat)]
 
 
+@dataclass
+class _Search:
+    """What the tries at one position found so far: the moves tried, the first refusal of a
+    recorded move, and the closest miss (how many events it matched, what it expected)."""
+
+    tried: set[str] = field(default_factory=set)
+    refusal: str | None = None
+    matched: int = 0
+    expected: str = ""
+
+    def try_move(
+        self, variant: Variant, state: State, seat: int, move: dict[str, Any], recorded: bool
+    ) -> tuple[Event, ...] | None:
+        """The events `move` makes now; None when tried before or refused."""
+        key = json.dumps([seat, move], sort_keys=True, default=str)
+        if key in self.tried:
+            return None
+        self.tried.add(key)
+        try:
+            return variant.decide(state, seat, move)
+        except RulesError as exc:
+            if self.refusal is None and recorded:
+                self.refusal = str(exc)
+        except (TypeError, ValueError, KeyError, AttributeError):
+            pass
+        return None
+
+    def note_miss(self, made: Sequence[Event], matched: int) -> None:
+        if matched > self.matched:
+            self.matched, self.expected = matched, made[matched].type
+
+
 def _step(variant: Variant, state: State, log: Sequence[Event], at: int) -> tuple[State, int]:
     """Re-derive the events at `at`; the state after them and how many there were.
 
     When no candidate gives the log's events, the first event that differs from the closest
     candidate (the one that matches the longest run of events) is named.
     """
-    event = log[at]
-    refusal: str | None = None
-    tried: set[str] = set()
-    closest = (0, "")
+    search = _Search()
     for recorded in (True, False):
-        pairs = _candidates(variant, state, event) if recorded else _fallback(variant, state)
+        pairs = _candidates(variant, state, log[at]) if recorded else _fallback(variant, state)
         for seat, move in pairs:
-            key = json.dumps([seat, move], sort_keys=True, default=str)
-            if key in tried:
-                continue
-            tried.add(key)
-            try:
-                made = variant.decide(state, seat, move)
-            except RulesError as exc:
-                if refusal is None and recorded:
-                    refusal = str(exc)
-                continue
-            except (TypeError, ValueError, KeyError, AttributeError):
+            made = search.try_move(variant, state, seat, move, recorded)
+            if made is None:
                 continue
             matched = _matching(made, log, at)
             if made and matched == len(made):
-                for e in made:
-                    state = variant.evolve(state, e)
-                return state, len(made)
-            if matched > closest[0]:
-                closest = (matched, made[matched].type)
-    if closest[0]:
-        bad = at + closest[0]
+                return fold(variant, made, state), len(made)
+            search.note_miss(made, matched)
+    raise _rejection(log, at, search)
+
+
+def _rejection(log: Sequence[Event], at: int, search: _Search) -> LogRejected:
+    """Why no candidate gave the log's events at `at` (the closest miss, else the refusal)."""
+    if search.matched:
+        bad = at + search.matched
         name = _name(log[bad], bad + 1) if bad < len(log) else "the end of the log"
-        raise LogRejected(
-            bad + 1, f"{name} is not what the rules record here (expected {closest[1]})"
+        return LogRejected(
+            bad + 1, f"{name} is not what the rules record here (expected {search.expected})"
         )
-    name = _name(event, at + 1)
-    if refusal is not None:
-        raise LogRejected(at + 1, f"{name} records a move the rules refuse: {refusal}")
-    raise LogRejected(at + 1, f"{name} is not what any legal move or due deal produces here")
+    name = _name(log[at], at + 1)
+    if search.refusal is not None:
+        return LogRejected(at + 1, f"{name} records a move the rules refuse: {search.refusal}")
+    return LogRejected(at + 1, f"{name} is not what any legal move or due deal produces here")
 
 
 def replay_log(log: Sequence[Event]) -> Replayed:
@@ -211,9 +246,7 @@ def replay_log(log: Sequence[Event]) -> Replayed:
     if not log:
         raise LogRejected(1, "the log is empty: it must start with MatchCreated")
     variant, opened = check_opening(log)
-    state = variant.initial_state()
-    for event in log[:opened]:
-        state = variant.evolve(state, event)
+    state = fold(variant, log[:opened])
     at = opened
     while at < len(log):
         if variant.is_finished(state):
