@@ -73,15 +73,7 @@ def named_arrangement(keep: tuple[Card, ...], named: Melds) -> melds.Arrangement
     deadwood his 10 cards allow (G6.4: so a hand that can be gin is always shown as gin)."""
     used: set[Card] = set()
     for meld in named:
-        shown = " ".join(str(c) for c in meld)
-        if not melds.is_meld(meld):
-            raise IllegalMove(f"cannot knock: [{shown}] is not a set (G3.1) or a run (G3.2)")
-        for c in meld:
-            if c not in keep:
-                raise IllegalMove(f"cannot knock: {c} of [{shown}] is not among your 10 cards")
-            if c in used:
-                raise IllegalMove(f"cannot knock: {c} is in two of your melds (G3.3)")
-            used.add(c)
+        _check_named_meld(keep, meld, used)
     rest = tuple(c for c in keep if c not in used)
     count = sum(c.value for c in rest)
     least = melds.deadwood(keep)
@@ -91,6 +83,20 @@ def named_arrangement(keep: tuple[Card, ...], named: Melds) -> melds.Arrangement
             f"allow {least}; a knocker shows an arrangement of least deadwood (G6.3)"
         )
     return melds.Arrangement(tuple(_sorted(m) for m in named), rest, count, None)
+
+
+def _check_named_meld(keep: tuple[Card, ...], meld: tuple[Card, ...], used: set[Card]) -> None:
+    """G3.1-G3.3: a set or run of the knocker's own cards, none in an earlier meld (`used`,
+    to which its cards are added)."""
+    shown = " ".join(str(c) for c in meld)
+    if not melds.is_meld(meld):
+        raise IllegalMove(f"cannot knock: [{shown}] is not a set (G3.1) or a run (G3.2)")
+    for c in meld:
+        if c not in keep:
+            raise IllegalMove(f"cannot knock: {c} of [{shown}] is not among your 10 cards")
+        if c in used:
+            raise IllegalMove(f"cannot knock: {c} is in two of your melds (G3.3)")
+        used.add(c)
 
 
 def knock_event(state: GinState, seat: int, card: Card, named: Melds | None) -> Event:

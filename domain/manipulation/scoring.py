@@ -59,15 +59,23 @@ def round_points(
     """
     points = [0] * len(counts)
     for w in winners:
-        gain = sum(counts[p] - counts[w] for p in range(len(counts)) if p != w)
-        if outcome == KNOCK and w != knocker:
-            gain += options.undercut_bonus
-        if outcome == OUT:
-            gain += options.going_out_bonus
+        gain = _winner_gain(outcome, counts, w, knocker, options)
         if options.tie_handling == "split_equally":
             gain //= len(winners)
         points[w] = gain
     return tuple(points)
+
+
+def _winner_gain(
+    outcome: str, counts: Sequence[int], w: int, knocker: int | None, options: ManipOptions
+) -> int:
+    """M10.4: what winner `w` gets from every other hand, plus the undercut or going-out bonus."""
+    gain = sum(counts[p] - counts[w] for p in range(len(counts)) if p != w)
+    if outcome == KNOCK and w != knocker:
+        gain += options.undercut_bonus
+    if outcome == OUT:
+        gain += options.going_out_bonus
+    return gain
 
 
 @dataclass(frozen=True, slots=True)

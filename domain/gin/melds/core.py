@@ -40,21 +40,26 @@ def _build_suit_tables() -> tuple[tuple[int, ...], tuple[int, ...]]:
     keep = [0] * (SUIT_FIELD + 1)
     drop = [INFEASIBLE] * (SUIT_FIELD + 1)
     for field in range(1, SUIT_FIELD + 1):
-        top = field.bit_length() - 1
-        rest = field ^ (1 << top)
-        best_keep = keep[rest] + RANK_VALUES[top]
-        best_drop = min(keep[rest], drop[rest] + RANK_VALUES[top])
-        run = 1 << top
-        low = top
-        while low > 0 and field >> (low - 1) & 1:
-            low -= 1
-            run |= 1 << low
-            if top - low >= 2:
-                best_keep = min(best_keep, keep[field ^ run])
-                best_drop = min(best_drop, drop[field ^ run])
-        keep[field] = best_keep
-        drop[field] = best_drop
+        keep[field], drop[field] = _suit_entry(field, keep, drop)
     return tuple(keep), tuple(drop)
+
+
+def _suit_entry(field: int, keep: list[int], drop: list[int]) -> tuple[int, int]:
+    """Both tables' entries of `field` from those of smaller fields: its top card is
+    deadwood, the discard (second table), or the top of a run of 3 or more below it."""
+    top = field.bit_length() - 1
+    rest = field ^ (1 << top)
+    best_keep = keep[rest] + RANK_VALUES[top]
+    best_drop = min(keep[rest], drop[rest] + RANK_VALUES[top])
+    run = 1 << top
+    low = top
+    while low > 0 and field >> (low - 1) & 1:
+        low -= 1
+        run |= 1 << low
+        if top - low >= 2:
+            best_keep = min(best_keep, keep[field ^ run])
+            best_drop = min(best_drop, drop[field ^ run])
+    return best_keep, best_drop
 
 
 SUIT_KEEP, SUIT_DROP = _build_suit_tables()
