@@ -102,6 +102,12 @@ def parse_move(move: object) -> Move:
         raise MalformedMove(
             f"move type {kind!r:.40} is unknown: expected one of {', '.join(_FIELDS)}"
         )
+    _check_fields(kind, move)
+    return _PARSERS[kind](kind, move)
+
+
+def _check_fields(kind: str, move: Mapping[str, Any]) -> None:
+    """A move of `kind` has every field it needs and no other."""
     required, optional = _FIELDS[kind]
     extra = set(move) - required - optional - {"type"}
     if extra:
@@ -109,7 +115,6 @@ def parse_move(move: object) -> Move:
     missing = required - set(move)
     if missing:
         raise MalformedMove(f"{kind} move needs the field {sorted(missing)[0]!r}")
-    return _PARSERS[kind](kind, move)
 
 
 def _parse_plain(kind: str, move: Mapping[str, Any]) -> Move:
