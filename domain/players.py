@@ -8,12 +8,26 @@ and the domain agree.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from domain.errors import InvalidOptions
 
 MAX_NAME = 40
 """The longest player name (characters); a bot's name is a player name too."""
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A seat's player as a state holds it: a name, and the bot that plays it (or None)."""
+
+    name: str
+    bot: str | None
+
+    @classmethod
+    def of(cls, recorded: Mapping[str, Any]) -> Player:
+        """The player of a recorded MatchCreated entry."""
+        return cls(str(recorded["name"]), recorded.get("bot"))
 
 
 def roster(
