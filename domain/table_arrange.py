@@ -8,11 +8,12 @@ declared as needed) split into valid melds. Both are exact (see `domain.table_dp
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
-from domain.cards import JOKER_INDEX, Card
+from domain.cards import JOKER, JOKER_INDEX, Card
 from domain.table import Table, TableRules
-from domain.table_build import Arrangement, build
-from domain.table_dp import JOKER_POINTS, VALUES, Supply, best_final, search, trace
+from domain.table_build import Arrangement, build, lay_jokers
+from domain.table_dp import JOKER_POINTS, USED, VALUES, Supply, best_final, search, trace
 
 ZERO = (0,) * 52
 
@@ -24,27 +25,82 @@ def solve(supply: Supply, floor: int = -1) -> Arrangement | None:
     """The best arrangement of `supply` (every mandatory card placed) shedding more than
     `floor` points, or None.
 
-    Branch and bound with a falling floor: first ask for every hand card played (going out,
-    M8.3, the usual best on a full table), then for a little less, and so on down to
-    `floor`. A run with a floor drops only states that cannot beat it, so the first run
-    that finds anything above its floor has found the best.
+    First without free jokers, laying them on afterwards where there is room: when that
+    plays every hand card it is the best, and otherwise it is a floor. Then branch and
+    bound with a falling floor: first ask for every hand card played (going out, M8.3, the
+    usual best on a full table), then for a little less, and so on down to the floor. A run
+    with a floor drops only states that cannot beat it, so the first run that finds
+    anything above its floor has found the best.
     """
     top = _top(supply)
+    best = _laid_on(supply)
+    if best is not None and best.points <= floor:
+        best = None
+    if best is not None:
+        if best.points >= top:
+            return best
+        floor = best.points
     for step in FLOOR_STEPS:
         if top - step <= floor:
             break
         found = _above(supply, top - step)
         if found is not None:
             return found
-    return _above(supply, floor)
+    return _above(supply, floor) or best
+
+
+def _laid_on(supply: Supply) -> Arrangement | None:
+    """The best arrangement without the free jokers, with them laid on melds with room."""
+    if not supply.jokers or supply.cap is not None:
+        return None
+    found = solve(replace(supply, jokers_hand=0, jokers_freed=0))
+    if found is None:
+        return None
+    melds = lay_jokers(found.melds, supply.jokers)
+    if melds is None:
+        return None
+    played = tuple(sorted([*found.played, *[JOKER] * supply.jokers_hand]))
+    return Arrangement(melds, played, found.points + JOKER_POINTS * supply.jokers_hand)
 
 
 def _above(supply: Supply, floor: int) -> Arrangement | None:
+    """The best arrangement above `floor`: the normal form first (`domain.table_dp`), the
+    full program when taken-off jokers find no room to go back on."""
+    if supply.cap is None:
+        found = _normal(supply, floor)
+        if found is not _NO_ROOM:
+            return found  # type: ignore[return-value]
     run = search(supply, floor)
-    found = best_final(supply, run)
-    if found is None or found[1] <= floor:
+    best = best_final(supply, run)
+    if best is None or best[1] <= floor:
         return None
-    return build(supply, trace(run, found[0]))
+    return build(supply, trace(run, best[0]))
+
+
+_NO_ROOM = object()
+
+
+def _normal(supply: Supply, floor: int) -> Arrangement | None | object:
+    """Every end state of the normal form, best hope first, with the jokers it left out
+    laid back on (each hand joker placed is worth the most). If a state that could beat
+    the best so far has no room for them, only the full program can say: _NO_ROOM."""
+    run = search(supply, floor, normal=True)
+    best: Arrangement | None = None
+    ends = sorted(run.final.items(), key=lambda item: -item[1])
+    for key, pts in ends:
+        used = key >> USED
+        if used > supply.jokers or pts + JOKER_POINTS * supply.jokers_hand <= floor:
+            continue
+        if best is not None and pts + JOKER_POINTS * supply.jokers_hand <= best.points:
+            break
+        built = build(supply, trace(run, used))
+        melds = lay_jokers(built.melds, supply.jokers - used)
+        if melds is None:
+            return _NO_ROOM
+        real = [card for card in built.played if not card.is_joker]
+        played = tuple(sorted([*real, *[JOKER] * supply.jokers_hand]))
+        best = Arrangement(melds, played, pts + JOKER_POINTS * supply.jokers_hand)
+    return best
 
 
 def _top(supply: Supply) -> int:

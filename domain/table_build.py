@@ -35,6 +35,8 @@ class _Suit:
 
     open: list[list[TableCard]] = field(default_factory=list)
     aside: list[TableCard] = field(default_factory=list)
+    high_jokers: int = 0
+    tails: int = 0  # long sequences a free joker continued: they go on (the normal form)
 
 
 @dataclass(slots=True)
@@ -56,8 +58,8 @@ def build(supply: Supply, steps: list[Choice]) -> Arrangement:
         for suit in range(4):
             slots += _place(builder, rank, suit, steps[4 * (rank - 1) + suit])
         builder.melds += _groups(slots, [steps[4 * (rank - 1) + s].group for s in range(4)])
-    for suit in builder.suits:
-        _close_high(builder, suit)
+    for number, suit in enumerate(builder.suits):
+        _close_high(builder, suit, Card(number * 13))
     hand_jokers = builder.free_jokers - supply.jokers_freed
     played = sorted([*builder.played, *([JOKER] * hand_jokers)])
     melds = tuple(part for meld in builder.melds for part in _split_long(meld))
@@ -85,10 +87,13 @@ def _place(builder: _Builder, rank: int, suit: int, choice: Choice) -> list[Tabl
     if rank == 1:
         state.aside = cards[: choice.high]
         cards = cards[choice.high :]
+    state.high_jokers = choice.high_jokers
     shorts = [run for run in state.open if len(run) < 3]
     longs = [run for run in state.open if len(run) >= 3]
-    going = shorts + longs[: choice.kept]
-    builder.melds += [tuple(run) for run in longs[choice.kept :]]
+    kept = choice.kept + state.tails
+    state.tails = choice.tail
+    going = shorts + longs[:kept]
+    builder.melds += [tuple(run) for run in longs[kept:]]
     for run, card in zip(going, cards, strict=False):
         run.append(card)
     cards = cards[len(going) :]
@@ -96,11 +101,14 @@ def _place(builder: _Builder, rank: int, suit: int, choice: Choice) -> list[Tabl
     return cards[choice.new :]
 
 
-def _close_high(builder: _Builder, state: _Suit) -> None:
-    """After the kings: the aces set aside end sequences (the 2-card ones first)."""
+def _close_high(builder: _Builder, state: _Suit, ace: Card) -> None:
+    """After the kings: free jokers (as many as the program chose) and then the aces set
+    aside end sequences, the 2-card ones first."""
     runs = sorted(state.open, key=len)
-    for run, ace in zip(runs, state.aside, strict=False):
-        run.append(ace)
+    ends = [TableCard(JOKER, ace)] * state.high_jokers + state.aside
+    builder.free_jokers += state.high_jokers
+    for run, end in zip(runs, ends, strict=False):
+        run.append(end)
     builder.melds += [tuple(run) for run in runs]
     state.open = []
 
@@ -115,6 +123,38 @@ def _groups(slots: list[TableCard], per_suit: list[int]) -> list[Meld]:
     for k, card in enumerate(slots):
         groups[k % count].append(card)
     return [tuple(g) for g in groups]
+
+
+def lay_jokers(melds: tuple[Meld, ...], count: int) -> tuple[Meld, ...] | None:
+    """`count` more free jokers laid as extensions (a group of 3 takes a missing suit, a
+    sequence grows at an end), or None when the melds have no room for them all."""
+    out = list(melds)
+    for _ in range(count):
+        for k, meld in enumerate(out):
+            grown = _grown(meld)
+            if grown is not None:
+                out[k] = grown
+                break
+        else:
+            return None
+    return tuple(out)
+
+
+def _grown(meld: Meld) -> Meld | None:
+    acting = [tc.acts_as for tc in meld]
+    if len({c.rank for c in acting}) == 1:
+        suits = {c.suit for c in acting}
+        free = [s for s in range(4) if s not in suits]
+        return (*meld, TableCard(JOKER, Card.of(acting[0].rank, free[0]))) if free else None
+    if len(meld) >= MAX_SEQUENCE:
+        return None
+    suit = acting[0].suit
+    ranks = sorted(c.rank for c in acting)
+    high = ranks[0] == 1 and ranks[-1] == 13 or (ranks[0] == 1 and 2 not in ranks)
+    low, top = (ranks[1], 14) if high else (ranks[0], ranks[-1])
+    if top < 14:
+        return (*meld, TableCard(JOKER, Card.of(top % 13 + 1, suit)))
+    return (*meld, TableCard(JOKER, Card.of(low - 1, suit)))
 
 
 def _split_long(meld: Meld) -> list[Meld]:

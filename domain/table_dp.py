@@ -33,14 +33,15 @@ JOKER_POINTS = 25
 NO_CAP = 7  # the most slots one identity can take (2 copies, kept and free jokers)
 VALUES = tuple(min(i % 13 + 1, 10) for i in range(52))  # M1.4
 
-# the state, one int: 12 bits per suit (short1, short2, long, aces set aside: 3 bits each),
-# then the free jokers used, then (inside a rank) the group slots so far and the most
-# group slots one suit gave
-_USED = 48
-_SUM = 51
-_LARGEST = 56
+# the state, one int: 15 bits per suit (short1, short2, long, aces set aside, long ones
+# ending in a free joker: 3 bits each), then the free jokers used, then (inside a rank) the
+# group slots so far and the most group slots one suit gave
+_WIDTH = 15
+USED = 60
+_SUM = 63
+_LARGEST = 68
 _OUTER = (1 << _SUM) - 1
-_SUIT = 0xFFF
+_SUIT = (1 << _WIDTH) - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +92,8 @@ class Choice:
     new: int
     group: int
     high: int
+    tail: int = 0  # free jokers continuing long sequences (which must then go on)
+    high_jokers: int = 0  # rank 13: free jokers taking the high ace of Q-K sequences
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,26 +111,27 @@ class Cell:
     next_limit: int
     high_reach: int  # rank 1: the most aces worth setting aside (kings there could be)
     lone: bool  # no real card of the suit within 2 ranks: a joker here only fits a group
+    normal: bool  # free jokers only where they cannot be taken off (see `choices`)
 
 
-def code(short1: int, short2: int, long: int, high: int) -> int:
-    return short1 | short2 << 3 | long << 6 | high << 9
+def code(short1: int, short2: int, long: int, high: int, tail: int = 0) -> int:
+    return short1 | short2 << 3 | long << 6 | high << 9 | tail << 12
 
 
-def decode(value: int) -> tuple[int, int, int, int]:
-    return value & 7, value >> 3 & 7, value >> 6 & 7, value >> 9 & 7
+def decode(value: int) -> tuple[int, int, int, int, int]:
+    return value & 7, value >> 3 & 7, value >> 6 & 7, value >> 9 & 7, value >> 12 & 7
 
 
-def cells(supply: Supply) -> list[Cell]:
+def cells(supply: Supply, normal: bool) -> list[Cell]:
     """The 52 steps, rank by rank and suit by suit inside a rank."""
     out = []
     for rank in range(1, 14):
         for suit in range(4):
-            out.append(_cell(supply, rank, suit))
+            out.append(_cell(supply, rank, suit, normal))
     return out
 
 
-def _cell(supply: Supply, rank: int, suit: int) -> Cell:
+def _cell(supply: Supply, rank: int, suit: int, normal: bool) -> Cell:
     i = suit * 13 + rank - 1
     after = suit * 13 + rank if rank < 13 else suit * 13
     king = suit * 13 + 12
@@ -143,6 +147,7 @@ def _cell(supply: Supply, rank: int, suit: int) -> Cell:
         next_limit=supply.limit(after),
         high_reach=min(supply.reach(king) + supply.jokers, NO_CAP),
         lone=supply.sparse and not supply.real(i) and not _near(supply, rank, suit),
+        normal=normal,
     )
 
 
@@ -162,69 +167,123 @@ Option = tuple[int, int, int, Choice]  # state delta, group slots, points, the c
 
 def choices(cell: Cell, suit_code: int, left: int) -> list[tuple[int, Choice]]:
     """Every choice from this suit's open sequences with `left` free jokers to use:
-    (the suit's code after it, the choice), duplicates of the same outcome dropped."""
+    (the suit's code after it, the choice), duplicates of the same outcome dropped.
+
+    In the normal form (`cell.normal`) a free joker is never where it could be taken off
+    with the meld still valid at the high end of a sequence: it does not end a sequence of
+    4 or more (one that a joker continues must go on), nor is it an ace set aside for the
+    high end (a free joker takes the high ace only of a Q-K sequence, at the end). Every
+    arrangement becomes one in the normal form by taking such jokers off, and
+    `domain.table_arrange` lays them back on melds with room."""
     seen: dict[tuple[int, int, int, int], tuple[int, Choice]] = {}
     for n in range(cell.mandatory, min(cell.limit, cell.mandatory + cell.hand + left) + 1):
         for hand in range(max(cell.hand_min, n - cell.mandatory - left), cell.hand + 1):
             jokers = n - cell.mandatory - hand
             if jokers < 0:
                 break
-            for after, choice in _splits(cell, suit_code, n, left - jokers):
-                key = (after, choice.group, jokers, hand)
+            for after, choice in _splits(cell, suit_code, (n, jokers), left - jokers):
+                key = (after, choice.group, jokers + choice.high_jokers, hand)
                 if key not in seen:
                     seen[key] = (after, replace(choice, hand=hand, jokers=jokers))
     return list(seen.values())
 
 
-def _splits(cell: Cell, suit_code: int, n: int, left: int) -> list[tuple[int, Choice]]:
-    """How n slots split between the open sequences, new ones, groups and set-aside aces."""
-    short1, short2, long, high = decode(suit_code)
-    rest = n - short1 - short2
-    out: list[tuple[int, Choice]] = []
+def _splits(
+    cell: Cell, suit_code: int, slots: tuple[int, int], left: int
+) -> list[tuple[int, Choice]]:
+    """How the slots (n of them, `jokers` free jokers among them) split between the open
+    sequences, new ones, groups and set-aside aces."""
+    n, jokers = slots
+    short1, short2, long, high, tail = decode(suit_code)
+    opened = (short1, short2, high, tail)
     if cell.lone:
-        if short1 or short2:
-            return out
-        choice = Choice(0, 0, 0, 0, n, 0)
-        after = _after(cell, (0, 0, high), choice, left)
-        return out if after is None else [(after, choice)]
+        if short1 or short2 or tail:
+            return []
+        return _keep(cell, opened, [Choice(0, 0, 0, 0, n, 0)], left)
+    rest = n - short1 - short2 - tail
+    found: list[Choice] = []
     for kept in range(min(long, rest) + 1):
         free = rest - kept
         most_new = free if kept == long and cell.rank <= 12 else 0
         for new in range(most_new + 1):
-            for aside in range(min(free - new, cell.high_reach) + 1 if cell.rank == 1 else 1):
-                choice = Choice(0, 0, kept, new, free - new - aside, aside)
-                after = _after(cell, (short1, short2, high), choice, left)
-                if after is not None:
-                    out.append((after, choice))
+            for aside in _asides(cell, free - new, n - jokers):
+                group = free - new - aside
+                others = short1 + short2 + new + group
+                for x in _tails(cell, jokers, kept + tail, others):
+                    found.append(Choice(0, 0, kept, new, group, aside, x))
+    return _keep(cell, opened, found, left)
+
+
+def _asides(cell: Cell, most: int, real: int) -> range:
+    """Aces set aside for the high end: rank 1 only; real cards only in the normal form."""
+    if cell.rank != 1:
+        return range(1)
+    return range(min(most, cell.high_reach, real if cell.normal else most) + 1)
+
+
+def _tails(cell: Cell, jokers: int, longs: int, others: int) -> range:
+    """How many of the free jokers continue long sequences (the rest fill other slots)."""
+    if not cell.normal:
+        return range(1)
+    return range(max(0, jokers - others), min(jokers, longs) + 1)
+
+
+def _keep(
+    cell: Cell, opened: tuple[int, int, int, int], found: list[Choice], left: int
+) -> list[tuple[int, Choice]]:
+    out = []
+    for choice in found:
+        after = _after(cell, opened, choice, left)
+        if after is not None:
+            out.append((after[0], replace(choice, high_jokers=after[1])))
     return out
 
 
-def _after(cell: Cell, opened: tuple[int, int, int], choice: Choice, left: int) -> int | None:
-    """The suit's code after the choice, or None when its sequences cannot be finished."""
-    short1, short2, high = opened
+def _after(
+    cell: Cell, opened: tuple[int, int, int, int], choice: Choice, left: int
+) -> tuple[int, int] | None:
+    """The suit's code after the choice (and the free jokers the high end takes), or None
+    when its sequences cannot be finished."""
+    short1, short2, high, tail = opened
     if cell.rank == 1:
         high = choice.high
+    plain = short2 + choice.kept + tail - choice.tail  # long ones ending in a real card
     if cell.rank == 13:
-        ends = short2 + choice.kept  # sequences that may take a high ace
-        return 0 if short1 <= high <= short1 + ends else None
-    if cell.rank == 12 and choice.new > high:
+        return _close(cell, (short1, plain, choice.tail), high, left - choice.jokers)
+    if cell.rank == 12 and not cell.normal and choice.new > high:
         return None  # a sequence started at Q needs K and a high ace
     room = min(cell.next_limit, cell.next_reach + left)
-    shorts = choice.new + short1
+    shorts = choice.new + short1 + choice.tail  # these must go on at the next rank
     if shorts > room:
         return None
-    long = min(short2 + choice.kept, room - shorts)
-    return code(choice.new, short1, long, high)
+    long = min(plain, room - shorts)
+    return code(choice.new, short1, long, high, choice.tail), 0
+
+
+def _close(cell: Cell, runs: tuple[int, int, int], high: int, left: int) -> tuple[int, int] | None:
+    """After the king: Q-K sequences must take a high ace, sequences ending in a free joker
+    a real one; every set-aside ace must end a sequence. (0, free jokers taken) or None."""
+    twos, plain, tails = runs
+    if not cell.normal:
+        return (0, 0) if twos <= high <= twos + plain else None
+    if high < tails:
+        return None
+    spare = high - tails
+    covered = min(twos, spare)
+    need = twos - covered
+    if need > left or spare - covered > plain:
+        return None
+    return 0, need
 
 
 @lru_cache(maxsize=1 << 16)
 def options(cell: Cell, suit_code: int, left: int) -> tuple[Option, ...]:
     """The choices as state deltas (memoised: cells repeat across positions)."""
-    shift = 12 * cell.suit
+    shift = _WIDTH * cell.suit
     out: list[Option] = []
     for after, choice in choices(cell, suit_code, left):
         delta = (after - suit_code) << shift
-        delta += choice.jokers << _USED
+        delta += (choice.jokers + choice.high_jokers) << USED
         delta += choice.group << _SUM
         out.append((delta, choice.group, choice.hand * cell.value, choice))
     return tuple(out)
@@ -253,12 +312,12 @@ def _groups_fit(total: int, largest: int) -> bool:
 _FITS = tuple(tuple(_groups_fit(t, m) for m in range(8)) for t in range(32))
 
 
-def search(supply: Supply, floor: int = -1) -> Run:
+def search(supply: Supply, floor: int = -1, normal: bool = False) -> Run:
     """The program over ranks 1..13, suit by suit inside a rank (see the module doc).
     States that cannot end with more than `floor` points (their points plus every hand
     card still to come and every hand joker) are dropped: a best answer above the floor
     is still found exactly."""
-    steps = cells(supply)
+    steps = cells(supply, normal)
     rest = _rest_points(supply)
     history: list[Back] = []
     layer: dict[int, int] = {0: 0}
@@ -307,12 +366,12 @@ def _step(
     cell: Cell, states: dict[int, int], jokers: int, limits: _Limits
 ) -> tuple[dict[int, int], Back]:
     """One (rank, suit) step over every state."""
-    shift = 12 * cell.suit
+    shift = _WIDTH * cell.suit
     nxt: dict[int, int] = {}
     back: Back = {}
     below, room = limits.below, limits.room
     for key, pts in states.items():
-        used = key >> _USED & 7
+        used = key >> USED & 7
         for delta, group, gain, choice in options(cell, key >> shift & _SUIT, jokers - used):
             total = pts + gain
             if total <= below:
@@ -349,7 +408,7 @@ def best_final(supply: Supply, run: Run) -> tuple[int, int] | None:
     """(free jokers used, points with the hand jokers placed) of the best end state."""
     best: tuple[int, int] | None = None
     for key, pts in run.final.items():
-        used = key >> _USED
+        used = key >> USED
         hand_jokers = used - supply.jokers_freed
         if not 0 <= hand_jokers <= supply.jokers_hand:
             continue
@@ -361,7 +420,7 @@ def best_final(supply: Supply, run: Run) -> tuple[int, int] | None:
 
 def trace(run: Run, used: int) -> list[Choice]:
     """The 52 choices, rank by rank and suit by suit, of the end state `used`."""
-    key = used << _USED
+    key = used << USED
     out: list[Choice] = []
     position = len(run.history)
     for _ in range(13):
