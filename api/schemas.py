@@ -188,7 +188,21 @@ class YouSchema(Schema):
     seat = fields.Integer(required=True)
     role = fields.String(allow_none=True, metadata={"description": "three-hand-gin"})
     hand = fields.List(fields.String(), required=True)
-    legal_moves = fields.List(fields.Dict(), required=True)
+    legal_moves = fields.List(
+        fields.Dict(),
+        required=True,
+        metadata={
+            "description": (
+                "Every legal move of this seat now. Manipulation: draw, knock, end_turn and "
+                "pass are listed exactly; meld moves are a representative "
+                "set from cheap rules: each new meld from the hand alone, each one-card "
+                "extension of a table meld, and each joker swap (a hand card takes a table "
+                "joker's place and the freed joker extends a meld or joins two hand cards); "
+                "any other table that passes I1-I6 is accepted too, and GET /hint gives the "
+                "solver's best meld."
+            )
+        },
+    )
     team_hand = fields.List(
         fields.String(),
         allow_none=True,

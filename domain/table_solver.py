@@ -141,8 +141,13 @@ def _caps(position: Position, extra: Sequence[int] = ZERO) -> tuple[int, ...] | 
 def _hand_alone(position: Position) -> BestMove | None:
     """An opening from the hand alone next to the untouched table (I6 options)."""
     supply = Supply(
-        ZERO, ZERO, position.held[:52], ZERO, _caps(position, _shown(position)),
-        position.hand_jokers, 0,
+        ZERO,
+        ZERO,
+        position.held[:52],
+        ZERO,
+        _caps(position, _shown(position)),
+        position.hand_jokers,
+        0,
     )
     found = solve(supply)
     if found is None:
@@ -273,8 +278,11 @@ def _with(laying: _Laying, small: Small, seat: int, needs_hand_meld: bool) -> _L
     for i in small.real:
         pool[i] -= 1
     return _Laying(
-        (*laying.placed, small), tuple(pool), laying.spare - (n - into),
-        laying.seated + into, laying.hand_meld or into == 0,
+        (*laying.placed, small),
+        tuple(pool),
+        laying.spare - (n - into),
+        laying.seated + into,
+        laying.hand_meld or into == 0,
     )
 
 
@@ -314,8 +322,9 @@ def _supply(position: Position, plan: Plan) -> Supply:
     fixed = [0] * 52
     for x in plan.freeing.kept:
         fixed[x] += 1
-    hand_min = [max(0, need - (position.held[i] - hand[i])) for i, need in
-                enumerate(plan.freeing.hand_min)]
+    hand_min = [
+        max(0, need - (position.held[i] - hand[i])) for i, need in enumerate(plan.freeing.hand_min)
+    ]
     placed_jokers = sum(len(small.jokers) for small in plan.placed) - plan.seated
     return Supply(
         table_real=position.table_real,

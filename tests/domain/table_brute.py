@@ -41,7 +41,9 @@ def _sequence_shapes(card: int) -> Iterator[tuple[int, ...]]:
                 yield (card, *others)
 
 
-def _fillings(shape: tuple[int, ...], counts: list[int], jokers: int) -> Iterator[tuple[Counts, int]]:
+def _fillings(
+    shape: tuple[int, ...], counts: list[int], jokers: int
+) -> Iterator[tuple[Counts, int]]:
     """Each way to fill the slots after the first (the lowest card, real by choice) with real
     cards or jokers: the counts and jokers left."""
     rest = list(shape[1:])

@@ -62,8 +62,13 @@ def test_can_arrange_agrees_with_brute_force_m2_m5(batch: int) -> None:
         check_one(small_multiset(rng))
 
 
-@given(st.lists(st.sampled_from(["AS", "2S", "3S", "4S", "5S", "6S", "QS", "KS", "JK"]),
-                min_size=3, max_size=8))
+@given(
+    st.lists(
+        st.sampled_from(["AS", "2S", "3S", "4S", "5S", "6S", "QS", "KS", "JK"]),
+        min_size=3,
+        max_size=8,
+    )
+)
 @example(["3S", "6S", "5S", "JK", "JK", "AS"])  # = AS JK=2S 3S JK=4S 5S 6S (issue 13)
 def test_free_jokers_around_aces_m2_4_m5(codes: list[str]) -> None:
     """Two free jokers around aces: the family the old solver missed."""
