@@ -80,7 +80,7 @@ def _above(supply: Supply, floor: int) -> Arrangement | None:
 _NO_ROOM = object()
 
 
-def _normal(supply: Supply, floor: int) -> Arrangement | None | object:
+def _normal(supply: Supply, floor: int) -> Arrangement | object | None:
     """Every end state of the normal form, best hope first, with the jokers it left out
     laid back on (each hand joker placed is worth the most). If a state that could beat
     the best so far has no room for them, only the full program can say: _NO_ROOM."""

@@ -58,8 +58,8 @@ def build(supply: Supply, steps: list[Choice]) -> Arrangement:
         for suit in range(4):
             slots += _place(builder, rank, suit, steps[4 * (rank - 1) + suit])
         builder.melds += _groups(slots, [steps[4 * (rank - 1) + s].group for s in range(4)])
-    for number, suit in enumerate(builder.suits):
-        _close_high(builder, suit, Card(number * 13))
+    for number, state in enumerate(builder.suits):
+        _close_high(builder, state, Card(number * 13))
     hand_jokers = builder.free_jokers - supply.jokers_freed
     played = sorted([*builder.played, *([JOKER] * hand_jokers)])
     melds = tuple(part for meld in builder.melds for part in _split_long(meld))
@@ -150,7 +150,7 @@ def _grown(meld: Meld) -> Meld | None:
         return None
     suit = acting[0].suit
     ranks = sorted(c.rank for c in acting)
-    high = ranks[0] == 1 and ranks[-1] == 13 or (ranks[0] == 1 and 2 not in ranks)
+    high = (ranks[0] == 1 and ranks[-1] == 13) or (ranks[0] == 1 and 2 not in ranks)
     low, top = (ranks[1], 14) if high else (ranks[0], ranks[-1])
     if top < 14:
         return (*meld, TableCard(JOKER, Card.of(top % 13 + 1, suit)))

@@ -32,10 +32,8 @@ def small_multiset(rng: random.Random) -> list[Card]:
     about half the time), one or two copies, 0-2 jokers."""
     suits = rng.sample(range(4), rng.randint(1, 4))
     width = rng.randint(3, 7)
-    if rng.random() < 0.5:
-        start = rng.choice((1, 15 - width))  # A.. or ..K-A
-    else:
-        start = rng.randint(2, 13 - width)
+    near_ace = rng.random() < 0.5  # A.. or ..K-A
+    start = rng.choice((1, 15 - width)) if near_ace else rng.randint(2, 13 - width)
     ranks = {(r - 1) % 13 + 1 for r in range(start, start + width)}
     pack = [Card.of(r, s) for r in ranks for s in suits] * rng.choice((1, 2))
     chosen = rng.sample(pack, rng.randint(2, min(12, len(pack))))
@@ -79,10 +77,10 @@ def test_free_jokers_around_aces_m2_4_m5(codes: list[str]) -> None:
 
 
 def test_two_jokers_around_an_ace_pinned_m2_4() -> None:
-    found = can_arrange(parse_cards("3S 6S 5S JK JK AS".split()))
+    found = can_arrange(parse_cards(["3S", "6S", "5S", "JK", "JK", "AS"]))
     assert found is not None
     assert Counter(tc.card for meld in found for tc in meld) == Counter(
-        parse_cards("3S 6S 5S JK JK AS".split())
+        parse_cards(["3S", "6S", "5S", "JK", "JK", "AS"])
     )
 
 
