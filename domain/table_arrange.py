@@ -33,7 +33,7 @@ def solve(supply: Supply, floor: int = -1) -> Arrangement | None:
     anything above its floor has found the best.
     """
     top = _top(supply)
-    best = _laid_on(supply)
+    best = _laid_on(supply, floor)
     if best is not None and best.points <= floor:
         best = None
     if best is not None:
@@ -49,11 +49,13 @@ def solve(supply: Supply, floor: int = -1) -> Arrangement | None:
     return _above(supply, floor) or best
 
 
-def _laid_on(supply: Supply) -> Arrangement | None:
-    """The best arrangement without the free jokers, with them laid on melds with room."""
+def _laid_on(supply: Supply, floor: int) -> Arrangement | None:
+    """The best arrangement without the free jokers, with them laid on melds with room
+    (None if it cannot beat `floor`)."""
     if not supply.jokers or supply.cap is not None:
         return None
-    found = solve(replace(supply, jokers_hand=0, jokers_freed=0))
+    bonus = JOKER_POINTS * supply.jokers_hand
+    found = solve(replace(supply, jokers_hand=0, jokers_freed=0), floor - bonus)
     if found is None:
         return None
     melds = lay_jokers(found.melds, supply.jokers)

@@ -1,7 +1,10 @@
 """The value-by-value dynamic program that arranges cards into melds (M2), after van Rijn,
-Takes and Vis, "The Complexity of Rummikub Problems" (2015). Exact: no budget, no normal
-form, no heuristics; every pruning below only drops states that cannot lead to a valid
-arrangement, or merges states that are the same.
+Takes and Vis, "The Complexity of Rummikub Problems" (2015). Exact: no budget, no clock, no
+heuristics; every pruning below only drops states that cannot lead to a valid arrangement
+(or one above the floor of branch and bound), or states another one is at least as good as.
+With `normal=True` free jokers go only where they cannot be taken off at the high end of a
+sequence (see `choices`); `domain.table_arrange` lays the taken-off jokers back on, or runs
+the full program when there is no room, so the answer is exact either way.
 
 The cards are counted per *identity* i = suit * 13 + rank - 1 (the card a slot counts as).
 At each identity some cards are mandatory (table cards, and table jokers that keep their

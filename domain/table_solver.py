@@ -205,7 +205,10 @@ def _best_plan(position: Position, *, needs_hand_meld: bool) -> BestMove | None:
     if not needs_hand_meld:
         keep_all = Freeing((), position.table_jokers, ZERO)
         best = _solve_plan(position, Plan(keep_all), -1, withhold=True)
+    top = sum(Card(i).value * n for i, n in enumerate(position.held))
     for plan in _plans(position, needs_hand_meld):
+        if best is not None and best.points >= top:
+            break  # every hand card played: nothing sheds more
         floor = -1 if best is None else best.points
         found = _solve_plan(position, plan, floor)
         if found is not None and (best is None or found.points > best.points):
