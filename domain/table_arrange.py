@@ -7,6 +7,7 @@ declared as needed) split into valid melds. Both are exact (see `domain.table_dp
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -40,6 +41,10 @@ def solve(supply: Supply, floor: int = -1) -> Arrangement | None:
         if best.points >= top:
             return best
         floor = best.points
+    if top > floor and any(supply.hand_real):
+        gone = _going_out(supply)
+        if gone is not None:
+            return gone
     for step in FLOOR_STEPS:
         if top - step <= floor:
             break
@@ -47,6 +52,28 @@ def solve(supply: Supply, floor: int = -1) -> Arrangement | None:
         if found is not None:
             return found
     return _above(supply, floor) or best
+
+
+def _going_out(supply: Supply) -> Arrangement | None:
+    """Every hand card and hand joker placed (M8.3), asked of the program with them all
+    mandatory (fewer choices than a floor at the top), or None."""
+    table = tuple(t + h for t, h in zip(supply.table_real, supply.hand_real, strict=True))
+    every = replace(
+        supply,
+        table_real=table,
+        hand_real=ZERO,
+        hand_min=ZERO,
+        jokers_hand=0,
+        jokers_freed=supply.jokers,
+    )
+    found = _above(every, -1)
+    if found is None:
+        return None
+    played = [tc.card for meld in found.melds for tc in meld if not tc.card.is_joker]
+    hand = Counter({Card(i): n for i, n in enumerate(supply.hand_real) if n})
+    assert Counter(played) - Counter({Card(i): n for i, n in enumerate(supply.table_real)}) == hand
+    cards = [*hand.elements(), *[JOKER] * supply.jokers_hand]
+    return Arrangement(found.melds, tuple(sorted(cards)), _top(supply))
 
 
 def _laid_on(supply: Supply, floor: int) -> Arrangement | None:
@@ -86,7 +113,8 @@ def _normal(supply: Supply, floor: int) -> Arrangement | object | None:
     """Every end state of the normal form, best hope first, with the jokers it left out
     laid back on (each hand joker placed is worth the most). If a state that could beat
     the best so far has no room for them, only the full program can say: _NO_ROOM."""
-    run = search(supply, floor, normal=True)
+    fixed = not any(supply.hand_real) and not supply.jokers_hand
+    run = search(supply, floor, normal=True, fewer=fixed)
     best: Arrangement | None = None
     ends = sorted(run.final.items(), key=lambda item: -item[1])
     for key, pts in ends:

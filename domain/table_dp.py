@@ -315,11 +315,15 @@ def _groups_fit(total: int, largest: int) -> bool:
 _FITS = tuple(tuple(_groups_fit(t, m) for m in range(8)) for t in range(32))
 
 
-def search(supply: Supply, floor: int = -1, normal: bool = False) -> Run:
+def search(supply: Supply, floor: int = -1, normal: bool = False, fewer: bool = False) -> Run:
     """The program over ranks 1..13, suit by suit inside a rank (see the module doc).
     States that cannot end with more than `floor` points (their points plus every hand
     card still to come and every hand joker) are dropped: a best answer above the floor
-    is still found exactly."""
+    is still found exactly. With `fewer` (only for a supply with nothing optional, where
+    the question is whether everything fits), a state is dropped when the same state with
+    one free joker fewer used exists: whatever completes it completes that one, whose spare
+    joker `domain.table_arrange` lays on afterwards (or, with no room, asks again without
+    `fewer`)."""
     steps = cells(supply, normal)
     rest = _rest_points(supply)
     history: list[Back] = []
@@ -331,12 +335,22 @@ def search(supply: Supply, floor: int = -1, normal: bool = False) -> Run:
             k = 4 * (rank - 1) + cell.suit
             limits = _Limits(floor - rest[k], room[cell.suit], cell.suit == 3)
             layer, back = _step(cell, layer, supply.jokers, limits)
+            if fewer:
+                _drop_more_jokers(layer)
             history.append(back)
         layer, back = _close_rank(layer)
+        if fewer:
+            _drop_more_jokers(layer)
         history.append(back)
         if not layer:
             break
     return Run(tuple(history), layer)
+
+
+def _drop_more_jokers(layer: dict[int, int]) -> None:
+    one = 1 << USED
+    for key in [k for k in layer if k >> USED & 7 and k - one in layer]:
+        del layer[key]
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,9 +387,14 @@ def _step(
     nxt: dict[int, int] = {}
     back: Back = {}
     below, room = limits.below, limits.room
+    cache: dict[int, tuple[Option, ...]] = {}
     for key, pts in states.items():
-        used = key >> USED & 7
-        for delta, group, gain, choice in options(cell, key >> shift & _SUIT, jokers - used):
+        local = (key >> shift & _SUIT) | (key >> USED & 7) << _WIDTH
+        found = cache.get(local)
+        if found is None:
+            found = options(cell, key >> shift & _SUIT, jokers - (key >> USED & 7))
+            cache[local] = found
+        for delta, group, gain, choice in found:
             total = pts + gain
             if total <= below:
                 continue
