@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 up: $(STAMP)
 	$(BIN)/deadwood up
 
-# Regenerate openapi.yaml from the app (tests/api/test_openapi.py compares the two).
+# Regenerate openapi.yaml from the app (tests/integration/api/test_openapi.py compares the two).
 openapi: $(STAMP)
 	$(BIN)/deadwood openapi > openapi.yaml
 

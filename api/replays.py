@@ -1,7 +1,7 @@
 """Replays: check an uploaded log against the rules and show where it ends (api.md).
 
 The body is the NDJSON of GET .../log, or a JSON array of the same event objects, up to
-8 MiB. The check itself is api/replay_check.py; this module reads and answers.
+8 MiB. The check itself is domain/log_check.py; this module reads and answers.
 """
 
 # mypy: disable-error-code="untyped-decorator"
@@ -17,9 +17,9 @@ from marshmallow import ValidationError
 from api import docs
 from api.common import idempotency_key, json_response
 from api.errors import ApiError, _flatten_messages
-from api.replay_check import LogRejected, replay_log
 from api.schemas import ReplayEventSchema, ReplayResultSchema
 from domain.events import Event
+from domain.log_check import LogRejected, replay_log
 
 blp = Blueprint("replays", __name__, url_prefix="/v1/replays", description="Replay checks")
 

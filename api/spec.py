@@ -1,8 +1,8 @@
 """The OpenAPI document: what flask-smorest generates from the blueprints, plus the prose that
 api.md leaves to it (event types and data, redaction, the fair-deal commitment bytes).
 
-`deadwood openapi > openapi.yaml` (or `make openapi`) writes it; tests/api/test_openapi.py
-fails when the committed file and the app disagree.
+`deadwood openapi > openapi.yaml` (or `make openapi`) writes it;
+tests/integration/api/test_openapi.py fails when the committed file and the app disagree.
 """
 
 from __future__ import annotations

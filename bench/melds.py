@@ -28,14 +28,14 @@ from typing import Any, TypeVar
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from domain.cards import from_mask
-from domain.melds import (
+from domain.gin.melds import (
     best_melds,
     choose_knock_arrangement,
     deadwood,
     deadwood_of_mask,
     layoffs,
 )
-from domain.melds_core import ALL_MELDS
+from domain.gin.melds.core import ALL_MELDS
 
 
 def uniform_hand(rng: random.Random, size: int) -> int:

@@ -26,12 +26,16 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from itertools import pairwise
+from pathlib import Path
 
-from domain import arena, bots
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from arena import harness as arena
+from domain import bots
 from domain.cards import JOKER, Card, TableCard
 from domain.events import SYSTEM
-from domain.table import validate_meld_move
-from domain.table_solver import best_move, can_arrange
+from domain.manipulation.table.rules import validate_meld_move
+from domain.manipulation.table.solver import best_move, can_arrange
 from domain.variants import get_variant
 
 Meld = tuple[TableCard, ...]

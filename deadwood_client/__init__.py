@@ -9,7 +9,7 @@
 problem's `code`, `detail` and `status`; moves are sent exactly once (Idempotency-Key and
 If-Match, retried with the same key when the answer is lost); `client.events(...)` follows
 the live stream and resumes after a disconnect. The `deadwood` command's play, tail,
-export, replay and verify are in `deadwood_client.cli`.
+export, replay and verify are in `cli.client`.
 """
 
 from __future__ import annotations

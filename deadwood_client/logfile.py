@@ -4,7 +4,7 @@ A log is the NDJSON of `GET /v1/matches/{id}/log` (what `deadwood export` writes
 `{"seq", "type", "v", "at", "data"}` per line (a JSON array of events is read too).
 
 - `check(events)` replays the log locally with the very check `POST /v1/replays` runs
-  (`api.replay_check.replay_log`: the opening re-made from the deal key, every later event
+  (`domain.log_check.replay_log`: the opening re-made from the deal key, every later event
   re-derived by the variant's `decide`), so the verdict is the server's: the same first bad
   event, the same words.
 - `verify(events)` recomputes every round's fair-deal commitment from the deck order and
@@ -85,8 +85,8 @@ class Checked:
 
 def check(events: Sequence[Mapping[str, Any]], progress: Progress | None = None) -> Checked:
     """Replay `events` with the rules; LogError names the first event that breaks them."""
-    from api.replay_check import LogRejected, replay_log
     from domain.events import Event
+    from domain.log_check import LogRejected, replay_log
 
     domain_events: list[Event] = []
     steps: Iterable[Mapping[str, Any]] = progress(events) if progress else events
@@ -103,12 +103,10 @@ def check(events: Sequence[Mapping[str, Any]], progress: Progress | None = None)
 
 def _upcast(event: Any, before: Sequence[Any]) -> Any:
     """Old event shapes read as current ones (as the store and POST /v1/replays do)."""
-    try:
-        from store import codec
-    except ImportError:  # pragma: no cover - the client without the server
-        return event
+    from domain.upcast import upcast
+
     variant = before[0].data.get("variant") if before else event.data.get("variant")
-    return codec.upcast(event, variant)
+    return upcast(event, variant)
 
 
 @dataclass(frozen=True)
@@ -153,7 +151,7 @@ def verify(events: Sequence[Mapping[str, Any]], progress: Progress | None = None
 def dealt_deck(data: Mapping[str, Any]) -> list[str]:
     """The full deck order of a RoundDealt event, as it was shuffled (the committed order).
 
-    three-hand-gin (domain.gin_deal.dealt_deck): captain and box alternately from the top,
+    three-hand-gin (domain.gin.deal.dealt_deck): captain and box alternately from the top,
     captain first, 10 each; then the upcard; then the stock, top first.
     manipulation-rummy (domain.manipulation.deal_event): one card at a time to each seat from
     the dealer's left, 10 each; then the stock, top first."""
@@ -161,7 +159,7 @@ def dealt_deck(data: Mapping[str, Any]) -> list[str]:
     if any(hand is None for i, hand in enumerate(hands) if i != data.get("advisor")):
         raise ValueError("the dealt hands are hidden")
     if "upcard" in data:
-        from domain.gin_deal import dealt_deck as gin_deck
+        from domain.gin.deal import dealt_deck as gin_deck
 
         return list(gin_deck(data))
     n, dealer = len(hands), int(data["dealer"])

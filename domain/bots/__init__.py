@@ -19,19 +19,21 @@ its move and reason.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from random import Random
 from typing import Any
 
-from domain.bots import gin_basic, gin_expert, manip_basic, manip_expert, random_bot
+from domain.bots import random as random_bot
+from domain.bots.gin import basic as gin_basic
+from domain.bots.gin import expert as gin_expert
+from domain.bots.manipulation import basic as manip_basic
+from domain.bots.manipulation import expert as manip_expert
 from domain.errors import InvalidOptions
 
 Move = dict[str, Any]
-Choose = Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]], random.Random], Move]
-Explain = Callable[
-    [Mapping[str, Any], Sequence[Mapping[str, Any]], random.Random], tuple[Move, str]
-]
+Choose = Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]], Random], Move]
+Explain = Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]], Random], tuple[Move, str]]
 
 
 @dataclass(frozen=True)
@@ -104,7 +106,7 @@ def choose(
     name: str,
     view: Mapping[str, Any],
     legal_moves: Sequence[Mapping[str, Any]],
-    rng: random.Random,
+    rng: Random,
 ) -> Move:
     """The move bot `name` makes from one seat's view and legal moves."""
     return get_bot(variant, name).choose(view, legal_moves, rng)
@@ -115,7 +117,7 @@ def explain(
     name: str,
     view: Mapping[str, Any],
     legal_moves: Sequence[Mapping[str, Any]],
-    rng: random.Random,
+    rng: Random,
 ) -> tuple[Move, str]:
     """The move bot `name` makes, with its one-line reason."""
     return get_bot(variant, name).explain(view, legal_moves, rng)
@@ -131,7 +133,7 @@ def hint(
     variant: str,
     view: Mapping[str, Any],
     legal_moves: Sequence[Mapping[str, Any]],
-    rng: random.Random,
+    rng: Random,
 ) -> tuple[Move, str]:
     """GET /v1/matches/{id}/hint: the strongest bot's move for this view, and why."""
     return explain(variant, best_bot(variant), view, legal_moves, rng)

@@ -1,0 +1,312 @@
+"""The arena: bot-against-bot matches played in-process, and the statistics of many of them.
+
+Pure: no I/O, no clock. A match is played through the variant surface only (domain/variants.py):
+`create` with a seed, then, until the match is finished, every due SYSTEM move (`pending`:
+the role draw, scoring, the next deal) and otherwise the seat to act chooses from
+`view(state, seat)` and that view's legal moves, with `random.Random(f"{seed}:{version}:{seat}")`,
+exactly as a bot-turn worker would. A bot never sees the state.
+
+Seats are rotated: `plan` gives match i the deal seed of block i // P and the i % P-th of the P
+distinct seatings of the line-up, so within a block every bot plays every seat (and, in
+three-handed gin, where the role draw depends on the deal, every role) of the same deal.
+`summarise` turns match records into a row per bot name: match wins and round wins with
+Wilson 95% intervals, points per round with a normal (or Student t for few rounds) interval.
+The wall clock (matches per second) belongs to the caller (cli/arena.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import permutations
+from typing import Any
+
+from domain import bots
+from domain.events import SYSTEM
+from domain.variants import Variant, get_variant
+
+Z95 = 1.959963984540054
+"""The two-sided 95% quantile of the standard normal distribution."""
+
+_T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+        9: 2.262, 10: 2.228, 12: 2.179, 15: 2.131, 20: 2.086, 25: 2.060, 30: 2.042}  # fmt: skip
+"""Two-sided 95% Student t quantiles by degrees of freedom (the next lower entry is used)."""
+
+DEFAULT_MAX_MOVES = 2_000_000
+"""A guard against a match that never ends (a bot that never knocks, say)."""
+
+
+class ArenaError(RuntimeError):
+    """A match that could not be played: a bot's move refused, or no end in sight."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSpec:
+    """One match to play: its number in the run, its deal seed and who sits where."""
+
+    index: int
+    seed: int
+    lineup: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """What one match gave each seat (seat order is the line-up's)."""
+
+    index: int
+    seed: int
+    lineup: tuple[str, ...]
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    round_points: tuple[tuple[int, ...], ...]  # per round: points per seat
+    round_winners: tuple[tuple[int, ...], ...]  # per round: the seats that won it
+    moves: int
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    value: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True, slots=True)
+class BotSummary:
+    """One row of the results table: every seat a bot of this name held, pooled."""
+
+    bot: str
+    seat_matches: int
+    matches_won: int
+    match_share: Interval
+    even_share: float
+    rounds: int
+    rounds_won: int
+    round_share: Interval
+    points_per_round: Interval
+    mean_score: float
+
+
+# --- statistics -------------------------------------------------------------------------------
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> Interval:
+    """The Wilson score interval of a proportion (95% by default); (0, 0, 1) for no trials."""
+    if trials <= 0:
+        return Interval(0.0, 0.0, 1.0)
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return Interval(p, max(0.0, centre - half), min(1.0, centre + half))
+
+
+def t_quantile(df: int) -> float:
+    """The two-sided 95% quantile for `df` degrees of freedom (normal beyond 30)."""
+    if df > max(_T95):
+        return Z95
+    return _T95[max(k for k in _T95 if k <= df)]
+
+
+def mean_interval(values: Sequence[float]) -> Interval:
+    """Mean with a 95% interval: mean +- t * s / sqrt(n) (normal z for n > 31)."""
+    n = len(values)
+    if n == 0:
+        return Interval(0.0, 0.0, 0.0)
+    mean = sum(values) / n
+    if n == 1:
+        return Interval(mean, mean, mean)
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = t_quantile(n - 1) * math.sqrt(var / n)
+    return Interval(mean, mean - half, mean + half)
+
+
+# --- planning -----------------------------------------------------------------------------------
+
+
+def seatings(lineup: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """The distinct orders of the line-up (all permutations, repeats removed), first as given."""
+    seen: dict[tuple[str, ...], None] = {}
+    for order in permutations(lineup):
+        seen.setdefault(tuple(order), None)
+    return tuple(seen)
+
+
+def block_seed(seed: int, block: int) -> int:
+    """The deal seed of a block of matches: a hash of the run seed and the block number."""
+    digest = hashlib.sha256(f"arena:{seed}:{block}".encode()).digest()
+    return int.from_bytes(digest[:6], "big")
+
+
+def plan(lineup: Sequence[str], matches: int, seed: int) -> tuple[MatchSpec, ...]:
+    """The matches of a run: match i plays seating i % P of the P seatings, deal of i // P."""
+    orders = seatings(lineup)
+    return tuple(
+        MatchSpec(i, block_seed(seed, i // len(orders)), orders[i % len(orders)])
+        for i in range(matches)
+    )
+
+
+def check_lineup(variant: str, lineup: Sequence[str]) -> None:
+    """ArenaError unless every name is a bot of `variant` and the seat count fits."""
+    game = get_variant(variant)
+    if not game.min_players <= len(lineup) <= game.max_players:
+        want = (
+            f"exactly {game.min_players}"
+            if game.min_players == game.max_players
+            else f"{game.min_players} to {game.max_players}"
+        )
+        raise ArenaError(f"{variant} needs {want} bots, one per seat, not {len(lineup)}")
+    for name in lineup:
+        if name not in bots.BOTS.get(variant, {}):
+            known = ", ".join(sorted(bots.BOTS.get(variant, {})))
+            raise ArenaError(f"bot {name!r} is unknown for {variant}: expected one of {known}")
+
+
+# --- playing ----------------------------------------------------------------------------------
+
+
+def bot_rng(seed: int, version: int, seat: int) -> random.Random:
+    """The bot's generator for one decision: a pure function of the deal, version and seat."""
+    return random.Random(f"{seed}:{version}:{seat}")  # noqa: S311 - seeded, for bots
+
+
+def _apply(game: Variant, state: Any, seat: int, move: Mapping[str, Any]) -> Any:
+    for event in game.decide(state, seat, move):
+        state = game.evolve(state, event)
+    return state
+
+
+def play_match(
+    variant: str,
+    spec: MatchSpec,
+    options: Mapping[str, Any] | None = None,
+    max_moves: int = DEFAULT_MAX_MOVES,
+) -> MatchRecord:
+    """Play one match to its end; ArenaError if a bot's move is refused or it never ends."""
+    game = get_variant(variant)
+    players = [{"name": f"{name}-{seat}", "bot": name} for seat, name in enumerate(spec.lineup)]
+    choosers: list[Callable[..., dict[str, Any]]] = [
+        bots.get_bot(variant, name).choose for name in spec.lineup
+    ]
+    state = game.initial_state()
+    for event in game.create(players, options or {}, spec.seed, ""):
+        state = game.evolve(state, event)
+    moves = 0
+    while not game.is_finished(state):
+        due = game.pending(state)
+        if due is not None:
+            state = _apply(game, state, SYSTEM, due)
+            continue
+        seat = game.to_act(state)
+        if seat is None:
+            raise ArenaError(f"match {spec.index}: nobody to act and nothing pending")
+        view = game.view(state, seat)
+        legal = view["you"]["legal_moves"]
+        move = choosers[seat](view, legal, bot_rng(spec.seed, view["version"], seat))
+        try:
+            state = _apply(game, state, seat, move)
+        except Exception as refused:
+            raise ArenaError(
+                f"match {spec.index} (seed {spec.seed}): bot {spec.lineup[seat]} of seat {seat} "
+                f"played {move!r} at version {view['version']}: {refused}"
+            ) from refused
+        moves += 1
+        if moves >= max_moves:
+            raise ArenaError(f"match {spec.index} (seed {spec.seed}): no end after {moves} moves")
+    return _record(spec, game.view(state, None), moves)
+
+
+def _record(spec: MatchSpec, final: Mapping[str, Any], moves: int) -> MatchRecord:
+    """The record of a finished match, read from the public (spectator) view."""
+    rounds = final["rounds"]
+    return MatchRecord(
+        index=spec.index,
+        seed=spec.seed,
+        lineup=spec.lineup,
+        scores=tuple(final["scores"]),
+        winners=tuple(final["winners"]),
+        round_points=tuple(tuple(r["points"]) for r in rounds),
+        round_winners=tuple(tuple(r["winners"]) for r in rounds),
+        moves=moves,
+    )
+
+
+def run(
+    variant: str,
+    lineup: Sequence[str],
+    matches: int,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+) -> tuple[MatchRecord, ...]:
+    """Play a whole run in order (the CLI plays the same specs, possibly in parallel)."""
+    check_lineup(variant, lineup)
+    return tuple(play_match(variant, spec, options) for spec in plan(lineup, matches, seed))
+
+
+# --- summaries --------------------------------------------------------------------------------
+
+
+def summarise(records: Sequence[MatchRecord]) -> tuple[BotSummary, ...]:
+    """A row per bot name, in order of first appearance in the line-ups."""
+    names: dict[str, None] = {}
+    for record in records:
+        for name in record.lineup:
+            names.setdefault(name, None)
+    return tuple(_summary(name, records) for name in names)
+
+
+def _summary(name: str, records: Sequence[MatchRecord]) -> BotSummary:
+    seat_matches = won = rounds = rounds_won = 0
+    points: list[float] = []
+    scores: list[int] = []
+    shares: list[float] = []
+    for record in records:
+        for seat, bot in enumerate(record.lineup):
+            if bot != name:
+                continue
+            seat_matches += 1
+            won += seat in record.winners
+            scores.append(record.scores[seat])
+            shares.append(1 / len(record.lineup))
+            rounds += len(record.round_points)
+            rounds_won += sum(seat in w for w in record.round_winners)
+            points.extend(p[seat] for p in record.round_points)
+    return BotSummary(
+        bot=name,
+        seat_matches=seat_matches,
+        matches_won=won,
+        match_share=wilson(won, seat_matches),
+        even_share=sum(shares) / len(shares) if shares else 0.0,
+        rounds=rounds,
+        rounds_won=rounds_won,
+        round_share=wilson(rounds_won, rounds),
+        points_per_round=mean_interval(points),
+        mean_score=sum(scores) / len(scores) if scores else 0.0,
+    )
+
+
+def _pct(interval: Interval) -> str:
+    return f"{100 * interval.value:5.1f}% [{100 * interval.low:4.1f}, {100 * interval.high:4.1f}]"
+
+
+def _num(interval: Interval) -> str:
+    return f"{interval.value:6.2f} [{interval.low:6.2f}, {interval.high:6.2f}]"
+
+
+def format_table(summaries: Sequence[BotSummary]) -> str:
+    """The results table: a row per bot; intervals are 95%."""
+    head = (
+        f"{'bot':<10} {'seats':>6} {'matches won':>12} {'share [95% CI]':>22} {'even':>6} "
+        f"{'rounds won':>11} {'share [95% CI]':>22} {'points/round [95% CI]':>26} {'score':>7}"
+    )
+    lines = [head, "-" * len(head)]
+    for s in summaries:
+        lines.append(
+            f"{s.bot:<10} {s.seat_matches:>6} {s.matches_won:>12} {_pct(s.match_share):>22} "
+            f"{100 * s.even_share:5.1f}% {f'{s.rounds_won}/{s.rounds}':>11} "
+            f"{_pct(s.round_share):>22} {_num(s.points_per_round):>26} {s.mean_score:7.1f}"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,350 @@
+"""The `deadwood` subcommands for bot authors and replays: play, tail, export, replay, verify.
+
+`register(subparsers)` adds them to the `deadwood` command (cli/up.py); each sets
+`args.run`, the function that carries the command out, and `args.handler` = `run`, which
+calls it and turns an API refusal into a message and exit status 1.
+`main(argv)` is the same commands on their own (`python -m cli.client ...`).
+
+Every command that talks to a server takes `--base-url` (default $DEADWOOD_URL, else
+http://127.0.0.1:8000, where `make up` serves) and `--token` (default $DEADWOOD_TOKEN).
+Progress bars go to standard error, and only when it is a terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import inspect
+import json
+import os
+import random
+import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from deadwood_client.client import Client
+from deadwood_client.errors import DeadwoodError
+from deadwood_client.narrate import Names, describe, move_text, round_line
+from deadwood_client.types import Move, MoveResult, View
+
+DEFAULT_URL = "http://127.0.0.1:8000"
+BUILT_IN = ("expert", "basic", "random")
+T = TypeVar("T")
+
+PLAY_HELP = """\
+examples:
+  deadwood play --match m_7Qx --token $TOKEN --bot random
+  deadwood play --base-url http://127.0.0.1:8000 --match m_7Qx --token $TOKEN --bot expert
+  deadwood play --match m_7Qx --token $TOKEN --bot mybot:choose
+
+--bot is a built-in bot of the match's variant (GET /v1/bots: expert, basic, random, ...)
+or MODULE:FUNCTION, imported from the current directory or the Python path. The function
+is choose(view) -> move, or choose(view, legal_moves, rng) -> move like the built-in bots;
+a move is one of view["you"]["legal_moves"] (api.md "Moves")."""
+
+TAIL_HELP = """\
+examples:
+  deadwood tail --match m_7Qx                    as a spectator, from the first event
+  deadwood tail --match m_7Qx --token $TOKEN     as your seat (you see your own cards)
+  deadwood tail --match m_7Qx --after 120 --json one JSON event per line, after seq 120
+
+One line per event, e.g. "#57 ben drew from stock", "#61 cy knocked with 6: 7C 7D 7S |
+2H 3H 4H | deadwood 2C 4D". It follows the live stream, resumes after a disconnect without
+losing or repeating an event, and stops when the match is finished."""
+
+EXPORT_HELP = """\
+examples:
+  deadwood export --match m_7Qx > match.ndjson
+  deadwood export --match m_7Qx -o match.ndjson
+
+The whole unredacted log of a finished match (GET /v1/matches/{id}/log), one JSON event
+per line. A match still in progress is refused (match_in_progress, exit status 1)."""
+
+REPLAY_HELP = """\
+examples:
+  deadwood replay match.ndjson
+  deadwood export --match m_7Qx | deadwood replay -
+
+Checks the log locally with the rules, exactly as POST /v1/replays does (the same check,
+the same verdict): every event must be what the rules would have recorded. Prints each
+round's result and the final scores; exit status 1 naming the first bad event otherwise."""
+
+VERIFY_HELP = """\
+examples:
+  deadwood verify match.ndjson
+  deadwood export --match m_7Qx | deadwood verify -
+
+For every round, recomputes the fair-deal commitment (SHA-256 of the salt and the deck
+order, see openapi.yaml) from the deck order and salt its RoundDealt event reveals, and
+compares it with the commitment shown to every player from the start of the round. Exit
+status 1 naming each round whose deal does not match."""
+
+
+# --- wiring -----------------------------------------------------------------------------------
+
+
+def register(subparsers: Any) -> None:
+    """Add play, tail, export, replay and verify to an argparse subparsers object."""
+    _play_parser(subparsers)
+    _tail_parser(subparsers)
+    _export_parser(subparsers)
+    _file_parser(subparsers, "replay", "check a match log with the rules", REPLAY_HELP, replay)
+    _file_parser(subparsers, "verify", "check a log's fair-deal commitments", VERIFY_HELP, verify)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="deadwood", description=__doc__.splitlines()[0])
+    register(parser.add_subparsers(dest="command", required=True))
+    return run(parser.parse_args(argv))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Carry out a parsed command; the exit status (API refusals print and give 1)."""
+    try:
+        status: int = args.run(args)
+    except DeadwoodError as error:
+        print(f"deadwood {args.command}: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return status
+
+
+def _parser(subparsers: Any, name: str, summary: str, epilog: str) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        name,
+        help=summary,
+        description=summary,
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    return parser
+
+
+def _server_arguments(parser: argparse.ArgumentParser, token_required: bool = False) -> None:
+    parser.add_argument(
+        "--base-url",
+        default=os.environ.get("DEADWOOD_URL", DEFAULT_URL),
+        help=f"the server (default $DEADWOOD_URL or {DEFAULT_URL})",
+    )
+    parser.add_argument("--match", required=True, help="the match id (m_...)")
+    token = os.environ.get("DEADWOOD_TOKEN")
+    parser.add_argument(
+        "--token",
+        default=token,
+        required=token_required and token is None,
+        help="a seat's bearer token (default $DEADWOOD_TOKEN); without one: a spectator",
+    )
+
+
+def _play_parser(subparsers: Any) -> None:
+    parser = _parser(subparsers, "play", "play a seat with a bot until the match ends", PLAY_HELP)
+    _server_arguments(parser, token_required=True)
+    parser.add_argument("--bot", default="random", help="expert|basic|random|MODULE:FUNCTION")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the bot's random numbers")
+    parser.add_argument("--quiet", action="store_true", help="print only the final result")
+    parser.set_defaults(run=play, handler=run)
+
+
+def _tail_parser(subparsers: Any) -> None:
+    parser = _parser(subparsers, "tail", "print a match's events live, one line each", TAIL_HELP)
+    _server_arguments(parser)
+    parser.add_argument("--after", type=int, default=0, help="start after this event seq")
+    parser.add_argument("--json", action="store_true", help="print the events as JSON lines")
+    parser.set_defaults(run=tail, handler=run)
+
+
+def _export_parser(subparsers: Any) -> None:
+    parser = _parser(subparsers, "export", "write a finished match's log (NDJSON)", EXPORT_HELP)
+    _server_arguments(parser)
+    parser.add_argument("-o", "--output", default="-", help="a file (default: standard output)")
+    parser.set_defaults(run=export, handler=run)
+
+
+def _file_parser(
+    subparsers: Any, name: str, summary: str, epilog: str, func: Callable[[Any], int]
+) -> None:
+    parser = _parser(subparsers, name, summary, epilog)
+    parser.add_argument("file", help="an NDJSON log (deadwood export), or - for standard input")
+    parser.set_defaults(run=func, handler=run)
+
+
+# --- play -------------------------------------------------------------------------------------
+
+Choose = Callable[[View], Move | Mapping[str, Any]]
+
+
+def load_bot(spec: str, variant: str, seed: int | None = None) -> Choose:
+    """`choose(view) -> move` for a built-in bot name or `module:function`."""
+    rng = random.Random(seed)  # noqa: S311 - a bot's choices, not a secret
+    if ":" in spec:
+        module_name, _, attr = spec.partition(":")
+        if "" not in sys.path and os.getcwd() not in sys.path:
+            sys.path.insert(0, os.getcwd())
+        func = getattr(importlib.import_module(module_name), attr)
+        return _adapt(func, rng)
+    from domain import bots
+
+    bot = bots.get_bot(variant, spec)
+    return lambda view: bot.choose(view, _legal(view), rng)
+
+
+def _adapt(func: Callable[..., Any], rng: random.Random) -> Choose:
+    """A user's function of one argument (the view) or three (view, legal_moves, rng)."""
+    try:
+        arity = len(inspect.signature(func).parameters)
+    except (TypeError, ValueError):
+        arity = 1
+    if arity >= 3:
+        return lambda view: func(view, _legal(view), rng)
+    return lambda view: func(view)
+
+
+def _legal(view: View) -> list[Any]:
+    return list(view["you"]["legal_moves"]) if view["you"] else []
+
+
+def play(args: argparse.Namespace) -> int:
+    from deadwood_client.play import play as play_loop
+
+    with Client(args.base_url, args.token) as client:
+        view = client.match(args.match)
+        names = Names([s["name"] for s in view["seats"]])
+        try:
+            choose = load_bot(args.bot, view["variant"], args.seed)
+        except Exception as exc:  # an unknown bot name, or a module that fails to import
+            print(f"deadwood play: cannot load bot {args.bot!r}: {exc}", file=sys.stderr)
+            return 2
+        seat = view["you"]["seat"] if view["you"] else None
+        print(f"playing {args.match} as {names(seat)} (seat {seat}) with {args.bot}", flush=True)
+
+        def show(move: Mapping[str, Any], result: MoveResult) -> None:
+            if not args.quiet:
+                print(f"v{result['version']} {move_text(move)}", flush=True)
+
+        final = play_loop(client, args.match, choose, on_move=show)
+    winners = ", ".join(names(s) for s in final["winners"]) or "nobody"
+    print(f"finished: {winners} won; scores {names.per_seat(final['scores'])}")
+    return 0
+
+
+# --- tail and export --------------------------------------------------------------------------
+
+
+def tail(args: argparse.Namespace) -> int:
+    with Client(args.base_url, args.token) as client:
+        view = client.match(args.match)
+        names = Names([s["name"] for s in view["seats"]])
+        for event in client.events(args.match, after=args.after):
+            if args.json:
+                print(json.dumps(event, separators=(",", ":")), flush=True)
+            else:
+                print(describe(event, names), flush=True)
+    return 0
+
+
+def export(args: argparse.Namespace) -> int:
+    with Client(args.base_url, args.token) as client:
+        if args.output == "-":
+            client.export_log(args.match, sys.stdout.buffer)
+            sys.stdout.flush()
+            return 0
+        path = Path(args.output)
+        with path.open("wb") as sink, _bar(None, "export", "B") as bar:
+            size = client.export_log(args.match, sink, lambda done, total: bar.set(done, total))
+    print(f"wrote {size} bytes to {path}", file=sys.stderr)
+    return 0
+
+
+# --- replay and verify ------------------------------------------------------------------------
+
+
+def replay(args: argparse.Namespace) -> int:
+    from deadwood_client.logfile import LogError, check, read_log
+
+    try:
+        events = read_log(args.file)
+        checked = check(events, progress=lambda items: _progress(items, len(events), "replay"))
+    except LogError as error:
+        print(f"deadwood replay: rejected at {error}", file=sys.stderr)
+        return 1
+    view = checked.view
+    names = Names([s["name"] for s in view["seats"]])
+    for result in view["rounds"]:
+        print(round_line(result, names))
+    status = view["status"]
+    winners = ", ".join(names(s) for s in view["winners"]) or "nobody"
+    print(f"{checked.events} events follow the rules; the match is {status}", end="")
+    print(f": {winners} won" if status == "finished" else "", end="")
+    print(f"; scores {names.per_seat(view['scores'])}")
+    return 0
+
+
+def verify(args: argparse.Namespace) -> int:
+    from deadwood_client.logfile import LogError, read_log
+    from deadwood_client.logfile import verify as verify_deals
+
+    try:
+        events = read_log(args.file)
+    except LogError as error:
+        print(f"deadwood verify: {error}", file=sys.stderr)
+        return 1
+    deals = verify_deals(events, progress=lambda items: _progress(items, len(events), "verify"))
+    if not deals:
+        print("deadwood verify: the log has no RoundDealt event", file=sys.stderr)
+        return 1
+    bad = 0
+    for deal in deals:
+        if deal.ok:
+            print(f"round {deal.round}: ok (event {deal.seq}, commitment {deal.commitment})")
+            continue
+        bad += 1
+        why = deal.problem or (
+            f"the revealed deck and salt give {deal.recomputed}, "
+            f"but the round was committed to {deal.commitment}"
+        )
+        print(f"round {deal.round}: MISMATCH (event {deal.seq}): {why}", file=sys.stderr)
+    if bad:
+        print(f"deadwood verify: {bad} of {len(deals)} deals do not match", file=sys.stderr)
+        return 1
+    print(f"all {len(deals)} deals match their commitments")
+    return 0
+
+
+# --- progress bars (stderr, only on a terminal) -----------------------------------------------
+
+
+def _progress(items: Iterable[T], total: int, label: str) -> Iterable[T]:
+    from tqdm import tqdm
+
+    bar: Iterable[T] = tqdm(
+        items, total=total, desc=label, unit="ev", file=sys.stderr, disable=None
+    )
+    return bar
+
+
+class _bar:
+    """A byte-count bar for downloads whose size may be unknown."""
+
+    def __init__(self, total: int | None, label: str, unit: str) -> None:
+        from tqdm import tqdm
+
+        self.bar = tqdm(
+            total=total, desc=label, unit=unit, unit_scale=True, file=sys.stderr, disable=None
+        )
+
+    def set(self, done: int, total: int | None) -> None:
+        if total is not None and self.bar.total != total:
+            self.bar.total = total
+        self.bar.update(done - self.bar.n)
+
+    def __enter__(self) -> _bar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.close()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,351 @@
+"""What a three-handed gin bot can work out from one seat's view, on 52-bit card masks.
+
+Everything here reads only the view (api.md: the seat's hand, the discard top, the stock and
+pile sizes, the options, the legal moves) and works on masks with the exact deadwood tables of
+domain.gin.melds.core (G3, G6.2) and the exact lay-off search of domain.gin.melds.layoffs
+(G6.6-G6.7).
+
+- `SeatView.of(view)`: the parsed view. The *unseen* cards are the 52 minus the seat's hand
+  and the discard top (and, if a view carries them, the whole discard pile and the cards the
+  opponent is known to hold). The opponent's hand, the stock and the buried discards are all
+  among them.
+- `potential(hand, pool)`: the expected deadwood saved by one draw from `pool` (the hand's
+  "outs"), `value(hand, pool)` = deadwood - ALPHA * potential: lower is better.
+- `OpponentModel`: sampled opponent hands: 10 unseen cards, improved by as many greedy
+  stock draws as the opponent has had turns, so late in a hand they hold what a player
+  who has been drawing would hold. Used for the danger of a discard (how much it would help
+  the opponent) and the value of a knock (undercut risk against lay-offs).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from domain.cards import Card
+from domain.gin.melds.core import CARD_VALUES, arrangements_of, best_arrangement, least_deadwood
+from domain.gin.melds.layoffs import best_layoffs
+
+DECK = (1 << 52) - 1
+STOCK_AT_DEAL = 31  # G4.3: 52 - 2 * 10 - 1
+SUIT = 13
+
+
+def _neighbours(index: int, reach: int) -> int:
+    """Cards of the same rank, and of the same suit within `reach` ranks (not the card)."""
+    rank, suit = index % SUIT, index // SUIT
+    mask = sum(1 << (s * SUIT + rank) for s in range(4))
+    for step in range(1, reach + 1):
+        for r in (rank - step, rank + step):
+            if 0 <= r < SUIT:
+                mask |= 1 << (suit * SUIT + r)
+    return mask & ~(1 << index)
+
+
+MELD_NEIGHBOURS = tuple(_neighbours(i, 1) for i in range(52))
+"""Only these cards can share a meld with card i next to it (G3.1 sets, G3.2 runs)."""
+
+
+def bits(mask: int) -> list[int]:
+    """The card indices of a mask, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def mask_of(codes: Sequence[str] | None) -> int:
+    mask = 0
+    for code in codes or ():
+        if code is not None:
+            mask |= 1 << Card.parse(code).index
+    return mask
+
+
+def code(index: int) -> str:
+    return str(Card(index))
+
+
+def deadwood(mask: int) -> int:
+    """G3.4: least deadwood of a hand of at most 10 cards, nothing set aside."""
+    return least_deadwood(mask, False)
+
+
+def deadwood_after_best_discard(mask: int) -> int:
+    """G6.2: least deadwood when one card of `mask` is set aside."""
+    return least_deadwood(mask, True)
+
+
+def related(hand: int) -> int:
+    """Cards outside `hand` that could share a meld with a card of it."""
+    out = 0
+    for i in bits(hand):
+        out |= MELD_NEIGHBOURS[i]
+    return out & ~hand
+
+
+def improvement(hand: int, card: int, base: int, base_drop: int, near: int) -> int:
+    """Deadwood saved by adding card index `card` to a 10-card `hand` and discarding the best.
+
+    `base` = deadwood(hand), `base_drop` = deadwood_after_best_discard(hand), `near` =
+    related(hand): a card that can meld with nothing only replaces the worst deadwood card.
+    """
+    if near >> card & 1:
+        return max(0, base - least_deadwood(hand | 1 << card, True))
+    return max(0, base - base_drop - CARD_VALUES[card])
+
+
+def potential(hand: int, pool: int) -> float:
+    """Expected deadwood saved by one card drawn uniformly from `pool` (0 for an empty pool)."""
+    cards = bits(pool & ~hand)
+    if not cards:
+        return 0.0
+    base = deadwood(hand)
+    base_drop = deadwood_after_best_discard(hand)
+    near = related(hand)
+    return sum(improvement(hand, c, base, base_drop, near) for c in cards) / len(cards)
+
+
+ALPHA = 1.5
+"""Weight of a hand's potential against its deadwood (tuned with the arena)."""
+
+
+def value(hand: int, pool: int, alpha: float = ALPHA) -> float:
+    """How good a 10-card hand is: deadwood minus `alpha` times its potential (lower is better)."""
+    return deadwood(hand) - alpha * potential(hand, pool)
+
+
+# --- the view ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """The parts of a gin view a bot uses."""
+
+    seat: int
+    role: str | None
+    phase: str
+    hand: int
+    top: int | None  # card index of the discard top
+    stock_size: int
+    discard_size: int
+    pile: int  # every discard the view shows (the top at least)
+    opponent_known: int  # cards the view says the opponent holds (none in api.md's view)
+    declined: int  # the discard top, when the opponent chose not to hold it (see `_declined`)
+    opponent: int | None
+    knock_limit: int
+    gin_bonus: int
+    gin_scores_deadwood: bool
+    undercut_bonus: int
+    undercut_on_tie: bool
+    layoff_chain: bool
+    scores: tuple[int, ...]
+    target: int
+
+    @classmethod
+    def of(cls, view: Mapping[str, Any]) -> SeatView:
+        you = view.get("you") or {}
+        roles = view.get("roles") or {}
+        seat = int(you.get("seat", -1))
+        role = you.get("role")
+        opponent = None
+        if roles and role in ("box", "captain"):
+            opponent = roles["captain"] if role == "box" else roles["box"]
+        top = view.get("discard_top")
+        top_index = None if top is None else Card.parse(top).index
+        pile = mask_of(view.get("discard_pile")) | (0 if top_index is None else 1 << top_index)
+        known = _opponent_known(view, opponent)
+        options = view.get("options") or {}
+        return cls(
+            seat=seat,
+            role=role,
+            phase=str(view.get("phase")),
+            hand=mask_of(you.get("hand")),
+            top=top_index,
+            stock_size=int(view.get("stock_size") or 0),
+            discard_size=int(view.get("discard_size") or 0),
+            pile=pile,
+            opponent_known=known,
+            declined=_declined(view, role, top_index),
+            opponent=opponent,
+            knock_limit=int(options.get("knock_limit", 10)),
+            gin_bonus=int(options.get("gin_bonus", 25)),
+            gin_scores_deadwood=bool(options.get("gin_scores_opponent_deadwood", True)),
+            undercut_bonus=int(options.get("undercut_bonus", 10)),
+            undercut_on_tie=bool(options.get("undercut_on_tie", True)),
+            layoff_chain=bool(options.get("layoff_chain", True)),
+            scores=tuple(view.get("scores") or ()),
+            target=int(options.get("target_score", 100)),
+        )
+
+    @property
+    def unseen(self) -> int:
+        """Cards this seat has not seen: the opponent's hand, the stock, buried discards."""
+        return DECK & ~self.hand & ~self.pile & ~self.opponent_known
+
+    @property
+    def draws_so_far(self) -> int:
+        """Cards drawn from the stock this hand (a lower bound on the turns played)."""
+        return max(0, STOCK_AT_DEAL - self.stock_size)
+
+
+def _declined(view: Mapping[str, Any], role: str | None, top: int | None) -> int:
+    """The discard top as a card the opponent did not want, when it is one (G5.1, G5.2).
+
+    On our turn the top is the opponent's last discard, or the card it left lying when it
+    drew from the stock, or (BOX's upcard offer) the upcard CAPTAIN passed. Only CAPTAIN's
+    own upcard offer shows a card nobody has judged yet.
+    """
+    if top is None or role not in ("box", "captain"):
+        return 0
+    if view.get("phase") == "upcard_offer" and role == "captain":
+        return 0
+    return 1 << top
+
+
+def _opponent_known(view: Mapping[str, Any], opponent: int | None) -> int:
+    """Cards a view shows the opponent holding: a `picked` map of seat to codes, if any."""
+    picked = view.get("picked")
+    if opponent is None or not isinstance(picked, Mapping):
+        return 0
+    return mask_of(picked.get(str(opponent)) or picked.get(opponent))
+
+
+# --- the opponent model -----------------------------------------------------------------------
+
+
+SAMPLES = 24
+MAX_SIM_TURNS = 10
+RETRIES = 3
+"""Redraws of a sampled hand that would have kept the card the opponent declined."""
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentModel:
+    """Sampled opponent hands (10-card masks) consistent with what the seat has seen."""
+
+    hands: tuple[int, ...]
+
+    @classmethod
+    def sample(
+        cls, seat: SeatView, rng: random.Random, exclude: int = 0, samples: int = SAMPLES
+    ) -> OpponentModel:
+        """`samples` hands: the known cards plus unseen ones, improved by simulated draws."""
+        pool = bits(seat.unseen & ~exclude)
+        known = seat.opponent_known & ~exclude
+        need = 10 - known.bit_count()
+        turns = min(MAX_SIM_TURNS, (seat.draws_so_far + 1) // 2)
+        hands = []
+        for _ in range(samples):
+            if need <= 0 or len(pool) < need + turns:
+                hands.append(known)
+                continue
+            for _ in range(RETRIES + 1):
+                hand = _simulated(rng, pool, known, need, turns)
+                if not _would_keep(hand, seat.declined):
+                    break
+            hands.append(hand)
+        return cls(tuple(hands))
+
+    def danger(self, card: int) -> float:
+        """Mean deadwood the opponent saves by taking `card` from the discard pile (G5.2)."""
+        if not self.hands:
+            return 0.0
+        total = 0
+        for hand in self.hands:
+            if hand >> card & 1:
+                continue
+            total += max(0, deadwood(hand) - least_deadwood(hand | 1 << card, True))
+        return total / len(self.hands)
+
+    def deadwoods(self) -> list[int]:
+        return [deadwood(h) for h in self.hands]
+
+
+def _simulated(rng: random.Random, pool: list[int], known: int, need: int, turns: int) -> int:
+    """A dealt hand improved by `turns` greedy stock draws."""
+    drawn = rng.sample(pool, need + turns)
+    hand = known
+    for i in drawn[:need]:
+        hand |= 1 << i
+    for i in drawn[need:]:
+        hand = _greedy_keep(hand | 1 << i, known)
+    return hand
+
+
+def _would_keep(hand: int, declined: int) -> bool:
+    """Would a hand have kept (not discarded or passed) the declined card? It lowers its count."""
+    if not declined or hand & declined:
+        return False
+    return least_deadwood(hand | declined, True) < deadwood(hand)
+
+
+def _greedy_keep(hand11: int, known: int = 0) -> int:
+    """The 10 cards an opponent keeps from 11: the least-deadwood discard (G6.2), never one
+    of the `known` cards (taken from the pile in view of everyone, so kept to be melded)."""
+    if not known:
+        _, dropped = best_arrangement(hand11, True)
+        return hand11 & ~dropped
+    best = min(bits(hand11 & ~known), key=lambda c: least_deadwood(hand11 & ~(1 << c), False))
+    return hand11 & ~(1 << best)
+
+
+def knock_outcome(
+    seat: SeatView, kept: int, defender: int, spreads: Sequence[tuple[int, ...]] | None = None
+) -> int:
+    """G7.1-G7.3: the knocker's points (negative: the defender's) for a knock keeping `kept`.
+
+    `spreads` are the least-deadwood arrangements the knocker may show (G6.3); the server
+    shows the one that lets the defender lay off least, so the best of them counts.
+    """
+    count = deadwood(kept)
+    if count == 0:
+        return seat.gin_bonus + (deadwood(defender) if seat.gin_scores_deadwood else 0)
+    if spreads is None:
+        spreads = knock_spreads(kept)
+    other = max(best_layoffs(defender, melds, seat.layoff_chain).count for melds in spreads)
+    if count < other or (count == other and not seat.undercut_on_tie):
+        return other - count
+    return -(count - other + seat.undercut_bonus)
+
+
+MAX_SPREADS = 4
+
+
+def knock_spreads(kept: int) -> tuple[tuple[int, ...], ...]:
+    """A few of the least-deadwood arrangements of the 10 kept cards (G6.3), as meld masks."""
+    found = []
+    for melds in arrangements_of(kept):
+        found.append(melds)
+        if len(found) >= MAX_SPREADS:
+            break
+    return tuple(found) or (best_arrangement(kept, False)[0],)
+
+
+def knock_value(seat: SeatView, kept: int, model: OpponentModel) -> tuple[float, float]:
+    """(expected points of knocking keeping `kept`, probability of being undercut)."""
+    if not model.hands:
+        return (0.0, 0.0)
+    spreads = knock_spreads(kept)
+    outcomes = [knock_outcome(seat, kept, h, spreads) for h in model.hands]
+    undercut = sum(o < 0 for o in outcomes) / len(outcomes)
+    return sum(outcomes) / len(outcomes), undercut
+
+
+def legal_cards(legal_moves: Sequence[Mapping[str, Any]], kind: str) -> list[int]:
+    """Card indices of the legal moves of one type (discard or knock)."""
+    return [Card.parse(m["card"]).index for m in legal_moves if m.get("type") == kind]
+
+
+def find_move(
+    legal_moves: Sequence[Mapping[str, Any]], kind: str, **fields: Any
+) -> dict[str, Any] | None:
+    """The legal move of type `kind` with these fields, if listed."""
+    for move in legal_moves:
+        if move.get("type") == kind and all(move.get(k) == v for k, v in fields.items()):
+            return dict(move)
+    return None

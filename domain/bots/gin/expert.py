@@ -1,0 +1,258 @@
+"""`expert` three-handed gin: hand potential, a sampled opponent, and a timed knock.
+
+From the seat's view only (domain.bots.gin.eval):
+
+- A 10-card hand is worth `value` = deadwood - ALPHA * potential, the potential being the
+  deadwood one stock draw is expected to save over the unseen cards (its live outs).
+- Upcard offer and draw (G5.1, G5.2): take the discard top when the best hand it makes is
+  worth more than the expected hand after a stock draw (the mean over the unseen cards of
+  the best 10 of 11). A card that fits nothing of the hand is never worth taking.
+- The opponent is sampled: hands of unseen cards, improved by as many greedy draws as the
+  opponent has had turns. The *danger* of a discard is the deadwood it would save those
+  hands, weighed against our own value (`beta`), more as the hand goes on.
+- Knock (G6, G7): gin at once. Otherwise the expected points of the knock against the
+  sampled hands after their best lay-offs (G6.7), undercuts (G7.3) included; knock when
+  that beats `knock_margin`, else keep playing for a lower count.
+- ADVISOR (G1.3, G1.4): advises the captain, in words, with the move this bot would make
+  from the captain's hand when the view shows it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from domain.bots.gin.eval import (
+    ALPHA,
+    MELD_NEIGHBOURS,
+    OpponentModel,
+    SeatView,
+    bits,
+    code,
+    deadwood,
+    find_move,
+    knock_value,
+    legal_cards,
+    mask_of,
+    value,
+)
+from domain.gin.melds.core import CARD_VALUES, least_deadwood
+
+Move = dict[str, Any]
+
+STOCK_CANDIDATES = 4
+"""Discards examined per card in the expected stock draw (the lowest deadwood ones)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Params:
+    """The expert's knobs (tuned with the arena)."""
+
+    alpha: float = ALPHA  # weight of a hand's potential against its deadwood
+    beta: float = 0.6  # weight of a discard's danger (deadwood it saves the opponent)
+    knock_margin: float = 0.0  # knock when the expected points of the knock exceed this
+    infer_declined: bool = True  # sampled opponent hands would not have kept its last discard
+
+
+PARAMS = Params()
+
+
+@dataclass
+class _Memo:
+    """Values of hands already computed during one decision."""
+
+    pool: int
+    alpha: float
+    seen: dict[int, float]
+
+    def __call__(self, hand: int) -> float:
+        found = self.seen.get(hand)
+        if found is None:
+            found = value(hand, self.pool, self.alpha)
+            self.seen[hand] = found
+        return found
+
+
+def choose(
+    view: Mapping[str, Any], legal_moves: Sequence[Mapping[str, Any]], rng: random.Random
+) -> Move:
+    return decide(view, legal_moves, rng, PARAMS)[0]
+
+
+def explain(
+    view: Mapping[str, Any], legal_moves: Sequence[Mapping[str, Any]], rng: random.Random
+) -> tuple[Move, str]:
+    """The expert move and a one-line reason."""
+    return decide(view, legal_moves, rng, PARAMS)
+
+
+def decide(
+    view: Mapping[str, Any],
+    legal_moves: Sequence[Mapping[str, Any]],
+    rng: random.Random,
+    params: Params,
+) -> tuple[Move, str]:
+    """The expert move with these knobs, and why."""
+    if not legal_moves:
+        raise ValueError("the expert gin bot was asked to move with no legal move")
+    seat = SeatView.of(view)
+    if not params.infer_declined:
+        seat = replace(seat, declined=0)
+    kinds = {m.get("type") for m in legal_moves}
+    if kinds == {"advise"}:
+        return _advise(view, seat, rng, params)
+    if "take_upcard" in kinds:
+        take, reason = draw_choice(seat, params)
+        kind = "take_upcard" if take else "pass_upcard"
+        return find_move(legal_moves, kind) or {"type": kind}, reason
+    if "draw" in kinds:
+        can_take = find_move(legal_moves, "draw", **{"from": "discard"}) is not None
+        take, reason = draw_choice(seat, params) if can_take else (False, "draw from the stock")
+        source = "discard" if take else "stock"
+        return find_move(legal_moves, "draw", **{"from": source}) or dict(legal_moves[0]), reason
+    discards, knocks = legal_cards(legal_moves, "discard"), legal_cards(legal_moves, "knock")
+    return play_choice(seat, discards, knocks, rng, params)
+
+
+# --- drawing ----------------------------------------------------------------------------------
+
+
+def _best_discard(hand11: int, memo: _Memo, exclude: int = 0, candidates: int = 11) -> float:
+    """The value of the best 10 of 11 cards (never discarding `exclude`)."""
+    cards = bits(hand11 & ~exclude)
+    if candidates < len(cards):
+        cards.sort(key=lambda c: (least_deadwood(hand11 & ~(1 << c), False), -CARD_VALUES[c]))
+        cards = cards[:candidates]
+    return min(memo(hand11 & ~(1 << c)) for c in cards)
+
+
+def stock_value(hand: int, memo: _Memo) -> float:
+    """The expected value of the hand after one stock draw and the best discard."""
+    pool = bits(memo.pool & ~hand)
+    if not pool:
+        return memo(hand)
+    near = 0
+    for i in bits(hand):
+        near |= MELD_NEIGHBOURS[i] | _two_away(i)
+    keep = memo(hand)
+    total = 0.0
+    for card in pool:
+        if near >> card & 1:
+            total += min(keep, _best_discard(hand | 1 << card, memo, 0, STOCK_CANDIDATES))
+        else:
+            total += keep
+    return total / len(pool)
+
+
+def _two_away(index: int) -> int:
+    rank, suit = index % 13, index // 13
+    out = 0
+    for r in (rank - 2, rank + 2):
+        if 0 <= r < 13:
+            out |= 1 << (suit * 13 + r)
+    return out
+
+
+def draw_choice(seat: SeatView, params: Params = PARAMS) -> tuple[bool, str]:
+    """Take the discard top (True) or draw from the stock, and why (G5.1, G5.2)."""
+    if seat.top is None:
+        return False, "draw from the stock: the discard pile is empty"
+    top = seat.top
+    hand = seat.hand
+    memo = _Memo(seat.unseen, params.alpha, {})
+    fits = MELD_NEIGHBOURS[top] | _two_away(top)
+    if not fits & hand and CARD_VALUES[top] >= 4:
+        return False, f"draw from the stock: {code(top)} fits nothing in the hand"
+    taken = _best_discard(hand | 1 << top, memo, exclude=1 << top)
+    stock = stock_value(hand, memo)
+    now = deadwood(hand)
+    after = min(least_deadwood((hand | 1 << top) & ~(1 << c), False) for c in bits(hand))
+    if taken < stock:
+        return True, (
+            f"take {code(top)}: worth {taken:.1f} against {stock:.1f} expected from the stock "
+            f"(deadwood {now} -> {after})"
+        )
+    return False, (f"draw from the stock: {stock:.1f} expected beats {taken:.1f} with {code(top)}")
+
+
+# --- discarding and knocking ------------------------------------------------------------------
+
+
+def play_choice(
+    seat: SeatView,
+    discards: list[int],
+    knocks: list[int],
+    rng: random.Random,
+    params: Params = PARAMS,
+) -> tuple[Move, str]:
+    """After drawing: gin, a knock worth making, or the best discard (G5.2, G6)."""
+    hand = seat.hand
+    for card in knocks:
+        if deadwood(hand & ~(1 << card)) == 0:
+            return {"type": "knock", "card": code(card)}, f"gin: discard {code(card)} face down"
+    model = OpponentModel.sample(seat, rng)
+    if knocks:
+        best = max(knocks, key=lambda c: (knock_value(seat, hand & ~(1 << c), model)[0], -c))
+        ev, undercut = knock_value(seat, hand & ~(1 << best), model)
+        if ev > params.knock_margin:
+            left = deadwood(hand & ~(1 << best))
+            return {"type": "knock", "card": code(best)}, (
+                f"knock with {left} deadwood discarding {code(best)}: about {ev:+.1f} points, "
+                f"{100 * undercut:.0f}% undercut risk"
+            )
+    return _discard(seat, discards, model, params)
+
+
+def danger_weight(seat: SeatView, params: Params = PARAMS) -> float:
+    """Feeding the opponent matters more as the hand goes on (and it holds better cards)."""
+    return params.beta * min(1.0, 0.4 + seat.draws_so_far / 12)
+
+
+def _discard(
+    seat: SeatView, discards: list[int], model: OpponentModel, params: Params
+) -> tuple[Move, str]:
+    memo = _Memo(seat.unseen, params.alpha, {})
+    weight = danger_weight(seat, params)
+    scored = []
+    for card in discards:
+        own = memo(seat.hand & ~(1 << card))
+        risk = model.danger(card)
+        scored.append((own + weight * risk, -CARD_VALUES[card], card, own, risk))
+    scored.sort()
+    _, _, card, own, risk = scored[0]
+    left = deadwood(seat.hand & ~(1 << card))
+    why = (
+        "the opponent is unlikely to want it" if risk < 1 else f"it saves the opponent ~{risk:.1f}"
+    )
+    return {"type": "discard", "card": code(card)}, (
+        f"discard {code(card)}: keeps the best hand ({left} deadwood, value {own:.1f}); {why}"
+    )
+
+
+# --- the advisor ------------------------------------------------------------------------------
+
+
+def _advise(
+    view: Mapping[str, Any], seat: SeatView, rng: random.Random, params: Params
+) -> tuple[Move, str]:
+    """G1.4: advice to the captain, from the captain's hand when the advisor may see it."""
+    you = view.get("you") or {}
+    team = you.get("team_hand")
+    roles = view.get("roles") or {}
+    if not team or view.get("turn") != roles.get("captain"):
+        return {"type": "advise"}, "the advisor only advises (G1.3); nothing to suggest now"
+    captain = replace(seat, hand=mask_of(team), role="captain", opponent=roles.get("box"))
+    phase = seat.phase
+    if phase in ("upcard_offer", "draw"):
+        take, reason = draw_choice(captain, params)
+        if phase == "upcard_offer":
+            suggestion: Move = {"type": "take_upcard" if take else "pass_upcard"}
+        else:
+            suggestion = {"type": "draw", "from": "discard" if take else "stock"}
+    else:
+        cards = bits(captain.hand)
+        knocks = [c for c in cards if deadwood(captain.hand & ~(1 << c)) <= captain.knock_limit]
+        suggestion, reason = play_choice(captain, cards, knocks, rng, params)
+    return {"type": "advise", "text": reason, "move": suggestion}, f"advise the captain: {reason}"

@@ -1,0 +1,227 @@
+"""Three-handed Gin: knocking (G6.1-G6.4), lay-offs (G6.5-G6.7) and scoring a hand (G7, G8).
+
+The meld maths is domain.gin.melds; this module turns it into the Knocked event, the round result
+(api.md) and the end of the match.
+
+Rulings where rules.md is silent (see the report in the commit history):
+- G5.3 covers the knock discard too: under `no_discard_of_taken_card` the card taken from the
+  discard pile this turn may not be the face-down knock card either.
+- `undercut_on_tie` = false: a tie K = O is then a won knock worth O - K = 0 points; the
+  knocker is the hand's winner (outcome `knock`), so G1.5 rotates as for any knocker win.
+- `knocker_arrangement` = `auto_canonical`: the engine shows `best_melds` of the 10 cards, and
+  a knock that names melds is refused.
+- G8.2 bonuses are added when the match ends: `game_bonus` to the winner, doubled under
+  `shutout_rule` = `double_game_bonus` when no other seat scored; `box_bonus_per_hand` to
+  every seat for each hand it won; `double_score` doubles the winner's final score on a
+  shutout. The winner is always the seat that reached `target_score` (G8.1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from domain.cards import Card
+from domain.errors import IllegalMove
+from domain.events import Event
+from domain.gin import melds
+from domain.gin.state import GinState, Knock, codes
+
+Melds = tuple[tuple[Card, ...], ...]
+
+
+def _sorted(cards: Sequence[Card]) -> tuple[Card, ...]:
+    return tuple(sorted(cards))
+
+
+def keep_after(hand: Sequence[Card], card: Card) -> tuple[Card, ...]:
+    return tuple(c for c in hand if c != card)
+
+
+def discardable(state: GinState, hand: Sequence[Card]) -> tuple[Card, ...]:
+    """G5.3: every card of the hand except the one taken from the discard pile this turn."""
+    if state.options.no_discard_of_taken_card and state.taken is not None:
+        return tuple(c for c in hand if c != state.taken)
+    return tuple(hand)
+
+
+def knock_cards(state: GinState, hand: Sequence[Card]) -> tuple[Card, ...]:
+    """G6.2: the discards that leave at most `knock_limit` deadwood in the other 10 cards."""
+    full = sum(c.bit for c in hand)
+    limit = state.options.knock_limit
+    return tuple(
+        c for c in discardable(state, hand) if melds.deadwood_of_mask(full & ~c.bit) <= limit
+    )
+
+
+def check_knock(state: GinState, seat: int, card: Card) -> tuple[Card, ...]:
+    """G6.2 / G5.5: refuse a knock over the limit (no penalty); the 10 cards kept."""
+    hand = state.hands[seat]
+    keep = keep_after(hand, card)
+    count = melds.deadwood(keep)
+    limit = state.options.knock_limit
+    if count > limit:
+        raise IllegalMove(
+            f"cannot knock: {count} deadwood after discarding {card}, the limit is {limit} "
+            "(G6.2, G5.5)"
+        )
+    return keep
+
+
+def named_arrangement(keep: tuple[Card, ...], named: Melds) -> melds.Arrangement:
+    """G6.3: melds the knocker names must be valid, disjoint, his own, and reach the least
+    deadwood his 10 cards allow (G6.4: so a hand that can be gin is always shown as gin)."""
+    used: set[Card] = set()
+    for meld in named:
+        shown = " ".join(str(c) for c in meld)
+        if not melds.is_meld(meld):
+            raise IllegalMove(f"cannot knock: [{shown}] is not a set (G3.1) or a run (G3.2)")
+        for c in meld:
+            if c not in keep:
+                raise IllegalMove(f"cannot knock: {c} of [{shown}] is not among your 10 cards")
+            if c in used:
+                raise IllegalMove(f"cannot knock: {c} is in two of your melds (G3.3)")
+            used.add(c)
+    rest = tuple(c for c in keep if c not in used)
+    count = sum(c.value for c in rest)
+    least = melds.deadwood(keep)
+    if count != least:
+        raise IllegalMove(
+            f"cannot knock with these melds: they leave {count} deadwood but your cards "
+            f"allow {least}; a knocker shows an arrangement of least deadwood (G6.3)"
+        )
+    return melds.Arrangement(tuple(_sorted(m) for m in named), rest, count, None)
+
+
+def knock_event(state: GinState, seat: int, card: Card, named: Melds | None) -> Event:
+    """G6.3: the face-down discard and the knocker's spread (melds public, G3.5)."""
+    assert state.roles is not None
+    keep = check_knock(state, seat, card)
+    opts = state.options
+    if named is not None:
+        if opts.knocker_arrangement == "auto_canonical":
+            raise IllegalMove(
+                "cannot name melds: this match arranges the knocker's hand itself "
+                "(knocker_arrangement auto_canonical, G6.3)"
+            )
+        shown = named_arrangement(keep, named)
+    elif opts.knocker_arrangement == "auto_canonical":
+        shown = melds.best_melds(keep)
+    else:
+        defender = state.hands[state.roles.other(seat)]
+        shown = melds.choose_knock_arrangement(keep, defender, chain=opts.layoff_chain)
+    return Event(
+        "Knocked",
+        {
+            "seat": seat,
+            "card": str(card),
+            "melds": [codes(m) for m in shown.melds],
+            "deadwood_cards": codes(_sorted(shown.deadwood)),
+            "count": shown.count,
+            "gin": shown.count == 0,
+        },
+    )
+
+
+def _per_seat(state: GinState, values: dict[int, Any]) -> list[Any]:
+    return [values.get(seat) for seat in range(len(state.players))]
+
+
+def round_result(state: GinState) -> dict[str, Any]:
+    """G7: the api.md round result of the hand that just ended (knock, gin, undercut, draw)."""
+    assert state.roles is not None
+    roles = state.roles
+    hands = {s: codes(state.hands[s]) for s in (roles.box, roles.captain)}
+    base: dict[str, Any] = {
+        "round": state.round,
+        "hands": _per_seat(state, hands),
+        "box": roles.box,
+        "captain": roles.captain,
+        "advisor": roles.advisor,
+    }
+    if state.knock is None:
+        return {**base, **_drawn_hand(state)}
+    return {**base, **_knock_outcome(state, state.knock)}
+
+
+def _drawn_hand(state: GinState) -> dict[str, Any]:
+    """G5.6: nobody scores, nothing is spread."""
+    none = [None] * len(state.players)
+    return {
+        "outcome": "draw",
+        "points": [0] * len(state.players),
+        "winners": [],
+        "knocker": None,
+        "melds": none,
+        "layoffs": [],
+        "deadwood": none,
+        "scores": list(state.scores),
+    }
+
+
+def _knock_outcome(state: GinState, knock: Knock) -> dict[str, Any]:
+    """G6.5-G6.7 then G7.1-G7.4: the defender's spread and who scores what."""
+    assert state.roles is not None
+    opts = state.options
+    defender = state.roles.other(knock.seat)
+    held = state.hands[defender]
+    if knock.gin:  # G6.6: no lay-offs after gin
+        own = melds.best_melds(held)
+        laid: tuple[Card, ...] = ()
+        o, own_melds = own.count, own.melds
+    else:
+        found = melds.layoffs(held, knock.melds, chain=opts.layoff_chain)
+        o, own_melds, laid = found.count, found.melds, found.laid_off
+    k = knock.count
+    if knock.gin:
+        outcome, winner = "gin", knock.seat
+        points = opts.gin_bonus + (o if opts.gin_scores_opponent_deadwood else 0)
+    elif k < o or (k == o and not opts.undercut_on_tie):
+        outcome, winner, points = "knock", knock.seat, o - k
+    else:
+        outcome, winner, points = "undercut", defender, k - o + opts.undercut_bonus
+    per_seat = _per_seat(state, {winner: points})
+    gained = [p or 0 for p in per_seat]
+    return {
+        "outcome": outcome,
+        "points": gained,
+        "winners": [winner],
+        "knocker": knock.seat,
+        "melds": _per_seat(
+            state,
+            {knock.seat: [codes(m) for m in knock.melds], defender: [codes(m) for m in own_melds]},
+        ),
+        "layoffs": codes(_sorted(laid)),
+        "deadwood": _per_seat(state, {knock.seat: k, defender: o}),
+        "scores": [s + g for s, g in zip(state.scores, gained, strict=True)],
+    }
+
+
+def target_reached(state: GinState) -> bool:
+    """G8.1: a scored hand brought its scorer to `target_score`."""
+    return any(s >= state.options.target_score for s in state.scores)
+
+
+def finish_event(state: GinState) -> Event:
+    """G8.1 the seat at or over the target wins; G8.2 bonuses (all 0 by default)."""
+    opts = state.options
+    target = opts.target_score
+    winner = max(
+        range(len(state.scores)), key=lambda s: (state.scores[s] >= target, state.scores[s])
+    )
+    won = [0] * len(state.scores)
+    for result in state.rounds:
+        for seat in result["winners"]:
+            won[seat] += 1
+    shutout = all(score == 0 for seat, score in enumerate(state.scores) if seat != winner)
+    bonuses = [opts.box_bonus_per_hand * n for n in won]
+    game = opts.game_bonus * (2 if shutout and opts.shutout_rule == "double_game_bonus" else 1)
+    bonuses[winner] += game
+    final = [s + b for s, b in zip(state.scores, bonuses, strict=True)]
+    if shutout and opts.shutout_rule == "double_score":
+        bonuses[winner] += final[winner]
+        final[winner] *= 2
+    return Event(
+        "MatchFinished",
+        {"scores": final, "winners": [winner], "totals": list(state.scores), "bonuses": bonuses},
+    )

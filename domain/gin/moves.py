@@ -1,0 +1,365 @@
+"""Three-handed Gin: moves (api.md), `decide`, `legal_moves`, `to_act` and `pending`.
+
+`decide(state, seat, move)` validates and returns events, or raises:
+MalformedMove (bad shape), InvalidCard (bad code), ForbiddenMove (a move the seat's role can
+never make: the advisor playing, G1.3; anyone but the advisor advising, G1.4; a seat giving a
+SYSTEM move), NotYourTurn, IllegalMove (a rule). It never changes the state it is given.
+
+The SYSTEM moves (`pending`): `score_round` when a hand has ended (G7), and, between events
+that `create` and `score_round` emit together, `draw_roles`, `deal_round` and `finish_match`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from domain.cards import Card
+from domain.errors import ForbiddenMove, IllegalMove, InvalidCard, MalformedMove, NotYourTurn
+from domain.events import SYSTEM, Event
+from domain.gin.deal import deal_round, draw_roles, next_roles
+from domain.gin.knock import (
+    Melds,
+    discardable,
+    finish_event,
+    knock_cards,
+    knock_event,
+    round_result,
+    target_reached,
+)
+from domain.gin.state import CODE, GinState, Phase, evolve
+
+PLAY_TYPES = ("take_upcard", "pass_upcard", "draw", "discard", "knock")
+SYSTEM_TYPES = ("draw_roles", "deal_round", "score_round", "finish_match")
+MAX_ADVICE = 1000
+_FIELDS: dict[str, tuple[set[str], set[str]]] = {  # type: (required, optional) fields
+    "take_upcard": (set(), set()),
+    "pass_upcard": (set(), set()),
+    "draw": ({"from"}, set()),
+    "discard": ({"card"}, set()),
+    "knock": ({"card"}, {"melds"}),
+    "advise": (set(), {"text", "move"}),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A parsed move: only the fields of its type are set."""
+
+    type: str
+    card: Card | None = None
+    source: str | None = None
+    melds: Melds | None = None
+    text: str = ""
+    advice: dict[str, Any] | None = None
+
+
+def to_act(state: GinState) -> int | None:
+    """The seat whose move it is; None while a SYSTEM move is due or the match is over."""
+    return state.turn if state.phase in (Phase.UPCARD_OFFER, Phase.DRAW, Phase.DISCARD) else None
+
+
+def pending(state: GinState) -> dict[str, Any] | None:
+    """The SYSTEM move due now, if any (G9)."""
+    if state.phase == Phase.ROLE_DRAW:
+        return {"type": "draw_roles"}
+    if state.phase == Phase.SCORING:
+        return {"type": "score_round"}
+    if state.phase == Phase.DEALING:
+        return {"type": "finish_match" if target_reached(state) else "deal_round"}
+    return None
+
+
+def is_finished(state: GinState) -> bool:
+    return state.phase == Phase.FINISHED
+
+
+# --- parsing ---------------------------------------------------------------------------
+
+
+def _card(value: object, field: str) -> Card:
+    card = Card.parse(value)
+    if card.is_joker:
+        raise InvalidCard(f"{field} 'JK': three-hand-gin is played without jokers (G2.1)")
+    return card
+
+
+def _melds(value: object) -> Melds:
+    if not isinstance(value, list | tuple) or not all(isinstance(m, list | tuple) for m in value):
+        raise MalformedMove("knock 'melds' must be a list of lists of card codes")
+    return tuple(tuple(_card(c, "meld card") for c in meld) for meld in value)
+
+
+def parse_move(move: object) -> Move:
+    """Check the shape of a JSON move of api.md; MalformedMove / InvalidCard name the field."""
+    if not isinstance(move, Mapping):
+        raise MalformedMove(f"a move must be an object with a 'type', not {move!r:.80}")
+    kind = move.get("type")
+    if kind in SYSTEM_TYPES and set(move) == {"type"}:
+        return Move(str(kind))
+    if not isinstance(kind, str) or kind not in _FIELDS:
+        raise MalformedMove(
+            f"move type {kind!r:.40} is unknown: expected one of {', '.join(_FIELDS)}"
+        )
+    required, optional = _FIELDS[kind]
+    extra = set(move) - required - optional - {"type"}
+    if extra:
+        raise MalformedMove(f"{kind} move has unknown field {sorted(extra)[0]!r:.40}")
+    missing = required - set(move)
+    if missing:
+        raise MalformedMove(f"{kind} move needs the field {sorted(missing)[0]!r}")
+    return _PARSERS[kind](kind, move)
+
+
+def _parse_plain(kind: str, move: Mapping[str, Any]) -> Move:
+    return Move(kind)
+
+
+def _parse_draw(kind: str, move: Mapping[str, Any]) -> Move:
+    if move["from"] not in ("stock", "discard"):
+        raise MalformedMove(f"draw 'from' must be 'stock' or 'discard', not {move['from']!r:.40}")
+    return Move(kind, source=move["from"])
+
+
+def _parse_discard(kind: str, move: Mapping[str, Any]) -> Move:
+    return Move(kind, card=_card(move["card"], "card"))
+
+
+def _parse_knock(kind: str, move: Mapping[str, Any]) -> Move:
+    named = move.get("melds")
+    return Move(
+        kind, card=_card(move["card"], "card"), melds=None if named is None else _melds(named)
+    )
+
+
+def _parse_advise(kind: str, move: Mapping[str, Any]) -> Move:
+    text = move.get("text", "")
+    if text is None:
+        text = ""
+    if not isinstance(text, str) or len(text) > MAX_ADVICE:
+        raise MalformedMove(f"advise 'text' must be a string of at most {MAX_ADVICE} characters")
+    suggested = move.get("move")
+    if suggested is None:
+        return Move(kind, text=text)
+    parsed = parse_move(suggested)
+    if parsed.type not in PLAY_TYPES:
+        raise MalformedMove(f"advise 'move' must be a play move ({', '.join(PLAY_TYPES)})")
+    return Move(kind, text=text, advice=move_json(parsed))
+
+
+_PARSERS: dict[str, Callable[[str, Mapping[str, Any]], Move]] = {
+    "take_upcard": _parse_plain,
+    "pass_upcard": _parse_plain,
+    "draw": _parse_draw,
+    "discard": _parse_discard,
+    "knock": _parse_knock,
+    "advise": _parse_advise,
+}
+
+
+def move_json(move: Move) -> dict[str, Any]:
+    """The canonical JSON of a parsed move."""
+    out: dict[str, Any] = {"type": move.type}
+    if move.source is not None:
+        out["from"] = move.source
+    if move.card is not None:
+        out["card"] = str(move.card)
+    if move.melds is not None:
+        out["melds"] = [[str(c) for c in meld] for meld in move.melds]
+    return out
+
+
+# --- decide ------------------------------------------------------------------------------
+
+
+def decide(state: GinState, seat: int, move: Mapping[str, Any]) -> tuple[Event, ...]:
+    """Validate `move` by `seat` and return its events (G1.3-G8); raise a RulesError else."""
+    parsed = parse_move(move)
+    if state.phase == Phase.FINISHED:
+        raise IllegalMove(f"cannot {parsed.type}: the match is finished (G8.1)")
+    if state.phase == Phase.NEW:
+        raise IllegalMove(f"cannot {parsed.type}: the match has not been created")
+    if parsed.type in SYSTEM_TYPES or seat == SYSTEM:
+        return _decide_system(state, seat, parsed)
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players):
+        raise ForbiddenMove(f"seat {seat!r:.20} is not a seat of this match: spectators only watch")
+    if parsed.type == "advise":
+        return _advise(state, seat, parsed)
+    if state.roles is None:
+        raise NotYourTurn(f"cannot {parsed.type}: nobody plays before the role draw (G1.2)")
+    if seat == state.roles.advisor:
+        raise ForbiddenMove(
+            f"cannot {parsed.type}: seat {seat} is the ADVISOR this hand, who may only advise; "
+            "CAPTAIN plays for the team (G1.3)"
+        )
+    current = to_act(state)
+    if current != seat:
+        who = f"nobody: the {state.phase} step is due" if current is None else f"seat {current}"
+        raise NotYourTurn(f"cannot {parsed.type}: it is the turn of {who}, not seat {seat}")
+    return _PLAY[parsed.type](state, seat, parsed)
+
+
+def _decide_system(state: GinState, seat: int, move: Move) -> tuple[Event, ...]:
+    if seat != SYSTEM:
+        raise ForbiddenMove(f"{move.type} is made by the service itself, not by seat {seat}")
+    if move.type not in SYSTEM_TYPES:
+        raise ForbiddenMove(f"the service makes only {', '.join(SYSTEM_TYPES)}, not {move.type}")
+    due = pending(state)
+    if due is None or due["type"] != move.type:
+        raise IllegalMove(f"cannot {move.type} now: {due['type'] if due else 'nothing'} is due")
+    return _SYSTEM[move.type](state)
+
+
+def _draw_roles(state: GinState) -> tuple[Event, ...]:
+    return (draw_roles(state.deal_key, state.options.role_draw_tiebreak, len(state.players)),)
+
+
+def _deal_round(state: GinState) -> tuple[Event, ...]:
+    return (deal_round(state.deal_key, state.round + 1, next_roles(state), len(state.players)),)
+
+
+def _finish_match(state: GinState) -> tuple[Event, ...]:
+    return (finish_event(state),)
+
+
+def _score_round(state: GinState) -> tuple[Event, ...]:
+    """G7 then G8.1: RoundScored, then the next deal (G1.5 roles) or MatchFinished."""
+    scored = Event("RoundScored", round_result(state))
+    after = evolve(state, scored)
+    return (scored, *_SYSTEM[finish_or_deal(after)](after))
+
+
+def finish_or_deal(state: GinState) -> str:
+    return "finish_match" if target_reached(state) else "deal_round"
+
+
+_SYSTEM: dict[str, Callable[[GinState], tuple[Event, ...]]] = {
+    "draw_roles": _draw_roles,
+    "deal_round": _deal_round,
+    "score_round": _score_round,
+    "finish_match": _finish_match,
+}
+
+
+def advice_open(state: GinState) -> bool:
+    """G1.4 / A-G4: when the advisor may advise (advice_window)."""
+    if state.options.advice_window == "after_knock_only":
+        return state.phase == Phase.SCORING and state.knock is not None
+    return state.phase in (Phase.UPCARD_OFFER, Phase.DRAW, Phase.DISCARD)
+
+
+def _advise(state: GinState, seat: int, move: Move) -> tuple[Event, ...]:
+    """G1.4: advice from ADVISOR to CAPTAIN; seen by those two only; binds nobody."""
+    roles = state.roles
+    if roles is None or seat != roles.advisor:
+        raise ForbiddenMove(f"cannot advise: seat {seat} is not the ADVISOR this hand (G1.4)")
+    if not state.options.advice_enabled:
+        raise ForbiddenMove("cannot advise: advice is off in this match (advice_enabled, G1.4)")
+    if not advice_open(state):
+        window = state.options.advice_window
+        raise IllegalMove(f"cannot advise now: the advice window is {window} (G1.4, A-G4)")
+    data = {"seat": seat, "captain": roles.captain, "text": move.text, "move": move.advice}
+    return (Event("AdviceGiven", data),)
+
+
+def _need_phase(state: GinState, move: Move, phase: Phase, rule: str) -> None:
+    if state.phase != phase:
+        raise IllegalMove(
+            f"cannot {move.type} now: the hand is in the {state.phase} phase ({rule})"
+        )
+
+
+def _take_upcard(state: GinState, seat: int, move: Move) -> tuple[Event, ...]:
+    """G5.1.1 / G5.1.3: the offered player takes the upcard (it counts as the draw)."""
+    _need_phase(state, move, Phase.UPCARD_OFFER, "G5.1")
+    return (Event("UpcardTaken", {"seat": seat, "card": str(state.discard[-1])}),)
+
+
+def _pass_upcard(state: GinState, seat: int, move: Move) -> tuple[Event, ...]:
+    """G5.1: CAPTAIN, then BOX, may pass; after both, CAPTAIN draws from the stock."""
+    _need_phase(state, move, Phase.UPCARD_OFFER, "G5.1")
+    return (Event("UpcardPassed", {"seat": seat, "card": str(state.discard[-1])}),)
+
+
+def _draw(state: GinState, seat: int, move: Move) -> tuple[Event, ...]:
+    """G5.2.1: the top of the stock or of the discard pile (not after both passed, G5.1.4)."""
+    _need_phase(state, move, Phase.DRAW, "G5.2")
+    if move.source == "discard":
+        if state.stock_only:
+            raise IllegalMove(
+                "cannot draw from the discard pile: both players passed the upcard, so CAPTAIN "
+                "opens from the stock (G5.1.4)"
+            )
+        if not state.discard:
+            raise IllegalMove("cannot draw from the discard pile: it is empty (G5.2)")
+        card = state.discard[-1]
+    elif not state.stock:
+        raise IllegalMove("cannot draw from the stock: it is empty (G5.6)")
+    else:
+        card = state.stock[0]
+    return (Event("CardDrawn", {"seat": seat, "from": move.source, "card": str(card)}),)
+
+
+def _discard(state: GinState, seat: int, move: Move) -> tuple[Event, ...]:
+    """G5.2.2 / G5.3: discard face up any card but one just taken from the discard pile."""
+    _need_phase(state, move, Phase.DISCARD, "G5.2")
+    card = _held(state, seat, move)
+    return (Event("CardDiscarded", {"seat": seat, "card": str(card)}),)
+
+
+def _knock(state: GinState, seat: int, move: Move) -> tuple[Event, ...]:
+    """G6.1-G6.4: knock after drawing, discarding face down; melds checked (G6.3)."""
+    _need_phase(state, move, Phase.DISCARD, "G6.1: knock after drawing, instead of discarding")
+    card = _held(state, seat, move)
+    return (knock_event(state, seat, card, move.melds),)
+
+
+def _held(state: GinState, seat: int, move: Move) -> Card:
+    assert move.card is not None
+    card = move.card
+    if card not in state.hands[seat]:
+        raise IllegalMove(f"cannot {move.type} {card}: it is not in your hand")
+    if card not in discardable(state, state.hands[seat]):
+        raise IllegalMove(
+            f"cannot {move.type} {card}: you took it from the discard pile this turn (G5.3)"
+        )
+    return card
+
+
+_PLAY: dict[str, Callable[[GinState, int, Move], tuple[Event, ...]]] = {
+    "take_upcard": _take_upcard,
+    "pass_upcard": _pass_upcard,
+    "draw": _draw,
+    "discard": _discard,
+    "knock": _knock,
+}
+
+
+# --- legal moves ---------------------------------------------------------------------------
+
+
+def legal_moves(state: GinState, seat: int) -> list[dict[str, Any]]:
+    """Every legal move of `seat` now: each concrete card choice; knocks without "melds"."""
+    if seat == SYSTEM:
+        due = pending(state)
+        return [] if due is None else [due]
+    roles = state.roles
+    if roles is None or state.phase == Phase.FINISHED:
+        return []
+    if seat == roles.advisor:
+        ok = state.options.advice_enabled and advice_open(state)
+        return [{"type": "advise"}] if ok else []
+    if to_act(state) != seat:
+        return []
+    if state.phase == Phase.UPCARD_OFFER:
+        return [{"type": "take_upcard"}, {"type": "pass_upcard"}]
+    if state.phase == Phase.DRAW:
+        moves = [{"type": "draw", "from": "stock"}]
+        if not state.stock_only and state.discard:
+            moves.append({"type": "draw", "from": "discard"})
+        return moves
+    hand = state.hands[seat]
+    discards = [{"type": "discard", "card": CODE[c.index]} for c in discardable(state, hand)]
+    knocks = [{"type": "knock", "card": CODE[c.index]} for c in knock_cards(state, hand)]
+    return discards + knocks

@@ -1,0 +1,163 @@
+"""Manipulation Rummy (Carousel), rules M1-M11 of rules.md section 2, as pure functions.
+
+The surface is the one of domain/variants.py; `VARIANT` at the bottom. The state and its fold
+live in state.py, the deal in deal.py, decide and legal moves in moves.py, the views in
+views.py, the scoring in scoring.py, the options in options.py, and the link to the table
+maths (table/) in melds.py; this module creates a match and names the surface.
+
+Events (past tense, JSON-ready data):
+
+    MatchCreated   {variant, players, options, seeded, seed, deal_key}
+    DealerChosen   {round, dealer}                  chance: DealRng(deal_key, "dealer") (M3.1)
+    RoundDealt     {round, dealer, hands, stock, salt, commitment}             (M3)
+    CardDrawn      {seat, card, draw}               draw is 1, 2 or 3 (M4)
+    StockExhausted {seat}                           right after the draw of the last card (M9.1)
+    TableMelded    {seat, table, played}            the whole table after, and the hand cards
+    Passed         {seat}                           no meld: last lap, or stock gone (M9)
+    TurnEnded      {seat}                           play passes on (M4 step 4)
+    Knocked        {seat, points}                   the round ends at once (M8.2)
+    RoundScored    {round, outcome, hands, points, winners, knocker, hand_points}  (M10)
+    MatchFinished  {scores, winners, round_scores, bonuses}                         (M11)
+
+Choices where rules.md leaves the engine free:
+
+- When a turn is over (after a meld, the third draw, or a pass) and the mover may not knock,
+  `decide` returns TurnEnded together with the event that ended the turn; when he may knock
+  the phase is `knock_or_end` and he chooses `knock` or `end_turn`. Going out (an empty hand
+  after TableMelded) ends the round with no further event; the phase becomes `scoring`.
+- A player who drew the last stock card with D1 or D2 declines to meld with `pass` (M9.1: the
+  draw he would owe is skipped); `pass` is otherwise the no-meld move of the last lap.
+- DealerChosen is the chance event of the first dealer only; a later dealer (M3.3, also with
+  `next_dealer = random`) is recorded in its RoundDealt.
+- Phase `setup` is the state before the first RoundDealt (create returns all three opening
+  events at once, so only a view of an early log prefix shows it).
+- `legal_moves` lists draw, knock, end_turn and pass exactly and a representative set of meld
+  moves (domain/manipulation/melds.py); any table passing I1-I6 is accepted.
+- Identical cards of two packs (M1.3) are separate physical cards counted as a multiset of
+  codes; no per-copy id is kept, because the rules and the API never tell two copies apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from domain.errors import InvalidOptions
+from domain.events import Event
+from domain.manipulation.deal import deal_event
+from domain.manipulation.moves import (
+    autoplay_system,
+    decide,
+    is_finished,
+    legal_moves,
+    pending,
+    to_act,
+)
+from domain.manipulation.options import validate_options as _validate_options
+from domain.manipulation.scoring import score_round
+from domain.manipulation.state import NAME, Phase, RoundEnd, State, evolve, pack
+from domain.manipulation.views import event_view, view
+from domain.shuffle import DealRng, seed_key
+from domain.variants import Variant
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+
+
+# ---------------------------------------------------------------- creation (M1, M3)
+
+
+def validate_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Every option of section 5 with its default; unknown keys are refused by name."""
+    return _validate_options(options)
+
+
+def _validate_players(players: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """M1.1: 2 to 5 players, each {"name": str, "bot": str | None}."""
+    if not isinstance(players, Sequence) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        count = len(players) if isinstance(players, Sequence) else players
+        raise InvalidOptions(f"manipulation-rummy needs 2 to 5 players, not {count!r} (M1.1)")
+    out = []
+    for i, p in enumerate(players):
+        if not isinstance(p, Mapping) or not isinstance(p.get("name"), str):
+            raise InvalidOptions(f"player {i} must be an object with a string 'name'")
+        bot = p.get("bot")
+        if bot is not None and not isinstance(bot, str):
+            raise InvalidOptions(f"player {i}: 'bot' must be a string or null")
+        out.append({"name": p["name"], "bot": bot})
+    return out
+
+
+def create(
+    players: Sequence[Mapping[str, Any]],
+    options: Mapping[str, Any] | None,
+    seed: int | None,
+    secret: str,
+) -> tuple[Event, ...]:
+    """MatchCreated, the chance draw of the first dealer (M3.1) and the first deal."""
+    roster = _validate_players(players)
+    full = validate_options(options)
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise InvalidOptions(f"seed must be an integer or null, not {seed!r}")
+    if seed is None and (not isinstance(secret, str) or not secret):
+        raise InvalidOptions("an unseeded match needs a secret deal key")
+    deal_key = seed_key(seed) if seed is not None else secret
+    n = len(roster)
+    dealer = DealRng(deal_key, "dealer").randbelow(n)
+    created = Event(
+        "MatchCreated",
+        {
+            "variant": NAME,
+            "players": roster,
+            "options": full,
+            "seeded": seed is not None,
+            "seed": seed,
+            "deal_key": deal_key,
+        },
+    )
+    chosen = Event("DealerChosen", {"round": 1, "dealer": dealer})
+    return created, chosen, deal_event(deal_key, 1, n, dealer)
+
+
+def initial_state() -> State:
+    return State()
+
+
+VARIANT = Variant(
+    name=NAME,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    validate_options=validate_options,
+    create=create,
+    initial_state=initial_state,
+    evolve=evolve,
+    decide=decide,
+    pending=pending,
+    to_act=to_act,
+    legal_moves=legal_moves,
+    view=view,
+    event_view=event_view,
+    is_finished=is_finished,
+)
+
+__all__ = [
+    "NAME",
+    "VARIANT",
+    "Phase",
+    "RoundEnd",
+    "State",
+    "autoplay_system",
+    "create",
+    "deal_event",
+    "decide",
+    "event_view",
+    "evolve",
+    "initial_state",
+    "is_finished",
+    "legal_moves",
+    "pack",
+    "pending",
+    "score_round",
+    "to_act",
+    "validate_options",
+    "view",
+]

@@ -1,0 +1,303 @@
+"""Manipulation Rummy state, and `evolve`: the fold of one recorded event into a new state.
+
+`evolve` trusts recorded history and never raises on a log that `decide` produced. Every card
+travels in the events (chance is data): RoundDealt carries the hands and the stock order,
+CardDrawn the card drawn, TableMelded the whole table and the cards played from hand.
+
+Physical cards (M1.3): in a two-pack game two cards of one code are identical for the rules
+and for every message of the API, so a hand, the stock and the table hold card values and a
+place holds a multiset of them; conservation is checked as multiset equality with the pack.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any
+
+from domain.cards import FULL_DECK, JOKER, Card, TableCard
+from domain.events import Event
+from domain.manipulation.options import DEFAULTS, ManipOptions, options_of
+
+NAME = "manipulation-rummy"
+
+Table = tuple[tuple[TableCard, ...], ...]
+Hand = tuple[Card, ...]
+
+
+class Phase(StrEnum):
+    """Where a round stands (api.md's suggested phase names, plus `setup` before the deal)."""
+
+    SETUP = "setup"
+    DRAW = "draw"  # D1 is due
+    MELD_OR_DRAW = "meld_or_draw"  # after D1 or D2: meld, or draw the next card (M4)
+    KNOCK_OR_END = "knock_or_end"  # the turn is over: knock or end it (M8.1)
+    FINAL_TURNS = "final_turns"  # the last lap: meld or pass (M9.2)
+    SCORING = "scoring"  # the round has ended; the system scores it
+    FINISHED = "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    name: str
+    bot: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """A scored round (api.md round result, manipulation-rummy keys)."""
+
+    round: int
+    outcome: str
+    hands: tuple[tuple[str, ...], ...]
+    points: tuple[int, ...]
+    winners: tuple[int, ...]
+    knocker: int | None
+    hand_points: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "outcome": self.outcome,
+            "hands": [list(h) for h in self.hands],
+            "points": list(self.points),
+            "winners": list(self.winners),
+            "knocker": self.knocker,
+            "hand_points": list(self.hand_points),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RoundResult:
+        return cls(
+            round=int(data["round"]),
+            outcome=str(data["outcome"]),
+            hands=tuple(tuple(h) for h in data["hands"]),
+            points=tuple(data["points"]),
+            winners=tuple(data["winners"]),
+            knocker=data.get("knocker"),
+            hand_points=tuple(data["hand_points"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnd:
+    """How the current round ended (M7): `knock` by, `out` by, or `exhausted` (ender None)."""
+
+    outcome: str
+    ender: int | None
+
+
+_DEFAULT_OPTIONS = ManipOptions()
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    version: int = 0
+    players: tuple[Player, ...] = ()
+    options: ManipOptions = _DEFAULT_OPTIONS
+    options_dict: tuple[tuple[str, Any], ...] = ()
+    seeded: bool = False
+    seed: int | None = None
+    deal_key: str | None = None
+    round: int = 0
+    dealer: int | None = None
+    phase: Phase = Phase.SETUP
+    turn: int | None = None
+    hands: tuple[Hand, ...] = ()
+    stock: tuple[Card, ...] = ()
+    table: Table = ()
+    draws: int = 0
+    exhausted_by: int | None = None
+    lap: tuple[int, ...] = ()
+    ending: RoundEnd | None = None
+    opened: tuple[bool, ...] = ()
+    scores: tuple[int, ...] = ()
+    rounds_won: tuple[int, ...] = ()
+    results: tuple[RoundResult, ...] = ()
+    winners: tuple[int, ...] = ()
+    commitment: str | None = None
+    salt: str | None = None
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    def next_seat(self, seat: int) -> int:
+        """Clockwise is to the left, i.e. the next seat number (M3.2)."""
+        return (seat + 1) % self.n
+
+
+def pack(players: int) -> tuple[Card, ...]:
+    """The pack in canonical order (M1.2): 52 + 1 joker for 2 players, 2 x (52 + 1) for 3-5."""
+    one = (*FULL_DECK, JOKER)
+    return one if players == 2 else one + one
+
+
+def sort_hand(cards: Iterable[Card]) -> Hand:
+    return tuple(sorted(cards))
+
+
+def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> Hand:
+    """The hand less a multiset of cards (each occurrence removes one physical card)."""
+    left = Counter(hand)
+    left.subtract(Counter(cards))
+    return sort_hand(left.elements())
+
+
+def parse_table(melds: Iterable[Iterable[str]]) -> Table:
+    return tuple(tuple(TableCard.parse(code) for code in meld) for meld in melds)
+
+
+def table_codes(table: Table) -> list[list[str]]:
+    return [[str(tc) for tc in meld] for meld in table]
+
+
+def table_cards(table: Table) -> list[Card]:
+    """The physical cards on the table (a joker is a joker, whatever it declares)."""
+    return [tc.card for meld in table for tc in meld]
+
+
+def evolve(state: State, event: Event) -> State:
+    """Fold one recorded event (see the module docstring); unknown types only bump version."""
+    handler = _HANDLERS.get(event.type)
+    new = handler(state, event.data) if handler is not None else state
+    return replace(new, version=state.version + 1)
+
+
+def _created(state: State, data: Mapping[str, Any]) -> State:
+    players = tuple(Player(str(p["name"]), p.get("bot")) for p in data["players"])
+    full = {**DEFAULTS, **dict(data["options"])}
+    n = len(players)
+    return replace(
+        state,
+        players=players,
+        options=options_of(full),
+        options_dict=tuple(full.items()),
+        seeded=bool(data.get("seeded")),
+        seed=data.get("seed"),
+        deal_key=data.get("deal_key"),
+        scores=(0,) * n,
+        rounds_won=(0,) * n,
+        opened=(False,) * n,
+    )
+
+
+def _dealer_chosen(state: State, data: Mapping[str, Any]) -> State:
+    return replace(state, dealer=int(data["dealer"]))
+
+
+def _dealt(state: State, data: Mapping[str, Any]) -> State:
+    dealer = int(data["dealer"])
+    return replace(
+        state,
+        round=int(data["round"]),
+        dealer=dealer,
+        phase=Phase.DRAW,
+        turn=(dealer + 1) % state.n,
+        hands=tuple(sort_hand(Card.parse(c) for c in hand) for hand in data["hands"]),
+        stock=tuple(Card.parse(c) for c in data["stock"]),
+        table=(),
+        draws=0,
+        exhausted_by=None,
+        lap=(),
+        ending=None,
+        opened=(False,) * state.n,
+        salt=data.get("salt"),
+        commitment=data.get("commitment"),
+    )
+
+
+def _set_hand(state: State, seat: int, hand: Hand) -> tuple[Hand, ...]:
+    return tuple(hand if s == seat else h for s, h in enumerate(state.hands))
+
+
+def _drawn(state: State, data: Mapping[str, Any]) -> State:
+    seat, draw = int(data["seat"]), int(data["draw"])
+    card = Card.parse(data["card"])
+    hand = sort_hand((*state.hands[seat], card))
+    phase = Phase.KNOCK_OR_END if draw >= 3 else Phase.MELD_OR_DRAW  # M4 D3: no meld
+    return replace(
+        state, hands=_set_hand(state, seat, hand), stock=state.stock[1:], draws=draw, phase=phase
+    )
+
+
+def _exhausted(state: State, data: Mapping[str, Any]) -> State:
+    return replace(state, exhausted_by=int(data["seat"]))
+
+
+def _melded(state: State, data: Mapping[str, Any]) -> State:
+    seat = int(data["seat"])
+    hand = remove_cards(state.hands[seat], (Card.parse(c) for c in data["played"]))
+    opened = tuple(o or s == seat for s, o in enumerate(state.opened))
+    new = replace(
+        state,
+        hands=_set_hand(state, seat, hand),
+        table=parse_table(data["table"]),
+        opened=opened,
+        phase=Phase.KNOCK_OR_END,
+    )
+    if not hand:  # M8.3: going out ends the round at once
+        return replace(new, phase=Phase.SCORING, turn=None, ending=RoundEnd("out", seat))
+    return new
+
+
+def _passed(state: State, data: Mapping[str, Any]) -> State:
+    return replace(state, phase=Phase.KNOCK_OR_END)
+
+
+def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
+    """Play passes on (M4 step 4); after the exhauster's turn the last lap starts (M9.2)."""
+    seat = int(data["seat"])
+    if state.lap:
+        lap = state.lap[1:]
+        if not lap:  # M9.3: the lap is over, hands are counted
+            return replace(
+                state, lap=(), phase=Phase.SCORING, turn=None, ending=RoundEnd("exhausted", None)
+            )
+        return replace(state, lap=lap, turn=lap[0], phase=Phase.FINAL_TURNS, draws=0)
+    if state.exhausted_by is not None:
+        lap = tuple((seat + 1 + i) % state.n for i in range(state.n))
+        return replace(state, lap=lap, turn=lap[0], phase=Phase.FINAL_TURNS, draws=0)
+    return replace(state, turn=state.next_seat(seat), phase=Phase.DRAW, draws=0)
+
+
+def _knocked(state: State, data: Mapping[str, Any]) -> State:
+    return replace(state, phase=Phase.SCORING, turn=None, ending=RoundEnd("knock", data["seat"]))
+
+
+def _scored(state: State, data: Mapping[str, Any]) -> State:
+    result = RoundResult.from_json(data)
+    won = set(result.winners)
+    return replace(
+        state,
+        scores=tuple(s + p for s, p in zip(state.scores, result.points, strict=True)),
+        rounds_won=tuple(r + (s in won) for s, r in enumerate(state.rounds_won)),
+        results=(*state.results, result),
+    )
+
+
+def _finished(state: State, data: Mapping[str, Any]) -> State:
+    return replace(
+        state,
+        phase=Phase.FINISHED,
+        turn=None,
+        scores=tuple(data["scores"]),
+        winners=tuple(data["winners"]),
+    )
+
+
+_HANDLERS = {
+    "MatchCreated": _created,
+    "DealerChosen": _dealer_chosen,
+    "RoundDealt": _dealt,
+    "CardDrawn": _drawn,
+    "StockExhausted": _exhausted,
+    "TableMelded": _melded,
+    "Passed": _passed,
+    "TurnEnded": _turn_ended,
+    "Knocked": _knocked,
+    "RoundScored": _scored,
+    "MatchFinished": _finished,
+}

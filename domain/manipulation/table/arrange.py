@@ -1,0 +1,171 @@
+"""Arranging a multiset of cards into melds (M2): the table program run once, read back.
+
+`solve(supply)` is the arrangement placing every mandatory card that sheds the most hand
+points, or None; `can_arrange(cards)` asks whether all of `cards` (jokers free, each
+declared as needed) split into valid melds. Both are exact (see `table.dp`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+
+from domain.cards import JOKER, JOKER_INDEX, Card
+from domain.manipulation.table.build import Arrangement, build, lay_jokers
+from domain.manipulation.table.dp import (
+    JOKER_POINTS,
+    USED,
+    VALUES,
+    Supply,
+    best_final,
+    search,
+    trace,
+)
+from domain.manipulation.table.rules import Table, TableRules
+
+ZERO = (0,) * 52
+
+
+FLOOR_STEPS = (1, 6, 16, 41, 101)
+
+
+def solve(supply: Supply, floor: int = -1) -> Arrangement | None:
+    """The best arrangement of `supply` (every mandatory card placed) shedding more than
+    `floor` points, or None.
+
+    First without free jokers, laying them on afterwards where there is room: when that
+    plays every hand card it is the best, and otherwise it is a floor. Then branch and
+    bound with a falling floor: first ask for every hand card played (going out, M8.3, the
+    usual best on a full table), then for a little less, and so on down to the floor. A run
+    with a floor drops only states that cannot beat it, so the first run that finds
+    anything above its floor has found the best.
+    """
+    top = _top(supply)
+    best = _laid_on(supply, floor)
+    if best is not None and best.points <= floor:
+        best = None
+    if best is not None:
+        if best.points >= top:
+            return best
+        floor = best.points
+    if top > floor and any(supply.hand_real):
+        gone = _going_out(supply)
+        if gone is not None:
+            return gone
+    for step in FLOOR_STEPS:
+        if top - step <= floor:
+            break
+        found = _above(supply, top - step)
+        if found is not None:
+            return found
+    return _above(supply, floor) or best
+
+
+def _going_out(supply: Supply) -> Arrangement | None:
+    """Every hand card and hand joker placed (M8.3), asked of the program with them all
+    mandatory (fewer choices than a floor at the top), or None."""
+    table = tuple(t + h for t, h in zip(supply.table_real, supply.hand_real, strict=True))
+    every = replace(
+        supply,
+        table_real=table,
+        hand_real=ZERO,
+        hand_min=ZERO,
+        jokers_hand=0,
+        jokers_freed=supply.jokers,
+    )
+    found = _above(every, -1)
+    if found is None:
+        return None
+    played = [tc.card for meld in found.melds for tc in meld if not tc.card.is_joker]
+    hand = Counter({Card(i): n for i, n in enumerate(supply.hand_real) if n})
+    assert Counter(played) - Counter({Card(i): n for i, n in enumerate(supply.table_real)}) == hand
+    cards = [*hand.elements(), *[JOKER] * supply.jokers_hand]
+    return Arrangement(found.melds, tuple(sorted(cards)), _top(supply))
+
+
+def _laid_on(supply: Supply, floor: int) -> Arrangement | None:
+    """The best arrangement without the free jokers, with them laid on melds with room
+    (None if it cannot beat `floor`)."""
+    if not supply.jokers or supply.cap is not None:
+        return None
+    bonus = JOKER_POINTS * supply.jokers_hand
+    found = solve(replace(supply, jokers_hand=0, jokers_freed=0), floor - bonus)
+    if found is None:
+        return None
+    melds = lay_jokers(found.melds, supply.jokers)
+    if melds is None:
+        return None
+    played = tuple(sorted([*found.played, *[JOKER] * supply.jokers_hand]))
+    return Arrangement(melds, played, found.points + JOKER_POINTS * supply.jokers_hand)
+
+
+def _above(supply: Supply, floor: int) -> Arrangement | None:
+    """The best arrangement above `floor`: the normal form first (`table.dp`), the
+    full program when taken-off jokers find no room to go back on."""
+    if supply.cap is None:
+        found = _normal(supply, floor)
+        if found is not _NO_ROOM:
+            return found  # type: ignore[return-value]
+    run = search(supply, floor)
+    best = best_final(supply, run)
+    if best is None or best[1] <= floor:
+        return None
+    return build(supply, trace(run, best[0]))
+
+
+_NO_ROOM = object()
+
+
+def _normal(supply: Supply, floor: int) -> Arrangement | object | None:
+    """Every end state of the normal form, best hope first, with the jokers it left out
+    laid back on (each hand joker placed is worth the most). If a state that could beat
+    the best so far has no room for them, only the full program can say: _NO_ROOM."""
+    fixed = not any(supply.hand_real) and not supply.jokers_hand
+    run = search(supply, floor, normal=True, fewer=fixed)
+    best: Arrangement | None = None
+    ends = sorted(run.final.items(), key=lambda item: -item[1])
+    for key, pts in ends:
+        used = key >> USED
+        if used > supply.jokers or pts + JOKER_POINTS * supply.jokers_hand <= floor:
+            continue
+        if best is not None and pts + JOKER_POINTS * supply.jokers_hand <= best.points:
+            break
+        built = build(supply, trace(run, used))
+        melds = lay_jokers(built.melds, supply.jokers - used)
+        if melds is None:
+            return _NO_ROOM
+        real = [card for card in built.played if not card.is_joker]
+        played = tuple(sorted([*real, *[JOKER] * supply.jokers_hand]))
+        best = Arrangement(melds, played, pts + JOKER_POINTS * supply.jokers_hand)
+    return best
+
+
+def _top(supply: Supply) -> int:
+    """The points of every hand card and hand joker: no arrangement sheds more."""
+    cards = sum(n * VALUES[i] for i, n in enumerate(supply.hand_real))
+    return cards + JOKER_POINTS * supply.jokers_hand
+
+
+def counts(cards: Sequence[Card]) -> list[int]:
+    """How many of each code 0..52 (jokers at 52)."""
+    out = [0] * 53
+    for card in cards:
+        out[card.index] += 1
+    return out
+
+
+def can_arrange(cards: Sequence[Card], options: object = None, *, decks: int = 2) -> Table | None:
+    """An arrangement of all `cards` into valid melds (jokers declared as needed), or None.
+
+    With `joker_identity_respects_copy_count` in `options`, no card is shown more often than
+    the `decks` packs hold (M5.7).
+    """
+    if not cards:
+        return ()
+    held = counts(cards)
+    rules = TableRules.of(options)
+    cap = (decks,) * 52 if rules.joker_identity_respects_copy_count else None
+    supply = Supply(tuple(held[:52]), ZERO, ZERO, ZERO, cap, 0, held[JOKER_INDEX])
+    found = solve(supply)
+    return None if found is None else found.melds

@@ -1,0 +1,163 @@
+"""Melds from a traced run of the table program (`table.dp`).
+
+The program only counts sequences per suit and group slots per rank; this module replays
+its choices rank by rank with real cards: the slots of an identity are filled by its
+mandatory cards, then the hand cards and free jokers the choice placed; the short
+sequences continue, the first `kept` long ones continue and the others close; aces set
+aside at rank 1 end sequences at the high end; the group slots of a rank are dealt round
+the G groups suit after suit (each suit gives at most G, so no group repeats a suit). A
+sequence longer than 13 (ace to ace) is split into its first 3 cards and the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from domain.cards import JOKER, Card, TableCard
+from domain.manipulation.table.dp import JOKER_POINTS, Choice, Supply
+
+Meld = tuple[TableCard, ...]
+MAX_SEQUENCE = 13
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """The melds found, the hand cards they use (jokers as JOKER) and the points shed."""
+
+    melds: tuple[Meld, ...]
+    played: tuple[Card, ...]
+    points: int
+
+
+@dataclass(slots=True)
+class _Suit:
+    """One suit's sequences while the ranks are replayed."""
+
+    open: list[list[TableCard]] = field(default_factory=list)
+    aside: list[TableCard] = field(default_factory=list)
+    high_jokers: int = 0
+    tails: int = 0  # long sequences a free joker continued: they go on (the normal form)
+
+
+@dataclass(slots=True)
+class _Builder:
+    """The melds so far, the open sequences, and the hand cards used."""
+
+    supply: Supply
+    suits: list[_Suit] = field(default_factory=lambda: [_Suit() for _ in range(4)])
+    melds: list[Meld] = field(default_factory=list)
+    played: list[Card] = field(default_factory=list)
+    free_jokers: int = 0
+
+
+def build(supply: Supply, steps: list[Choice]) -> Arrangement:
+    """Replay the 52 choices (rank by rank, suit by suit) into melds."""
+    builder = _Builder(supply)
+    for rank in range(1, 14):
+        slots: list[TableCard] = []
+        for suit in range(4):
+            slots += _place(builder, rank, suit, steps[4 * (rank - 1) + suit])
+        builder.melds += _groups(slots, [steps[4 * (rank - 1) + s].group for s in range(4)])
+    for number, state in enumerate(builder.suits):
+        _close_high(builder, state, Card(number * 13))
+    hand_jokers = builder.free_jokers - supply.jokers_freed
+    played = sorted([*builder.played, *([JOKER] * hand_jokers)])
+    melds = tuple(part for meld in builder.melds for part in _split_long(meld))
+    points = sum(c.value for c in builder.played) + JOKER_POINTS * hand_jokers
+    return Arrangement(melds, tuple(played), points)
+
+
+def _fillers(builder: _Builder, i: int, choice: Choice) -> list[TableCard]:
+    """The cards of one identity's slots: mandatory ones, then hand cards, then jokers."""
+    supply = builder.supply
+    card = Card(i)
+    out = [TableCard(card)] * supply.table_real[i]
+    out += [TableCard(JOKER, card)] * supply.fixed_jokers[i]
+    out += [TableCard(card)] * choice.hand
+    out += [TableCard(JOKER, card)] * choice.jokers
+    builder.played += [card] * choice.hand
+    builder.free_jokers += choice.jokers
+    return out
+
+
+def _place(builder: _Builder, rank: int, suit: int, choice: Choice) -> list[TableCard]:
+    """Lay one identity's slots; returns its group slots."""
+    cards = _fillers(builder, suit * 13 + rank - 1, choice)
+    state = builder.suits[suit]
+    if rank == 1:
+        state.aside = cards[: choice.high]
+        cards = cards[choice.high :]
+    state.high_jokers = choice.high_jokers
+    shorts = [run for run in state.open if len(run) < 3]
+    longs = [run for run in state.open if len(run) >= 3]
+    kept = choice.kept + state.tails
+    state.tails = choice.tail
+    going = shorts + longs[:kept]
+    builder.melds += [tuple(run) for run in longs[kept:]]
+    for run, card in zip(going, cards, strict=False):
+        run.append(card)
+    cards = cards[len(going) :]
+    state.open = going + [[card] for card in cards[: choice.new]]
+    return cards[choice.new :]
+
+
+def _close_high(builder: _Builder, state: _Suit, ace: Card) -> None:
+    """After the kings: free jokers (as many as the program chose) and then the aces set
+    aside end sequences, the 2-card ones first."""
+    runs = sorted(state.open, key=len)
+    ends = [TableCard(JOKER, ace)] * state.high_jokers + state.aside
+    builder.free_jokers += state.high_jokers
+    for run, end in zip(runs, ends, strict=False):
+        run.append(end)
+    builder.melds += [tuple(run) for run in runs]
+    state.open = []
+
+
+def _groups(slots: list[TableCard], per_suit: list[int]) -> list[Meld]:
+    """Deal a rank's group slots (in suit order) round G groups of 3-4 distinct suits."""
+    total = len(slots)
+    if not total:
+        return []
+    count = next(g for g in range(1, 8) if max(per_suit) <= g and 3 * g <= total <= 4 * g)
+    groups: list[list[TableCard]] = [[] for _ in range(count)]
+    for k, card in enumerate(slots):
+        groups[k % count].append(card)
+    return [tuple(g) for g in groups]
+
+
+def lay_jokers(melds: tuple[Meld, ...], count: int) -> tuple[Meld, ...] | None:
+    """`count` more free jokers laid as extensions (a group of 3 takes a missing suit, a
+    sequence grows at an end), or None when the melds have no room for them all."""
+    out = list(melds)
+    for _ in range(count):
+        for k, meld in enumerate(out):
+            grown = _grown(meld)
+            if grown is not None:
+                out[k] = grown
+                break
+        else:
+            return None
+    return tuple(out)
+
+
+def _grown(meld: Meld) -> Meld | None:
+    acting = [tc.acts_as for tc in meld]
+    if len({c.rank for c in acting}) == 1:
+        suits = {c.suit for c in acting}
+        free = [s for s in range(4) if s not in suits]
+        return (*meld, TableCard(JOKER, Card.of(acting[0].rank, free[0]))) if free else None
+    if len(meld) >= MAX_SEQUENCE:
+        return None
+    suit = acting[0].suit
+    ranks = sorted(c.rank for c in acting)
+    high = (ranks[0] == 1 and ranks[-1] == 13) or (ranks[0] == 1 and 2 not in ranks)
+    low, top = (ranks[1], 14) if high else (ranks[0], ranks[-1])
+    if top < 14:
+        return (*meld, TableCard(JOKER, Card.of(top % 13 + 1, suit)))
+    return (*meld, TableCard(JOKER, Card.of(low - 1, suit)))
+
+
+def _split_long(meld: Meld) -> list[Meld]:
+    if len(meld) <= MAX_SEQUENCE:
+        return [meld]
+    return [meld[:3], meld[3:]]

@@ -1,0 +1,458 @@
+"""The value-by-value dynamic program that arranges cards into melds (M2), after van Rijn,
+Takes and Vis, "The Complexity of Rummikub Problems" (2015). Exact: no budget, no clock, no
+heuristics; every pruning below only drops states that cannot lead to a valid arrangement
+(or one above the floor of branch and bound), or states another one is at least as good as.
+With `normal=True` free jokers go only where they cannot be taken off at the high end of a
+sequence (see `choices`); `table.arrange` lays the taken-off jokers back on, or runs
+the full program when there is no room, so the answer is exact either way.
+
+The cards are counted per *identity* i = suit * 13 + rank - 1 (the card a slot counts as).
+At each identity some cards are mandatory (table cards, and table jokers that keep their
+declared card, I3), some optional (hand cards, worth their points, M1.4), and free jokers
+(freed table jokers, which must be placed; hand jokers, 25 points each) may fill any slot.
+
+The program walks the ranks 1 (ace low) .. 13 and, inside a rank, the four suits. A state
+holds, per suit, how many open sequences end at the previous rank with length 1, 2 and
+3-or-more, and how many aces of that suit were set aside at rank 1 for the high end (Q-K-A,
+M2.4; they are placed, and scored, at rank 1); the free jokers used so far; and, inside a
+rank, the number G of groups the rank makes (chosen when the rank starts) and the group
+slots so far. At one suit and rank the choice is how many slots the identity gets (every
+mandatory card, some hand cards, some free jokers), how many long sequences continue, how
+many new ones start and how many slots go into groups. Group slots of a rank form G groups
+of 3-4 distinct suits exactly when every suit gives at most G and the total is 3G..4G.
+
+Two choices are left out because another choice reaches a state at least as good: starting
+a sequence while a long one of that suit closes (continue it instead), and carrying more
+long sequences than the next rank could continue (close the extra ones now). A sequence may
+reach 14 cards (ace to ace) here; `table.build` splits it into two valid ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+JOKER_POINTS = 25
+NO_CAP = 7  # the most slots one identity can take (2 copies, kept and free jokers)
+VALUES = tuple(min(i % 13 + 1, 10) for i in range(52))  # M1.4
+
+# the state, one int: 15 bits per suit (short1, short2, long, aces set aside, long ones
+# ending in a free joker: 3 bits each), then the free jokers used, then (inside a rank) the
+# group slots so far and the most group slots one suit gave
+_WIDTH = 15
+USED = 60
+_SUM = 63
+_LARGEST = 68
+_OUTER = (1 << _SUM) - 1
+_SUIT = (1 << _WIDTH) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class Supply:
+    """What there is to place, per identity 0..51 (see the module docstring)."""
+
+    table_real: tuple[int, ...]  # real table cards (mandatory)
+    fixed_jokers: tuple[int, ...]  # table jokers that keep this declared card (mandatory)
+    hand_real: tuple[int, ...]  # real hand cards (optional, scored)
+    hand_min: tuple[int, ...]  # at least this many hand cards here (to free a joker, I3)
+    cap: tuple[int, ...] | None  # at most this many slots here (copy count, M5.7)
+    jokers_hand: int  # optional free jokers, 25 points each
+    jokers_freed: int  # mandatory free jokers (freed table jokers)
+
+    @property
+    def jokers(self) -> int:
+        return self.jokers_hand + self.jokers_freed
+
+    def mandatory(self, i: int) -> int:
+        return self.table_real[i] + self.fixed_jokers[i]
+
+    def limit(self, i: int) -> int:
+        return NO_CAP if self.cap is None else min(self.cap[i], NO_CAP)
+
+    def real(self, i: int) -> int:
+        """Real cards of identity i, mandatory or not."""
+        return self.table_real[i] + self.hand_real[i]
+
+    @property
+    def sparse(self) -> bool:
+        """At most two jokers in all, so every meld holds a real card, and every joker in a
+        sequence is within 2 ranks of one (the pruning of `Cell.lone`)."""
+        return self.jokers + sum(self.fixed_jokers) <= 2
+
+    def reach(self, i: int) -> int:
+        """The most slots identity i can take without jokers."""
+        return min(self.limit(i), self.mandatory(i) + self.hand_real[i])
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One suit at one rank: hand cards and free jokers placed, long sequences continued,
+    sequences started, group slots and (rank 1) aces set aside for the high end."""
+
+    hand: int
+    jokers: int
+    kept: int
+    new: int
+    group: int
+    high: int
+    tail: int = 0  # free jokers continuing long sequences (which must then go on)
+    high_jokers: int = 0  # rank 13: free jokers taking the high ace of Q-K sequences
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """The inputs of one (rank, suit) step."""
+
+    rank: int
+    suit: int
+    mandatory: int
+    hand: int
+    hand_min: int
+    limit: int
+    value: int
+    next_reach: int  # slots the next rank of this suit reaches without jokers
+    next_limit: int
+    high_reach: int  # rank 1: the most aces worth setting aside (kings there could be)
+    lone: bool  # no real card of the suit within 2 ranks: a joker here only fits a group
+    normal: bool  # free jokers only where they cannot be taken off (see `choices`)
+
+
+def code(short1: int, short2: int, long: int, high: int, tail: int = 0) -> int:
+    return short1 | short2 << 3 | long << 6 | high << 9 | tail << 12
+
+
+def decode(value: int) -> tuple[int, int, int, int, int]:
+    return value & 7, value >> 3 & 7, value >> 6 & 7, value >> 9 & 7, value >> 12 & 7
+
+
+def cells(supply: Supply, normal: bool) -> list[Cell]:
+    """The 52 steps, rank by rank and suit by suit inside a rank."""
+    out = []
+    for rank in range(1, 14):
+        for suit in range(4):
+            out.append(_cell(supply, rank, suit, normal))
+    return out
+
+
+def _cell(supply: Supply, rank: int, suit: int, normal: bool) -> Cell:
+    i = suit * 13 + rank - 1
+    after = suit * 13 + rank if rank < 13 else suit * 13
+    king = suit * 13 + 12
+    return Cell(
+        rank=rank,
+        suit=suit,
+        mandatory=supply.mandatory(i),
+        hand=supply.hand_real[i],
+        hand_min=supply.hand_min[i],
+        limit=supply.limit(i),
+        value=VALUES[i],
+        next_reach=supply.reach(after),
+        next_limit=supply.limit(after),
+        high_reach=min(supply.reach(king) + supply.jokers, NO_CAP),
+        lone=supply.sparse and not supply.real(i) and not _near(supply, rank, suit),
+        normal=normal,
+    )
+
+
+def _near(supply: Supply, rank: int, suit: int) -> bool:
+    """A real card of the suit within 2 ranks (the ace both below 2 and above K)."""
+    ranks = {r if r <= 13 else 1 for r in range(rank - 2, rank + 3) if 1 <= r <= 14}
+    if rank == 1:
+        ranks |= {12, 13}
+    ranks.discard(rank)
+    return any(supply.real(suit * 13 + r - 1) for r in ranks)
+
+
+# --- the choices at one (rank, suit) --------------------------------------------------------
+
+Option = tuple[int, int, int, Choice]  # state delta, group slots, points, the choice
+
+
+def choices(cell: Cell, suit_code: int, left: int) -> list[tuple[int, Choice]]:
+    """Every choice from this suit's open sequences with `left` free jokers to use:
+    (the suit's code after it, the choice), duplicates of the same outcome dropped.
+
+    In the normal form (`cell.normal`) a free joker is never where it could be taken off
+    with the meld still valid at the high end of a sequence: it does not end a sequence of
+    4 or more (one that a joker continues must go on), nor is it an ace set aside for the
+    high end (a free joker takes the high ace only of a Q-K sequence, at the end). Every
+    arrangement becomes one in the normal form by taking such jokers off, and
+    `table.arrange` lays them back on melds with room."""
+    seen: dict[tuple[int, int, int, int], tuple[int, Choice]] = {}
+    for n in range(cell.mandatory, min(cell.limit, cell.mandatory + cell.hand + left) + 1):
+        for hand in range(max(cell.hand_min, n - cell.mandatory - left), cell.hand + 1):
+            jokers = n - cell.mandatory - hand
+            if jokers < 0:
+                break
+            for after, choice in _splits(cell, suit_code, (n, jokers), left - jokers):
+                key = (after, choice.group, jokers + choice.high_jokers, hand)
+                if key not in seen:
+                    seen[key] = (after, replace(choice, hand=hand, jokers=jokers))
+    return list(seen.values())
+
+
+def _splits(
+    cell: Cell, suit_code: int, slots: tuple[int, int], left: int
+) -> list[tuple[int, Choice]]:
+    """How the slots (n of them, `jokers` free jokers among them) split between the open
+    sequences, new ones, groups and set-aside aces."""
+    n, jokers = slots
+    short1, short2, long, high, tail = decode(suit_code)
+    opened = (short1, short2, high, tail)
+    if cell.lone:
+        if short1 or short2 or tail:
+            return []
+        return _keep(cell, opened, [Choice(0, 0, 0, 0, n, 0)], left)
+    rest = n - short1 - short2 - tail
+    found: list[Choice] = []
+    for kept in range(min(long, rest) + 1):
+        free = rest - kept
+        most_new = free if kept == long and cell.rank <= 12 else 0
+        for new in range(most_new + 1):
+            for aside in _asides(cell, free - new, n - jokers):
+                group = free - new - aside
+                others = short1 + short2 + new + group
+                for x in _tails(cell, jokers, kept + tail, others):
+                    found.append(Choice(0, 0, kept, new, group, aside, x))
+    return _keep(cell, opened, found, left)
+
+
+def _asides(cell: Cell, most: int, real: int) -> range:
+    """Aces set aside for the high end: rank 1 only; real cards only in the normal form."""
+    if cell.rank != 1:
+        return range(1)
+    return range(min(most, cell.high_reach, real if cell.normal else most) + 1)
+
+
+def _tails(cell: Cell, jokers: int, longs: int, others: int) -> range:
+    """How many of the free jokers continue long sequences (the rest fill other slots)."""
+    if not cell.normal:
+        return range(1)
+    return range(max(0, jokers - others), min(jokers, longs) + 1)
+
+
+def _keep(
+    cell: Cell, opened: tuple[int, int, int, int], found: list[Choice], left: int
+) -> list[tuple[int, Choice]]:
+    out = []
+    for choice in found:
+        after = _after(cell, opened, choice, left)
+        if after is not None:
+            out.append((after[0], replace(choice, high_jokers=after[1])))
+    return out
+
+
+def _after(
+    cell: Cell, opened: tuple[int, int, int, int], choice: Choice, left: int
+) -> tuple[int, int] | None:
+    """The suit's code after the choice (and the free jokers the high end takes), or None
+    when its sequences cannot be finished."""
+    short1, short2, high, tail = opened
+    if cell.rank == 1:
+        high = choice.high
+    plain = short2 + choice.kept + tail - choice.tail  # long ones ending in a real card
+    if cell.rank == 13:
+        return _close(cell, (short1, plain, choice.tail), high, left - choice.jokers)
+    if cell.rank == 12 and not cell.normal and choice.new > high:
+        return None  # a sequence started at Q needs K and a high ace
+    room = min(cell.next_limit, cell.next_reach + left)
+    shorts = choice.new + short1 + choice.tail  # these must go on at the next rank
+    if shorts > room:
+        return None
+    long = min(plain, room - shorts)
+    return code(choice.new, short1, long, high, choice.tail), 0
+
+
+def _close(cell: Cell, runs: tuple[int, int, int], high: int, left: int) -> tuple[int, int] | None:
+    """After the king: Q-K sequences must take a high ace, sequences ending in a free joker
+    a real one; every set-aside ace must end a sequence. (0, free jokers taken) or None."""
+    twos, plain, tails = runs
+    if not cell.normal:
+        return (0, 0) if twos <= high <= twos + plain else None
+    if high < tails:
+        return None
+    spare = high - tails
+    covered = min(twos, spare)
+    need = twos - covered
+    if need > left or spare - covered > plain:
+        return None
+    return 0, need
+
+
+@lru_cache(maxsize=1 << 16)
+def options(cell: Cell, suit_code: int, left: int) -> tuple[Option, ...]:
+    """The choices as state deltas (memoised: cells repeat across positions)."""
+    shift = _WIDTH * cell.suit
+    out: list[Option] = []
+    for after, choice in choices(cell, suit_code, left):
+        delta = (after - suit_code) << shift
+        delta += (choice.jokers + choice.high_jokers) << USED
+        delta += choice.group << _SUM
+        out.append((delta, choice.group, choice.hand * cell.value, choice))
+    return tuple(out)
+
+
+# --- the program -------------------------------------------------------------------------
+
+Back = dict[int, tuple[int, Choice | None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A finished program: the back pointers of every step, and the states at the end
+    (free jokers used -> best points of the hand cards)."""
+
+    history: tuple[Back, ...]
+    final: dict[int, int]
+
+
+def _groups_fit(total: int, largest: int) -> bool:
+    """Group slots of one rank (`largest` from one suit) make groups of 3-4 distinct suits:
+    some G has largest <= G and 3G <= total <= 4G."""
+    return any(largest <= g and 3 * g <= total <= 4 * g for g in range(total // 3 + 1))
+
+
+_FITS = tuple(tuple(_groups_fit(t, m) for m in range(8)) for t in range(32))
+
+
+def search(supply: Supply, floor: int = -1, normal: bool = False, fewer: bool = False) -> Run:
+    """The program over ranks 1..13, suit by suit inside a rank (see the module doc).
+    States that cannot end with more than `floor` points (their points plus every hand
+    card still to come and every hand joker) are dropped: a best answer above the floor
+    is still found exactly. With `fewer` (only for a supply with nothing optional, where
+    the question is whether everything fits), a state is dropped when the same state with
+    one free joker fewer used exists: whatever completes it completes that one, whose spare
+    joker `table.arrange` lays on afterwards (or, with no room, asks again without
+    `fewer`)."""
+    steps = cells(supply, normal)
+    rest = _rest_points(supply)
+    history: list[Back] = []
+    layer: dict[int, int] = {0: 0}
+    for rank in range(1, 14):
+        row = steps[4 * (rank - 1) : 4 * rank]
+        room = _group_room(row, supply.jokers)
+        for cell in row:
+            k = 4 * (rank - 1) + cell.suit
+            limits = _Limits(floor - rest[k], room[cell.suit], cell.suit == 3)
+            layer, back = _step(cell, layer, supply.jokers, limits)
+            if fewer:
+                _drop_more_jokers(layer)
+            history.append(back)
+        layer, back = _close_rank(layer)
+        if fewer:
+            _drop_more_jokers(layer)
+        history.append(back)
+        if not layer:
+            break
+    return Run(tuple(history), layer)
+
+
+def _drop_more_jokers(layer: dict[int, int]) -> None:
+    one = 1 << USED
+    for key in [k for k in layer if k >> USED & 7 and k - one in layer]:
+        del layer[key]
+
+
+@dataclass(frozen=True, slots=True)
+class _Limits:
+    """What a state after one step must meet: more points than `below`, and group slots
+    that the suits still to come at this rank can still complete (`room` more at most)."""
+
+    below: int
+    room: int
+    last: bool
+
+
+def _rest_points(supply: Supply) -> list[int]:
+    """rest[k]: the most points still to come after step k (hand cards, hand jokers)."""
+    rest = [JOKER_POINTS * supply.jokers_hand] * 52
+    for k in range(50, -1, -1):
+        rank, suit = divmod(k + 1, 4)
+        i = suit * 13 + rank
+        rest[k] = rest[k + 1] + supply.hand_real[i] * VALUES[i]
+    return rest
+
+
+def _group_room(row: list[Cell], jokers: int) -> list[int]:
+    """room[s]: the most group slots the suits after s at this rank can add."""
+    most = [min(c.limit, c.mandatory + c.hand + jokers) for c in row]
+    return [sum(most[s + 1 :]) for s in range(4)]
+
+
+def _step(
+    cell: Cell, states: dict[int, int], jokers: int, limits: _Limits
+) -> tuple[dict[int, int], Back]:
+    """One (rank, suit) step over every state."""
+    shift = _WIDTH * cell.suit
+    nxt: dict[int, int] = {}
+    back: Back = {}
+    below, room = limits.below, limits.room
+    cache: dict[int, tuple[Option, ...]] = {}
+    for key, pts in states.items():
+        local = (key >> shift & _SUIT) | (key >> USED & 7) << _WIDTH
+        found = cache.get(local)
+        if found is None:
+            found = options(cell, key >> shift & _SUIT, jokers - (key >> USED & 7))
+            cache[local] = found
+        for delta, group, gain, choice in found:
+            total = pts + gain
+            if total <= below:
+                continue
+            new_key = key + delta
+            largest = new_key >> _LARGEST
+            if group > largest:
+                new_key += (group - largest) << _LARGEST
+                largest = group
+            slots = new_key >> _SUM & 31
+            if slots + room < 3 * largest or (limits.last and not _FITS[slots][largest]):
+                continue
+            if nxt.get(new_key, -1) < total:
+                nxt[new_key] = total
+                back[new_key] = (key, choice)
+    return nxt, back
+
+
+def _close_rank(states: dict[int, int]) -> tuple[dict[int, int], Back]:
+    """The end of a rank: its group slots must form groups; forget them."""
+    layer: dict[int, int] = {}
+    back: Back = {}
+    for key, pts in states.items():
+        if not _FITS[key >> _SUM & 31][key >> _LARGEST]:
+            continue
+        short = key & _OUTER
+        if layer.get(short, -1) < pts:
+            layer[short] = pts
+            back[short] = (key, None)
+    return layer, back
+
+
+def best_final(supply: Supply, run: Run) -> tuple[int, int] | None:
+    """(free jokers used, points with the hand jokers placed) of the best end state."""
+    best: tuple[int, int] | None = None
+    for key, pts in run.final.items():
+        used = key >> USED
+        hand_jokers = used - supply.jokers_freed
+        if not 0 <= hand_jokers <= supply.jokers_hand:
+            continue
+        total = pts + JOKER_POINTS * hand_jokers
+        if best is None or total > best[1]:
+            best = (used, total)
+    return best
+
+
+def trace(run: Run, used: int) -> list[Choice]:
+    """The 52 choices, rank by rank and suit by suit, of the end state `used`."""
+    key = used << USED
+    out: list[Choice] = []
+    position = len(run.history)
+    for _ in range(13):
+        position -= 1
+        key = run.history[position][key][0]
+        for _ in range(4):
+            position -= 1
+            key, choice = run.history[position][key]
+            assert choice is not None
+            out.append(choice)
+        key &= _OUTER
+    out.reverse()
+    return out

@@ -1,0 +1,76 @@
+"""Manipulation Rummy views (api.md): what a seat, or a spectator, may see of a state or an event.
+
+Other seats' hands, drawn cards, the stock order, the salt and the seed stay hidden until the
+match is finished.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.cards import codes
+from domain.events import Event
+from domain.manipulation.moves import is_finished, legal_moves, to_act
+from domain.manipulation.state import NAME, State, table_codes
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    """The api.md view minus id; `you` only for a seat of this match."""
+    you = None
+    if seat is not None and 0 <= seat < state.n and state.hands:
+        you = {
+            "seat": seat,
+            "hand": codes(state.hands[seat]),
+            "legal_moves": legal_moves(state, seat),
+        }
+    elif seat is not None and 0 <= seat < state.n:
+        you = {"seat": seat, "hand": [], "legal_moves": []}
+    return {
+        "variant": NAME,
+        "version": state.version,
+        "seeded": state.seeded,
+        "status": "finished" if is_finished(state) else "active",
+        "options": dict(state.options_dict),
+        "round": state.round,
+        "phase": str(state.phase),
+        "turn": to_act(state),
+        "seats": [
+            {
+                "seat": i,
+                "name": p.name,
+                "bot": p.bot,
+                "hand_size": len(state.hands[i]) if state.hands else 0,
+            }
+            for i, p in enumerate(state.players)
+        ],
+        "scores": list(state.scores),
+        "winners": list(state.winners),
+        "stock_size": len(state.stock),
+        "rounds": [r.to_json() for r in state.results],
+        "deal_commitment": state.commitment,
+        "you": you,
+        "dealer": state.dealer,
+        "table": table_codes(state.table),
+        "draws_this_turn": state.draws,
+        "rounds_won": list(state.rounds_won),
+        "final_turns_left": len(state.lap),
+    }
+
+
+def event_view(before: State, event: Event, seat: int | None) -> dict[str, Any]:
+    """The event as `seat` may see it: other hands, drawn cards, stock order, salt, seed hidden."""
+    data = dict(event.data)
+    if is_finished(before):
+        return {"type": event.type, "v": event.v, "data": data}
+    if event.type == "MatchCreated":
+        data["seed"] = None
+        data["deal_key"] = None
+    elif event.type == "RoundDealt":
+        data["hands"] = [
+            list(h) if s == seat else [None] * len(h) for s, h in enumerate(data["hands"])
+        ]
+        data["stock"] = [None] * len(data["stock"])
+        data["salt"] = None
+    elif event.type == "CardDrawn" and data.get("seat") != seat:
+        data["card"] = None
+    return {"type": event.type, "v": event.v, "data": data}

@@ -1,0 +1,226 @@
+"""POST /v1/replays: an exported log replays to the same final view; tampered logs are refused
+with 422 invalid_log naming the first event that does not follow the rules (api.md).
+
+Also checks the fair-deal commitment byte layout documented in openapi.yaml against the
+revealed decks of a finished match.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import random
+from typing import Any
+
+import pytest
+
+from tests.support.api_helpers import create, play, problem
+
+_LOGS: dict[str, tuple[list[dict[str, Any]], dict[str, Any]]] = {}
+
+
+def _finished(client: Any, service: Any, variant: str) -> tuple[list[dict[str, Any]], dict]:
+    """A finished match's log and final spectator view (played once per test session)."""
+    if variant not in _LOGS:
+        if variant == "three-hand-gin":
+            match_id, tokens = create(client, seed=101, options={"target_score": 30})
+        else:
+            match_id, tokens = create(client, variant, 3, seed=102, options={"target_score": 40})
+        final = play(client, service, match_id, tokens, random.Random(7))
+        text = client.get(f"/v1/matches/{match_id}/log").get_data(as_text=True)
+        _LOGS[variant] = ([json.loads(line) for line in text.splitlines()], final)
+    log, final = _LOGS[variant]
+    return copy.deepcopy(log), final
+
+
+def _post(client: Any, log: list[dict[str, Any]], as_array: bool = False) -> Any:
+    if as_array:
+        return client.post("/v1/replays", json=log)
+    body = "".join(json.dumps(e) + "\n" for e in log)
+    return client.post("/v1/replays", data=body, headers={"Content-Type": "application/x-ndjson"})
+
+
+def _rejected_at(client: Any, log: list[dict[str, Any]], seq: int) -> str:
+    found = problem(_post(client, log), 422, "invalid_log")
+    assert found["event"] == seq, found
+    return str(found["detail"])
+
+
+def _first(log: list[dict[str, Any]], kind: str, start: int = 0) -> int:
+    return next(i for i, e in enumerate(log) if e["type"] == kind and i >= start)
+
+
+@pytest.mark.parametrize("variant", ["three-hand-gin", "manipulation-rummy"])
+def test_exported_log_replays_to_the_same_final_view(
+    client: Any, service: Any, variant: str
+) -> None:
+    log, final = _finished(client, service, variant)
+    for as_array in (False, True):
+        answer = _post(client, log, as_array)
+        assert answer.status_code == 200, answer.get_data(as_text=True)
+        body = answer.get_json()
+        assert {**body["match"], "id": final["id"]} == final
+        assert body["rounds"] == final["rounds"] and body["version"] == len(log)
+        assert len(body["hands"]) == len(final["seats"])
+    # without seq and at (both optional), and a prefix of the log (a match in progress)
+    bare = [{k: v for k, v in e.items() if k not in ("seq", "at")} for e in log]
+    assert _post(client, bare).status_code == 200
+    prefix = _post(client, log[: len(log) // 2])
+    assert prefix.status_code == 200 and prefix.get_json()["match"]["status"] == "active"
+
+
+def test_a_changed_dealt_card_is_refused(client: Any, service: Any) -> None:
+    """The first deal is re-made from the deal key; swapping a hand card with a stock card
+    breaks it (G4, fair deals)."""
+    log, _ = _finished(client, service, "three-hand-gin")
+    at = _first(log, "RoundDealt")
+    data = log[at]["data"]
+    seat = data["captain"]
+    data["hands"][seat][0], data["stock"][0] = data["stock"][0], data["hands"][seat][0]
+    assert "deal key" in _rejected_at(client, log, at + 1)
+
+
+def test_a_changed_later_deal_is_refused(client: Any, service: Any) -> None:
+    log, _ = _finished(client, service, "three-hand-gin")
+    at = _first(log, "RoundDealt", _first(log, "RoundScored"))
+    log[at]["data"]["stock"].reverse()
+    _rejected_at(client, log, at + 1)
+
+
+def test_a_changed_discard_is_refused(client: Any, service: Any) -> None:
+    """G5.2: the recorded discard must be a card the seat holds, as decide would record it."""
+    log, _ = _finished(client, service, "three-hand-gin")
+    at = _first(log, "CardDiscarded")
+    held = log[at]["data"]["card"]
+    log[at]["data"]["card"] = "KS" if held != "KS" else "KH"
+    _rejected_at(client, log, at + 1)
+
+
+def test_a_changed_drawn_card_is_refused(client: Any, service: Any) -> None:
+    log, _ = _finished(client, service, "manipulation-rummy")
+    at = _first(log, "CardDrawn")
+    log[at]["data"]["card"] = "AS" if log[at]["data"]["card"] != "AS" else "2S"
+    _rejected_at(client, log, at + 1)
+
+
+def test_reordered_events_are_refused(client: Any, service: Any) -> None:
+    log, _ = _finished(client, service, "three-hand-gin")
+    at = _first(log, "CardDrawn")
+    log[at], log[at + 1] = log[at + 1], log[at]
+    for k, event in enumerate(log):
+        event["seq"] = k + 1
+    _rejected_at(client, log, at + 1)
+
+
+def test_a_dropped_event_is_refused(client: Any, service: Any) -> None:
+    log, _ = _finished(client, service, "manipulation-rummy")
+    at = _first(log, "TurnEnded")
+    dropped = log[:at] + log[at + 1 :]
+    found = problem(_post(client, dropped), 422, "invalid_log")
+    assert found["event"] == at + 1 and "seq" in found["detail"]
+    bare = [{k: v for k, v in e.items() if k != "seq"} for e in dropped]
+    _rejected_at_any = problem(_post(client, bare), 422, "invalid_log")
+    assert _rejected_at_any["event"] == at + 1
+
+
+def test_changed_scores_are_refused(client: Any, service: Any) -> None:
+    """G7 / M10: a round result that is not the rules' result is refused."""
+    for variant in ("three-hand-gin", "manipulation-rummy"):
+        log, _ = _finished(client, service, variant)
+        at = _first(log, "RoundScored")
+        log[at]["data"]["points"] = [p + 1 for p in log[at]["data"]["points"]]
+        _rejected_at(client, log, at + 1)
+
+
+def test_changed_deal_key_seed_or_options_are_refused(client: Any, service: Any) -> None:
+    """The role draw and deals come from the seed (G1.2, G4); a target the final score does
+    not reach cannot end the match (G8.1)."""
+    log, _ = _finished(client, service, "three-hand-gin")
+    for change in ({"deal_key": "ab" * 32}, {"seed": 999}):
+        tampered = copy.deepcopy(log)
+        tampered[0]["data"].update(change)
+        assert "deal key" in _rejected_at(client, tampered, 1)
+    tampered = copy.deepcopy(log)
+    tampered[0]["data"]["options"]["target_score"] = 1000
+    detail = _rejected_at(client, tampered, len(log))
+    assert "MatchFinished" in detail
+
+
+def test_events_after_the_end_are_refused(client: Any, service: Any) -> None:
+    log, _ = _finished(client, service, "manipulation-rummy")
+    extra = {**log[-2], "seq": len(log) + 1}
+    _rejected_at(client, [*log, extra], len(log) + 1)
+
+
+def test_a_redacted_or_headless_log_is_refused(client: Any) -> None:
+    match_id, _ = create(client, seed=9)
+    page = client.get(f"/v1/matches/{match_id}/events").get_json()["events"]
+    assert "deal_key" in _rejected_at(client, page, 1)
+    _rejected_at(client, page[1:], 1)
+    problem(_post(client, []), 422, "invalid_log")
+
+
+def test_malformed_replay_bodies_are_validation_errors(client: Any) -> None:
+    problem(client.post("/v1/replays", json={"events": []}), 422, "validation_error")
+    problem(client.post("/v1/replays", json=[{"type": "MatchCreated"}]), 422, "validation_error")
+    problem(
+        client.post("/v1/replays", json=[{"type": "X", "data": {}, "evil": 1}]),
+        422,
+        "validation_error",
+    )
+    bad_line = b'{"type": "MatchCreated", "data": {}}\nnot json\n'
+    problem(
+        client.post("/v1/replays", data=bad_line, headers={"Content-Type": "application/x-ndjson"}),
+        400,
+        "bad_request",
+    )
+    problem(
+        client.post("/v1/replays", data=b"x", content_type="text/csv"),
+        415,
+        "unsupported_media_type",
+    )
+
+
+@pytest.mark.parametrize("variant", ["three-hand-gin", "manipulation-rummy"])
+def test_commitments_follow_the_documented_byte_layout(
+    client: Any, service: Any, variant: str
+) -> None:
+    """openapi.yaml Fair deals: sha256(salt + ":" + " ".join(deck)), deck in dealing order."""
+    log, _ = _finished(client, service, variant)
+    n = len(log[0]["data"]["players"])
+    for event in (e for e in log if e["type"] == "RoundDealt"):
+        data = event["data"]
+        if variant == "three-hand-gin":
+            captain, box = data["hands"][data["captain"]], data["hands"][data["box"]]
+            deck = [c for pair in zip(captain, box, strict=True) for c in pair]
+            deck += [data["upcard"], *data["stock"]]
+        else:
+            hands = [list(h) for h in data["hands"]]
+            dealt = [hands[(data["dealer"] + 1 + i) % n].pop(0) for i in range(10 * n)]
+            deck = dealt + data["stock"]
+        message = f"{data['salt']}:{' '.join(deck)}".encode()
+        assert hashlib.sha256(message).hexdigest() == data["commitment"]
+        assert len(data["salt"]) == 64
+
+
+def test_an_unseeded_match_replays_from_its_secret_deal_key(client: Any, service: Any) -> None:
+    """Without a seed the deal key is a secret drawn by the server; the finished log reveals
+    it and the replay re-makes every deal from it."""
+    match_id, tokens = create(
+        client, "manipulation-rummy", 2, seed=None, options={"target_score": 30}
+    )
+    final = play(client, service, match_id, tokens, random.Random(8))
+    text = client.get(f"/v1/matches/{match_id}/log").get_data(as_text=True)
+    log = [json.loads(line) for line in text.splitlines()]
+    assert log[0]["data"]["seeded"] is False and log[0]["data"]["seed"] is None
+    assert len(log[0]["data"]["deal_key"]) == 64
+    answer = _post(client, log)
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    assert {**answer.get_json()["match"], "id": match_id} == final
+    log[2]["data"]["stock"][0], log[2]["data"]["stock"][1] = (
+        log[2]["data"]["stock"][1],
+        log[2]["data"]["stock"][0],
+    )
+    if log[2]["data"]["stock"][0] != log[2]["data"]["stock"][1]:
+        _rejected_at(client, log, 3)

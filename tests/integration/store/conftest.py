@@ -1,0 +1,23 @@
+"""Store-test helpers: the counter game wired into a MatchService on the real test Redis."""
+
+from __future__ import annotations
+
+import pytest
+import redis
+
+import store.service as service_module
+from domain.variants import get_variant
+from store.service import MatchService
+from tests.support import store_counter_game as counter_game
+
+
+@pytest.fixture
+def counter(redis_client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> MatchService:
+    """A MatchService that also knows the `counter` test game."""
+
+    def lookup(name: str):  # type: ignore[no-untyped-def]
+        return counter_game.VARIANT if name == counter_game.NAME else get_variant(name)
+
+    monkeypatch.setattr(service_module, "get_variant", lookup)
+    monkeypatch.setattr(service_module, "NAMES", (*service_module.NAMES, counter_game.NAME))
+    return MatchService(redis_client, pepper=b"test-pepper", snapshot_every=4)

@@ -1,0 +1,119 @@
+"""Snapshots (issue 4): a long match loads in constant time; load-with-snapshot equals a full
+replay; an incompatible snapshot is ignored; the snapshot form cannot run code."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+import redis
+
+from domain.replay import replay
+from store import snapshots
+from store.event_store import snap_key
+from store.service import MatchService
+from tests.support import store_play
+
+
+@pytest.mark.parametrize("variant", [store_play.GIN, store_play.MANIP])
+def test_load_with_snapshot_equals_a_full_replay(redis_client: redis.Redis, variant: str) -> None:
+    """After every move, a fresh service (snapshot + tail) loads exactly the state that a full
+    replay of the log folds to, and every stored snapshot decodes to the replayed state."""
+    service = MatchService(redis_client, pepper=b"test-pepper", snapshot_every=5)
+    match_id = store_play.create(service, variant).match_id
+    rng = random.Random(1)
+    checked_snapshots = set()
+    for _ in range(40 if variant == store_play.GIN else 16):
+        if not store_play.step(service, match_id, rng):
+            break
+        fresh = MatchService(redis_client, pepper=b"test-pepper", snapshot_every=5)
+        state, version = fresh.load(match_id)
+        log = [e.event for e in service.events(match_id, limit=10_000)]
+        assert version == len(log)
+        assert state == replay(log)
+        snap = snapshots.decode_state(redis_client.get(snap_key(match_id)))
+        if version < 5:
+            continue
+        assert snap is not None, f"no snapshot at version {version}"
+        assert version - snap[0] < 5 + 3, "the snapshot lags more than one append"
+        assert snap[1] == replay(log[: snap[0]])
+        checked_snapshots.add(snap[0])
+    assert len(checked_snapshots) >= 3
+
+
+def test_snapshots_are_written_every_n_events(redis_client: redis.Redis) -> None:
+    service = MatchService(redis_client, pepper=b"test-pepper", snapshot_every=4)
+    match_id = store_play.create(service, store_play.GIN).match_id
+    previous = 0
+    for _ in range(20):
+        _, before = service.load(match_id)
+        store_play.play(service, match_id, 1)
+        _, after = service.load(match_id)
+        snap = snapshots.decode_state(redis_client.get(snap_key(match_id)))
+        version = snap[0] if snap else 0
+        if after // 4 > before // 4:
+            assert version == after
+        else:
+            assert version == previous
+        previous = version
+
+
+def test_the_snapshot_is_used_and_a_foreign_one_is_ignored(redis_client: redis.Redis) -> None:
+    """Prove the load reads the snapshot (a doctored one with the right code tag shows up), and
+    that one with another code tag is ignored in favour of the events."""
+    service = MatchService(redis_client, pepper=b"test-pepper", snapshot_every=4)
+    match_id = store_play.create(service, store_play.GIN).match_id
+    store_play.play(service, match_id, 6)
+    truth, version = service.load(match_id)
+    payload = json.loads(redis_client.get(snap_key(match_id)) or b"")
+    doctored = json.loads(json.dumps(payload).replace('"p1"', '"mallory"'))
+    redis_client.set(snap_key(match_id), json.dumps(doctored))
+    fresh = MatchService(redis_client, pepper=b"test-pepper")
+    state, _ = fresh.load(match_id)
+    assert state != truth and "mallory" in repr(state)
+    doctored["code"] = "another-build"
+    redis_client.set(snap_key(match_id), json.dumps(doctored))
+    fresh = MatchService(redis_client, pepper=b"test-pepper")
+    assert fresh.load(match_id) == (truth, version)
+
+
+def test_the_snapshot_form_refuses_classes_outside_the_domain() -> None:
+    """Not pickle: only domain dataclasses and enums are ever built from a snapshot."""
+    for name in ("os:system", "subprocess:Popen", "builtins:eval", "domain.cards:codes"):
+        with pytest.raises(snapshots.SnapshotError):
+            snapshots.decode_value({"c": name, "f": {}})
+    bad = json.dumps({"code": snapshots.code_tag(), "version": 1, "state": {"c": "os:system"}})
+    assert snapshots.decode_state(bad) is None
+
+
+def test_states_round_trip_through_the_snapshot_form(service: MatchService) -> None:
+    for variant in (store_play.GIN, store_play.MANIP):
+        match_id = store_play.create(service, variant).match_id
+        store_play.play(service, match_id, 8)
+        state, version = service.load(match_id)
+        assert snapshots.decode_state(snapshots.encode_state(version, state)) == (version, state)
+
+
+def test_a_long_match_loads_from_the_snapshot_plus_a_short_tail(
+    redis_client: redis.Redis,
+) -> None:
+    """Constant-time load, counted rather than timed: a fresh service folds fewer than
+    `snapshot_every` + one move's events, however long the match."""
+    service = MatchService(redis_client, pepper=b"test-pepper", snapshot_every=8)
+    match_id = store_play.create(service, store_play.GIN).match_id
+    store_play.play(service, match_id, 60)
+    _, version = service.load(match_id)
+    assert version > 30
+    fresh = MatchService(redis_client, pepper=b"test-pepper", snapshot_every=8)
+    folded: list[int] = []
+    entries = fresh.store.entries
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        rows = entries(*args, **kwargs)
+        folded.append(len(rows))
+        return rows
+
+    fresh.store.entries = counting  # type: ignore[method-assign]
+    fresh.load(match_id)
+    assert sum(folded) < 8 + 3

@@ -1,0 +1,102 @@
+"""The reconciler (issue 5): a lost job heals itself, live jobs are left alone."""
+
+from __future__ import annotations
+
+import pytest
+import redis
+from rq import Queue
+from rq.job import Job
+from rq.serializers import JSONSerializer
+
+from store.jobs import BOTS, SCORING, bot_job_id
+from store.service import MatchService
+from tests.support.workers_play import GIN, MANIP, burst
+from workers import run
+from workers.reconcile import reconcile
+
+
+def _bot_matches(service: MatchService) -> list[str]:
+    gin = [{"name": n, "bot": "hasty"} for n in "abc"]
+    manip = [{"name": n, "bot": "hasty"} for n in "ab"]
+    return [
+        service.create_match(GIN, gin, {"target_score": 25}, 1, "rec-gin", "f").match_id,
+        service.create_match(MANIP, manip, {"target_score": 1}, 2, "rec-manip", "f").match_id,
+    ]
+
+
+def _finished(service: MatchService, match_id: str) -> bool:
+    state, _ = service.load(match_id)
+    return service.variant(state).is_finished(state)
+
+
+def _drop_all_jobs(client: redis.Redis) -> None:
+    for name in (SCORING, BOTS):
+        Queue(name, connection=client, serializer=JSONSerializer).empty()
+
+
+def test_matches_whose_jobs_were_deleted_still_finish(
+    service: MatchService, redis_client: redis.Redis
+) -> None:
+    """Delete the queued jobs: a burst worker has nothing to do and the matches stall; after
+    the reconciler and a burst worker both matches finish."""
+    matches = _bot_matches(service)
+    _drop_all_jobs(redis_client)
+    burst(redis_client)
+    assert not any(_finished(service, m) for m in matches)
+    enqueued = reconcile(service)
+    assert len(enqueued) == 2
+    burst(redis_client)
+    assert all(_finished(service, m) for m in matches)
+
+
+def test_a_job_lost_mid_match_heals_too(service: MatchService, redis_client: redis.Redis) -> None:
+    """Lose the job again at a later point (here: only the queue entry, the job hash stays)."""
+    players = [{"name": n, "bot": "hasty"} for n in "abc"]
+    created = service.create_match(GIN, players, {"target_score": 25}, 3, "rec-mid", "f")
+    job_id = bot_job_id(created.match_id, created.version)
+    redis_client.lrem(f"rq:queue:{BOTS}", 0, job_id)
+    assert (
+        Job.fetch(job_id, connection=redis_client, serializer=JSONSerializer).get_status()
+        == "queued"
+    )
+    assert reconcile(service) == [job_id]
+    burst(redis_client)
+    assert _finished(service, created.match_id)
+
+
+def test_live_jobs_and_finished_matches_are_left_alone(
+    service: MatchService, redis_client: redis.Redis
+) -> None:
+    matches = _bot_matches(service)
+    assert reconcile(service) == []
+    assert Queue(BOTS, connection=redis_client).count == 2
+    burst(redis_client)
+    assert all(_finished(service, m) for m in matches)
+    assert reconcile(service) == []
+
+
+def test_worker_main_reconciles_at_start(
+    service: MatchService,
+    redis_client: redis.Redis,
+    redis_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`workers.run.main` (what `deadwood up` starts) reconciles before it works the queues."""
+    matches = _bot_matches(service)
+    _drop_all_jobs(redis_client)
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    monkeypatch.setenv("DEADWOOD_TOKEN_PEPPER", "test-pepper")
+    monkeypatch.setattr(run, "SimpleWorker", _quiet_worker())
+    assert run.main(["--burst"]) == 0
+    assert all(_finished(service, m) for m in matches)
+
+
+def _quiet_worker() -> type:
+    from tests.support.workers_play import BurstWorker
+
+    class Quiet(BurstWorker):
+        def work(self, *args: object, **kwargs: object) -> bool:
+            kwargs["with_scheduler"] = False
+            return super().work(*args, **kwargs)  # type: ignore[arg-type]
+
+    return Quiet

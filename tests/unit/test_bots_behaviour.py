@@ -1,0 +1,174 @@
+"""What the bots do in chosen positions, built as views (what an HTTP client sees).
+
+A bot reads only the view, so a position is a small dict in the api.md view shape.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from domain.bots.gin import basic as gin_basic
+from domain.bots.gin import expert as gin_expert
+from domain.bots.manipulation import basic as manip_basic
+from domain.bots.manipulation import expert as manip_expert
+from domain.bots.manipulation.eval import SeatView, hold_back, meld_chance
+
+GIN_OPTIONS = {"knock_limit": 10, "gin_bonus": 25, "undercut_bonus": 10, "target_score": 100}
+
+
+def gin_view(hand: str, top: str | None, phase: str, stock: int = 25, **extra: Any) -> dict:
+    cards = hand.split()
+    if phase == "discard":
+        legal = [{"type": "discard", "card": c} for c in cards]
+        legal += [{"type": "knock", "card": c} for c in extra.pop("knocks", [])]
+    elif phase == "draw":
+        legal = [{"type": "draw", "from": "stock"}, {"type": "draw", "from": "discard"}]
+    else:
+        legal = [{"type": "take_upcard"}, {"type": "pass_upcard"}]
+    return {
+        "variant": "three-hand-gin",
+        "phase": phase,
+        "turn": 0,
+        "roles": {"box": 0, "captain": 1, "advisor": 2},
+        "discard_top": top,
+        "discard_size": 3,
+        "stock_size": stock,
+        "scores": [0, 0, 0],
+        "options": GIN_OPTIONS,
+        "you": {"seat": 0, "role": "box", "hand": cards, "legal_moves": legal},
+        **extra,
+    }
+
+
+def test_gin_bots_go_gin_when_they_can() -> None:
+    """G6.4: with 0 deadwood after discarding 9C, both bots knock gin with 9C."""
+    hand = "AS 2S 3S 4S 7H 7D 7C KD KH KC 9C"
+    view = gin_view(hand, "5H", "discard", knocks=["AS", "4S", "9C"])
+    for bot in (gin_basic, gin_expert):
+        move, reason = bot.explain(view, view["you"]["legal_moves"], random.Random(1))
+        assert move == {"type": "knock", "card": "9C"}
+        assert "gin" in reason
+
+
+def test_gin_bots_take_a_discard_that_completes_a_meld() -> None:
+    """G5.2: 8H with 6H 7H in hand makes a run; both bots take it from the discard pile."""
+    view = gin_view("6H 7H 2C 9C KD QS JD 4S 3D TC", "8H", "draw")
+    for bot in (gin_basic, gin_expert):
+        move, _ = bot.explain(view, view["you"]["legal_moves"], random.Random(1))
+        assert move == {"type": "draw", "from": "discard"}
+
+
+def test_gin_bots_leave_a_card_that_fits_nothing() -> None:
+    """G5.1: an upcard that melds with nothing in the hand is passed."""
+    view = gin_view("6H 7H 8H 2C 3C 4C KD KS 9D 5S", "QC", "upcard_offer")
+    for bot in (gin_basic, gin_expert):
+        move, _ = bot.explain(view, view["you"]["legal_moves"], random.Random(1))
+        assert move == {"type": "pass_upcard"}
+
+
+def test_gin_expert_keeps_a_pair_and_discards_the_lone_high_card() -> None:
+    """G3.4: with one discard to make, the expert throws the card that fits nothing."""
+    hand = "6H 7H 8H 2C 3C 4C 9D 9S KD 5S QC"
+    view = gin_view(hand, "2H", "discard")
+    move, reason = gin_expert.explain(view, view["you"]["legal_moves"], random.Random(1))
+    assert move["type"] == "discard" and move["card"] in ("KD", "QC")
+    assert move["card"] in reason
+
+
+def test_gin_expert_knocks_early_against_a_fresh_hand() -> None:
+    """G6.2, G7.2: 9 deadwood on the first turns wins on average: the expert knocks."""
+    hand = "AS 2S 3S 7H 7D 7C KD KH KC 9C 5D"
+    view = gin_view(hand, "4H", "discard", stock=30, knocks=["9C"])
+    move, reason = gin_expert.explain(view, view["you"]["legal_moves"], random.Random(2))
+    assert move == {"type": "knock", "card": "9C"}
+    assert "undercut" in reason
+
+
+def manip_view(
+    hand: str, table: list[str], sizes: list[int], legal: list[dict], phase: str = "knock_or_end"
+) -> dict:
+    return {
+        "variant": "manipulation-rummy",
+        "phase": phase,
+        "turn": 0,
+        "seats": [{"seat": i, "hand_size": n} for i, n in enumerate(sizes)],
+        "table": [meld.split() for meld in table],
+        "stock_size": 20,
+        "draws_this_turn": 1,
+        "scores": [0] * len(sizes),
+        "options": {"knock_limit": 5, "undercut_bonus": 10, "target_score": 150},
+        "you": {"seat": 0, "hand": hand.split(), "legal_moves": legal},
+    }
+
+
+KNOCK_OR_END = [{"type": "knock"}, {"type": "end_turn"}]
+
+
+def test_manipulation_bots_knock_against_big_hands() -> None:
+    """M8.1, M10.1: one point against hands of 4+ cards always wins: both bots knock."""
+    view = manip_view("AC", ["7H 8H 9H"], [1, 4, 6, 5], KNOCK_OR_END)
+    for bot in (manip_basic, manip_expert):
+        assert bot.choose(view, KNOCK_OR_END, random.Random(0)) == {"type": "knock"}
+
+
+def test_manipulation_expert_declines_a_knock_a_lone_low_card_would_undercut() -> None:
+    """M10.1 case 2, M10.4: with 5 points against one card, the knock loses on average
+    (about 4 deals in 10 the card is 5 or less and scores the undercut bonus): the expert
+    plays on, where basic knocks."""
+    view = manip_view("2C 3D", ["7H 8H 9H"], [2, 1], KNOCK_OR_END)
+    assert manip_basic.choose(view, KNOCK_OR_END, random.Random(0)) == {"type": "knock"}
+    move, reason = manip_expert.explain(view, KNOCK_OR_END, random.Random(0))
+    assert move == {"type": "end_turn"} and "lose" in reason
+
+
+def test_manipulation_expert_goes_out_when_a_meld_empties_its_hand() -> None:
+    """M8.3: going out beats any other meld."""
+    out = {"type": "meld", "table": [["7H", "8H", "9H", "TH", "JH"]]}
+    partial = {"type": "meld", "table": [["7H", "8H", "9H", "TH"]]}
+    legal = [{"type": "draw"}, partial, out]
+    view = manip_view("TH JH", ["7H 8H 9H"], [2, 7], legal, phase="meld_or_draw")
+    for bot in (manip_basic, manip_expert):
+        assert bot.choose(view, legal, random.Random(0)) == out
+
+
+def test_manipulation_basic_lays_off_without_rearranging() -> None:
+    """M6: basic lays TH onto 7H-8H-9H and lays down its own group, keeping the table melds."""
+    legal = [{"type": "draw"}, {"type": "meld", "table": [["7H", "8H", "9H", "TH"]]}]
+    view = manip_view("TH KC KD KS 2D", ["7H 8H 9H"], [5, 7], legal, phase="meld_or_draw")
+    move = manip_basic.choose(view, legal, random.Random(0))
+    assert move["type"] == "meld"
+    table = move["table"]
+    assert sorted(table[0]) == sorted(["7H", "8H", "9H", "TH"])
+    assert sorted(table[1]) == sorted(["KC", "KD", "KS"])
+
+
+def test_manipulation_expert_holds_back_a_card_that_fits_next_turn() -> None:
+    """M4: a turn without a meld costs three draws, so with a hand no drawn card is likely to
+    meld, the expert keeps its cheapest card that the table will still take."""
+    view = manip_view("2H KC KD KS QD", ["3H 4H 5H"], [5, 7], [], phase="meld_or_draw")
+    seat = SeatView.of(view)
+    held = hold_back(seat, 5)
+    assert held is not None
+    move, card = held
+    assert card == "2H"
+    assert not any("2H" in meld for meld in move["table"])
+    assert meld_chance(seat, move) < 1
+
+
+def test_gin_expert_reads_a_public_pile_and_picks_when_a_view_carries_them() -> None:
+    """G1.4: the discard pile and the cards taken from it are public. api.md's view shows
+    only the top; if a view also carries `discard_pile` and `picked`, the expert's model
+    counts the pile as seen and puts the picked cards in every sampled opponent hand."""
+    from domain.bots.gin.eval import OpponentModel, mask_of
+    from domain.bots.gin.eval import SeatView as GinSeat
+
+    view = gin_view("6H 7H 2C 9C KD QS JD 4S 3D TC", "8C", "draw", stock=20)
+    plain = GinSeat.of(view)
+    rich = GinSeat.of({**view, "discard_pile": ["5D", "AH", "8C"], "picked": {"1": ["QH"]}})
+    assert plain.unseen & mask_of(["5D", "AH", "QH"]) == mask_of(["5D", "AH", "QH"])
+    assert not rich.unseen & mask_of(["5D", "AH", "8C", "QH"])
+    model = OpponentModel.sample(rich, random.Random(3))
+    assert all(hand & mask_of(["QH"]) for hand in model.hands)
+    assert not any(hand & mask_of(["5D", "AH", "8C"]) for hand in model.hands)
+    assert all(hand.bit_count() == 10 for hand in model.hands)
