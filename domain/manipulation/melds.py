@@ -170,7 +170,11 @@ def extensions(meld: Meld, hand: Sequence[Card]) -> Iterator[Meld]:
     """The meld with one more card from the hand (a plain card, or a joker declared as a
     card that fits), whenever the result is still a valid meld."""
     plain = sorted({c for c in hand if not c.is_joker})
+    acting = [tc.acts_as for tc in meld]
+    ranks, suits = {c.rank for c in acting}, {c.suit for c in acting}
     for card in plain:
+        if card.rank not in ranks and card.suit not in suits:
+            continue  # fits neither a group of this rank nor a sequence of this suit
         grown = (*meld, TableCard(card))
         if meld_kind(grown) is not None:
             yield grown
