@@ -10,6 +10,13 @@ Configuration (each key may come from `test_config`; the environment gives the d
     SSE_HEARTBEAT_SECONDS     15 (api.md: a heartbeat comment at least every 15 s)
     SSE_MAX_SECONDS           300 (a stream ends after this; clients resume with Last-Event-ID)
     RATELIMIT_CREATE / RATELIMIT_MOVES   e.g. "30 per minute"; unset: no limit (api/ratelimit.py)
+    CORS_ORIGINS              origins allowed from a browser; unset: none (api/cors.py)
+    TESTING                   allows the development token pepper (store.connection)
+
+The browser pages (/docs, /watch/<id>, /replay) are api/pages.py.
+
+The app refuses to start (InsecurePepper) without DEADWOOD_TOKEN_PEPPER, or with the public
+development pepper, unless DEADWOOD_DEV=1 or TESTING.
 
 `gunicorn -k gevent 'api:create_app()'` serves it.
 """
@@ -23,7 +30,7 @@ from typing import Any
 from flask import Flask, g, request
 from flask_smorest import Api
 
-from api import errors, ratelimit
+from api import cors, errors, pages, ratelimit
 from api.body import read_body
 from api.spec import SPEC_KWARGS, finish_spec
 
@@ -32,7 +39,7 @@ log = logging.getLogger("deadwood.api")
 DEFAULTS: dict[str, Any] = {
     "API_TITLE": "Deadwood",
     "API_VERSION": "1.0.0",
-    "OPENAPI_VERSION": "3.0.3",
+    "OPENAPI_VERSION": "3.1.0",
     "OPENAPI_URL_PREFIX": "/v1",
     "OPENAPI_JSON_PATH": "openapi.json",
     "MAX_BODY_BYTES": 64 * 1024,
@@ -57,6 +64,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     api = _Api(app, spec_kwargs=SPEC_KWARGS)
     _register_blueprints(api)
+    app.register_blueprint(pages.blp)
     finish_spec(api)
     errors.register(app)
     app.before_request(_bound_request)
@@ -65,6 +73,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         "service": app.config.get("SERVICE") or _service(app),
     }
     ratelimit.init_app(app, app.extensions["deadwood"]["service"])
+    cors.init_app(app)
     return app
 
 
@@ -84,7 +93,8 @@ def _service(app: Flask) -> Any:
     queue = app.config.get("QUEUE_URL") or os.environ.get("QUEUE_URL") or queue_url()
     store = redis.Redis.from_url(url)
     queue_redis = store if queue == url else redis.Redis.from_url(queue)
-    return MatchService(store, queue_redis=queue_redis, pepper=pepper_from_env())
+    pepper = pepper_from_env(allow_dev=bool(app.config.get("TESTING")))
+    return MatchService(store, queue_redis=queue_redis, pepper=pepper)
 
 
 def _register_blueprints(api: Api) -> None:

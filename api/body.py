@@ -51,15 +51,18 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def _finite_float(text: str) -> float:
+def _finite_float(text: str) -> float | int:
+    """A finite number; one with a zero fraction (`3.0`, `1e3`) is that integer, as JSON
+    Schema reads it (openapi.yaml's `integer` admits it, issue 17)."""
     value = float(text)
     if not math.isfinite(value):
         raise ValueError(f"{text[:20]} is out of range")
-    return value
+    return int(value) if value.is_integer() else value
 
 
 def loads(text: str) -> Any:
-    """Strict JSON: no NaN or Infinity, no out-of-range floats, no integers over 4300 digits."""
+    """Strict JSON: no NaN or Infinity, no out-of-range floats, no integers over 4300 digits;
+    a number with a zero fraction is an integer."""
     return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
 
 

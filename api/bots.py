@@ -20,7 +20,7 @@ from flask_smorest import Blueprint
 from api import docs
 from api.common import caller_seat, json_response, service, variant_of_state
 from api.errors import ApiError
-from api.schemas import BotSchema, HealthSchema, HintSchema
+from api.schemas import BotSchema, HealthSchema
 from domain import bots as registry
 from domain.errors import RulesError
 
@@ -51,7 +51,7 @@ class Bots(MethodView):
 
 @blp.route("/matches/<match_id>/hint")
 class Hint(MethodView):
-    @blp.response(200, HintSchema, headers=docs.ETAG_HEADER)
+    @blp.response(200, "Hint", headers=docs.ETAG_HEADER)
     @blp.doc(security=docs.SECURITY, responses=docs.problems(401, 403, 404, 409))
     def get(self, match_id: str) -> Any:
         """The move the strongest built-in bot would make now for the caller's seat.

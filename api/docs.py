@@ -65,12 +65,26 @@ IDEMPOTENCY_KEY = {
     "schema": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[!-~]+$"},
 }
 
+CREATE_IDEMPOTENCY_KEY = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "required": False,
+    "description": (
+        "16-200 visible ASCII characters, and a secret: anyone who sends the same key and body "
+        "within 24 h gets the same match and its seat tokens, so use a fresh random key (a "
+        "uuid4) and never share or log it. A repeat returns the first response and creates "
+        "nothing; the same key with another body is refused (422 idempotency_key_reused)"
+    ),
+    "schema": {"type": "string", "minLength": 16, "maxLength": 200, "pattern": "^[!-~]+$"},
+}
+
 LAST_EVENT_ID = {
     "in": "header",
     "name": "Last-Event-ID",
     "required": False,
-    "description": "resume after this seq (sent by EventSource on reconnect)",
-    "schema": {"type": "string", "pattern": "^[0-9]{1,15}$"},
+    "description": "resume after this seq (sent by EventSource on reconnect); empty (or only "
+    "spaces and tabs): as if absent",
+    "schema": {"type": "string", "pattern": "^[ \\t]*([0-9]{1,15}[ \\t]*)?$"},
 }
 
 ETAG_HEADER = {

@@ -2,7 +2,8 @@
 
 Each error class maps to exactly one status and `code` (api.md "Conventions"):
 
-    domain.errors  IllegalMove 422 illegal_move, NotYourTurn 409 not_your_turn,
+    domain.errors  IllegalMove 422 illegal_move, AdviceLimit 422 advice_limit,
+                   NotYourTurn 409 not_your_turn,
                    InvalidCard 422 invalid_card, MalformedMove / InvalidOptions 422
                    validation_error, ForbiddenMove 403 forbidden
     store.errors   UnknownMatch 404 unknown_match, Unauthorized 401 unauthorized,
@@ -36,6 +37,7 @@ PROBLEM_TYPE = "https://deadwood.example/problems/"
 
 STATUS_OF_CODE = {
     "illegal_move": 422,
+    "advice_limit": 422,
     "invalid_card": 422,
     "validation_error": 422,
     "not_your_turn": 409,
@@ -50,6 +52,7 @@ STATUS_OF_CODE = {
 
 TITLES = {
     "illegal_move": "The rules do not allow this move",
+    "advice_limit": "Enough advice for this turn",
     "invalid_card": "Not a card code",
     "validation_error": "The request is not valid",
     "not_your_turn": "Another seat is to act",

@@ -6,6 +6,7 @@ whole unredacted log as NDJSON once the match is finished (api.md "Events").
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -60,12 +61,15 @@ class Events(MethodView):
         return json_response({"version": version, "events": shown}, 200, version)
 
 
+_SEQ = re.compile("[0-9]{1,15}")
+
+
 def _last_event_id(query: dict[str, Any]) -> int:
     header = request.headers.get("Last-Event-ID")
-    if header is None or header.strip() == "":
+    text = "" if header is None else header.strip(" \t")
+    if text == "":  # EventSource sends no header before its first event; empty is the same
         return int(query.get("after") or 0)
-    text = header.strip()
-    if not text.isdigit() or len(text) > 15:
+    if not _SEQ.fullmatch(text):  # ASCII digits only ("²".isdigit() is true)
         raise ApiError(
             "validation_error",
             "Last-Event-ID must be the seq of an event (a non-negative integer)",

@@ -24,7 +24,7 @@ from api.common import (
     seat_required,
     service,
 )
-from api.schemas import MoveResultSchema, MoveSchema
+from api.schemas import MoveSchema
 from domain.errors import RulesError
 from store.errors import VersionConflict
 
@@ -40,7 +40,7 @@ def _authenticate() -> None:
 @blp.route("/<match_id>/moves")
 class Moves(MethodView):
     @blp.arguments(MoveSchema, examples=docs.MOVE_EXAMPLES)
-    @blp.response(200, MoveResultSchema, headers=docs.ETAG_HEADER)
+    @blp.response(200, "MoveResult", headers=docs.ETAG_HEADER)
     @blp.doc(
         security=docs.SECURITY,
         parameters=[docs.IF_MATCH, docs.IDEMPOTENCY_KEY],

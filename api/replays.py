@@ -17,7 +17,7 @@ from marshmallow import ValidationError
 from api import docs
 from api.common import idempotency_key, json_response
 from api.errors import ApiError, _flatten_messages
-from api.schemas import ReplayEventSchema, ReplayResultSchema
+from api.schemas import ReplayEventSchema, ReplayQuerySchema
 from domain.events import Event
 from domain.log_check import LogRejected, replay_log
 
@@ -66,26 +66,44 @@ def _upcast(event: Event, before: list[Event]) -> Event:
     return event if upcast is None else upcast(event, variant)
 
 
-def _hands(replayed: Any) -> list[list[str] | None]:
-    view = replayed.variant.view(replayed.state, None)
+def _hands(variant: Any, state: Any) -> list[list[str] | None]:
+    view = variant.view(state, None)
     hands: list[list[str] | None] = []
     for seat in view["seats"]:
-        you = replayed.variant.view(replayed.state, seat["seat"])["you"]
+        you = variant.view(state, seat["seat"])["you"]
         hand = you.get("hand") if you else None
         hands.append(list(hand) if hand else None)
     return hands
 
 
+def _steps(variant: Any, events: list[Event]) -> list[dict[str, Any]]:
+    """The match after each event of a log that passed the check (the fold trusts it).
+
+    The hands are read from the folded state: a seat's view would also work out its legal
+    moves, which for a Manipulation table costs far more than the fold.
+    """
+    state = variant.initial_state()
+    steps: list[dict[str, Any]] = []
+    for seq, event in enumerate(events, start=1):
+        state = variant.evolve(state, event)
+        view = {"id": None, **variant.view(state, None)}
+        hands = [[str(card) for card in hand] or None for hand in state.hands]
+        steps.append({"seq": seq, "type": event.type, "match": view, "hands": hands})
+    return steps
+
+
 @blp.route("")
 class Replays(MethodView):
-    @blp.response(200, ReplayResultSchema)
+    @blp.arguments(ReplayQuerySchema, location="query")
+    @blp.response(200, "ReplayResult")
     @blp.doc(parameters=[docs.IDEMPOTENCY_KEY], responses=docs.problems(400, 413, 415, 422))
-    def post(self) -> Any:
+    def post(self, query: dict[str, Any]) -> Any:
         """Check and replay a log.
 
         200: the final spectator view, every seat's final hand and every round's result.
         422 `invalid_log` names the first event (`event`, its seq) that does not follow the
-        rules or the match's deal key.
+        rules or the match's deal key. With `?steps=true` the answer also has `steps`: the
+        spectator view and every seat's hand right after each event, for stepping through.
         """
         idempotency_key()
         events = _events(g.json_body)
@@ -97,7 +115,9 @@ class Replays(MethodView):
         body = {
             "version": replayed.events,
             "match": view,
-            "hands": _hands(replayed),
+            "hands": _hands(replayed.variant, replayed.state),
             "rounds": view["rounds"],
         }
+        if query["steps"]:
+            body["steps"] = _steps(replayed.variant, events)
         return json_response(body)

@@ -1,6 +1,7 @@
 """marshmallow schemas: request bodies and queries (validated, unknown fields refused) and the
-documented shapes of responses (they write openapi.yaml; the bodies themselves are built from
-the domain's views, so a response can never carry more than a view holds).
+documented shapes of the simple responses (they write openapi.yaml; the bodies themselves are
+built from the domain's views, so a response can never carry more than a view holds). Moves,
+views and the create body are described precisely in api/contract*.py.
 
 Card codes are plain strings here: the domain refuses a bad code with `invalid_card` naming it
 (api.md "Cards"), which a schema pattern would turn into a less precise `validation_error`.
@@ -61,7 +62,12 @@ class CreateMatchSchema(Schema):
         load_default=None,
         allow_none=True,
         validate=INT64,
-        metadata={"description": "makes every shuffle a pure function of it (64-bit signed)"},
+        metadata={
+            "description": (
+                "makes every shuffle a pure function of it (64-bit signed): a seeded match is "
+                "reproducible, not secret (whoever knows or guesses the seed knows every hand)"
+            )
+        },
     )
     options = fields.Dict(
         keys=fields.String(validate=validate.Length(min=1, max=64)),
@@ -100,7 +106,10 @@ class ViewQuerySchema(Schema):
 
     at = fields.Integer(
         validate=validate.Range(min=1, max=2**53),
-        metadata={"description": "show the match as it was right after event `at`"},
+        metadata={
+            "description": "show the match as it was right after event `at`; past the "
+            "match's last event: 422 validation_error"
+        },
     )
 
 
@@ -154,127 +163,6 @@ class ProblemSchema(Schema):
     event = fields.Integer(metadata={"description": "invalid_log: seq of the first bad event"})
 
 
-class CreatedSeatSchema(Schema):
-    seat = fields.Integer(required=True)
-    name = fields.String(required=True)
-    bot = fields.String(required=True, allow_none=True)
-    token = fields.String(
-        required=True,
-        allow_none=True,
-        metadata={"description": "bearer token of this seat, shown only here; null for a bot"},
-    )
-
-
-class CreatedSchema(Schema):
-    id = fields.String(required=True, metadata={"example": "m_7QxkV2"})
-    variant = fields.String(required=True)
-    version = fields.Integer(required=True)
-    seeded = fields.Boolean(required=True)
-    options = fields.Dict(required=True)
-    seats = fields.List(fields.Nested(CreatedSeatSchema), required=True)
-
-
-class SeatSchema(Schema):
-    seat = fields.Integer(required=True)
-    name = fields.String(required=True)
-    bot = fields.String(required=True, allow_none=True)
-    hand_size = fields.Integer(required=True)
-    role = fields.String(
-        allow_none=True, metadata={"description": "three-hand-gin: box, captain or advisor"}
-    )
-
-
-class YouSchema(Schema):
-    seat = fields.Integer(required=True)
-    role = fields.String(allow_none=True, metadata={"description": "three-hand-gin"})
-    hand = fields.List(fields.String(), required=True)
-    legal_moves = fields.List(
-        fields.Dict(),
-        required=True,
-        metadata={
-            "description": (
-                "Every legal move of this seat now. Manipulation: draw, knock, end_turn and "
-                "pass are listed exactly; meld moves are a representative "
-                "set from cheap rules: each new meld from the hand alone, each one-card "
-                "extension of a table meld, and each joker swap (a hand card takes a table "
-                "joker's place and the freed joker extends a meld or joins two hand cards); "
-                "any other table that passes I1-I6 is accepted too, and GET /hint gives the "
-                "solver's best meld."
-            )
-        },
-    )
-    team_hand = fields.List(
-        fields.String(),
-        allow_none=True,
-        metadata={"description": "three-hand-gin advisor: the captain's hand"},
-    )
-
-
-class RoundResultSchema(Schema):
-    """A scored round; the game-specific members are described in api.md "Views"."""
-
-    class Meta:
-        unknown = INCLUDE
-
-    round = fields.Integer(required=True)
-    outcome = fields.String(required=True)
-    hands = fields.List(fields.List(fields.String(), allow_none=True), required=True)
-    points = fields.List(fields.Integer(), required=True)
-    winners = fields.List(fields.Integer(), required=True)
-
-
-class RolesSchema(Schema):
-    box = fields.Integer(required=True, allow_none=True)
-    captain = fields.Integer(required=True, allow_none=True)
-    advisor = fields.Integer(required=True, allow_none=True)
-
-
-class KnockSchema(Schema):
-    """three-hand-gin: the knocker's spread while it is on the table (G6.3)."""
-
-    seat = fields.Integer(required=True)
-    melds = fields.List(fields.List(fields.String()), required=True)
-    deadwood_cards = fields.List(fields.String(), required=True)
-    count = fields.Integer(required=True)
-    gin = fields.Boolean(required=True)
-
-
-class ViewSchema(Schema):
-    """The match as one caller may see it (api.md "Views")."""
-
-    id = fields.String(required=True, allow_none=True)
-    variant = fields.String(required=True)
-    version = fields.Integer(required=True)
-    seeded = fields.Boolean(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(("active", "finished")))
-    options = fields.Dict(required=True)
-    round = fields.Integer(required=True)
-    phase = fields.String(required=True)
-    turn = fields.Integer(required=True, allow_none=True)
-    seats = fields.List(fields.Nested(SeatSchema), required=True)
-    scores = fields.List(fields.Integer(), required=True)
-    winners = fields.List(fields.Integer(), required=True)
-    stock_size = fields.Integer(required=True)
-    rounds = fields.List(fields.Nested(RoundResultSchema), required=True)
-    deal_commitment = fields.String(required=True, allow_none=True)
-    you = fields.Nested(YouSchema, required=True, allow_none=True)
-    roles = fields.Nested(RolesSchema, allow_none=True, metadata={"description": "three-hand-gin"})
-    knock = fields.Nested(KnockSchema, allow_none=True, metadata={"description": "three-hand-gin"})
-    discard_top = fields.String(allow_none=True, metadata={"description": "three-hand-gin"})
-    discard_size = fields.Integer(metadata={"description": "three-hand-gin"})
-    dealer = fields.Integer(allow_none=True, metadata={"description": "manipulation-rummy"})
-    table = fields.List(
-        fields.List(fields.String()), metadata={"description": "manipulation-rummy"}
-    )
-    draws_this_turn = fields.Integer(metadata={"description": "manipulation-rummy"})
-    rounds_won = fields.List(
-        fields.Integer(), metadata={"description": "manipulation-rummy: rounds won per seat"}
-    )
-    final_turns_left = fields.Integer(
-        metadata={"description": "manipulation-rummy: turns left in the last lap (M9.2)"}
-    )
-
-
 class EventSchema(Schema):
     seq = fields.Integer(required=True)
     type = fields.String(required=True)
@@ -283,27 +171,9 @@ class EventSchema(Schema):
     data = fields.Dict(required=True)
 
 
-class MoveResultSchema(Schema):
-    version = fields.Integer(required=True)
-    events = fields.List(fields.Nested(EventSchema), required=True)
-    match = fields.Nested(ViewSchema, required=True)
-
-
 class EventsPageSchema(Schema):
     version = fields.Integer(required=True)
     events = fields.List(fields.Nested(EventSchema), required=True)
-
-
-class LegalMovesSchema(Schema):
-    version = fields.Integer(required=True)
-    seat = fields.Integer(required=True, allow_none=True)
-    moves = fields.List(fields.Dict(), required=True)
-
-
-class HintSchema(Schema):
-    move = fields.Dict(required=True)
-    reason = fields.String(required=True)
-    bot = fields.String(required=True, metadata={"description": "the bot that chose the move"})
 
 
 class BotSchema(Schema):
@@ -316,12 +186,11 @@ class HealthSchema(Schema):
     status = fields.String(required=True, validate=validate.OneOf(("ok",)))
 
 
-class ReplayResultSchema(Schema):
-    version = fields.Integer(required=True, metadata={"description": "events replayed"})
-    match = fields.Nested(ViewSchema, required=True, metadata={"description": "spectator view"})
-    hands = fields.List(
-        fields.List(fields.String(), allow_none=True),
-        required=True,
-        metadata={"description": "every seat's final hand (null for a seat with no hand)"},
+class ReplayQuerySchema(Schema):
+    class Meta:
+        unknown = EXCLUDE
+
+    steps = fields.Boolean(
+        load_default=False,
+        metadata={"description": "also answer `steps`: the match after every event"},
     )
-    rounds = fields.List(fields.Nested(RoundResultSchema), required=True)

@@ -67,7 +67,7 @@ class Servers:
         redis_cmd += ["--save", "", "--appendonly", "no", "--dir", str(self.tmp)]
         self._spawn(redis_cmd, redis_port)
         (self.tmp / "ceiling_app.py").write_text(CEILING_APP)
-        env = {**os.environ, "REDIS_URL": self.redis_url}
+        env = {**os.environ, "REDIS_URL": self.redis_url, "DEADWOOD_TOKEN_PEPPER": "bench-pepper"}
         self.api_port, self.ceiling_port = free_port(), free_port()
         self._spawn(self._gunicorn(self.api_port, workers, "api:create_app()"), self.api_port, env)
         ceiling = [*self._gunicorn(self.ceiling_port, workers, "ceiling_app:app")]

@@ -1,4 +1,5 @@
-"""The `deadwood` subcommands for bot authors and replays: play, tail, export, replay, verify.
+"""The `deadwood` subcommands for players, bot authors and replays: new, play, tail, export,
+replay, verify.
 
 `register(subparsers)` adds them to the `deadwood` command (cli/up.py); each sets
 `args.run`, the function that carries the command out, and `args.handler` = `run`, which
@@ -70,6 +71,17 @@ Checks the log locally with the rules, exactly as POST /v1/replays does (the sam
 the same verdict): every event must be what the rules would have recorded. Prints each
 round's result and the final scores; exit status 1 naming the first bad event otherwise."""
 
+NEW_HELP = """\
+examples:
+  deadwood new --variant three-hand-gin --players ana,ben --bot expert
+  deadwood new --variant manipulation-rummy --players ana --bot expert --bot basic --seed 7
+  deadwood new --variant three-hand-gin --bot expert --bot basic --bot random --seed 5
+
+Creates a match (POST /v1/matches) and prints its id, the watch page's URL and one bearer
+token per human seat (shown only this once), with the `deadwood play` command for each.
+--players are human seats in order; each --bot adds a seat played by the server (named after
+the bot). --option KEY=VALUE sets a rule option (a JSON value, or else a string)."""
+
 VERIFY_HELP = """\
 examples:
   deadwood verify match.ndjson
@@ -85,7 +97,8 @@ status 1 naming each round whose deal does not match."""
 
 
 def register(subparsers: Any) -> None:
-    """Add play, tail, export, replay and verify to an argparse subparsers object."""
+    """Add new, play, tail, export, replay and verify to an argparse subparsers object."""
+    _new_parser(subparsers)
     _play_parser(subparsers)
     _tail_parser(subparsers)
     _export_parser(subparsers)
@@ -138,6 +151,26 @@ def _server_arguments(parser: argparse.ArgumentParser, token_required: bool = Fa
     )
 
 
+def _new_parser(subparsers: Any) -> None:
+    parser = _parser(subparsers, "new", "create a match and print its seat tokens", NEW_HELP)
+    parser.add_argument(
+        "--base-url",
+        default=os.environ.get("DEADWOOD_URL", DEFAULT_URL),
+        help=f"the server (default $DEADWOOD_URL or {DEFAULT_URL})",
+    )
+    parser.add_argument("--variant", required=True, help="three-hand-gin | manipulation-rummy")
+    parser.add_argument("--players", default="", help="human seats, comma-separated: ana,ben")
+    parser.add_argument(
+        "--bot", action="append", default=[], help="add a seat played by this built-in bot"
+    )
+    parser.add_argument("--seed", type=int, default=None, help="seed every shuffle (replayable)")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option"
+    )
+    parser.add_argument("--json", action="store_true", help="print the create response as JSON")
+    parser.set_defaults(run=new, handler=run)
+
+
 def _play_parser(subparsers: Any) -> None:
     parser = _parser(subparsers, "play", "play a seat with a bot until the match ends", PLAY_HELP)
     _server_arguments(parser, token_required=True)
@@ -168,6 +201,62 @@ def _file_parser(
     parser = _parser(subparsers, name, summary, epilog)
     parser.add_argument("file", help="an NDJSON log (deadwood export), or - for standard input")
     parser.set_defaults(run=func, handler=run)
+
+
+# --- new --------------------------------------------------------------------------------------
+
+
+def new_players(humans: str, bots: Sequence[str]) -> list[dict[str, Any]]:
+    """`ana,ben` and `[expert]` -> the players of POST /v1/matches; bot seats get unique names."""
+    players: list[dict[str, Any]] = [{"name": n.strip()} for n in humans.split(",") if n.strip()]
+    taken = {p["name"] for p in players}
+    for bot in bots:
+        name, k = bot, 2
+        while name in taken:
+            name, k = f"{bot}{k}", k + 1
+        taken.add(name)
+        players.append({"name": name, "bot": bot})
+    return players
+
+
+def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
+    """`["target_score=50"]` -> `{"target_score": 50}` (a JSON value, or else the string)."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise SystemExit(f"deadwood new: --option takes KEY=VALUE, not {pair!r}")
+        try:
+            options[key] = json.loads(value)
+        except ValueError:
+            options[key] = value
+    return options
+
+
+def watch_url(base_url: str, match_id: str) -> str:
+    root = base_url.rstrip("/")
+    root = root[: -len("/v1")] if root.endswith("/v1") else root
+    return f"{root}/watch/{match_id}"
+
+
+def new(args: argparse.Namespace) -> int:
+    players = new_players(args.players, args.bot)
+    options = parse_options(args.option)
+    with Client(args.base_url) as client:
+        created = client.create_match(args.variant, players, seed=args.seed, options=options)
+    if args.json:
+        print(json.dumps(created, indent=2))
+        return 0
+    match_id = created["id"]
+    print(f"match {match_id} ({created['variant']}, version {created['version']})")
+    print(f"watch: {watch_url(args.base_url, match_id)}")
+    for seat in created["seats"]:
+        if seat["bot"]:
+            print(f"seat {seat['seat']} {seat['name']}: bot {seat['bot']}, played by the server")
+            continue
+        print(f"seat {seat['seat']} {seat['name']}: token {seat['token']}")
+        print(f"  deadwood play --match {match_id} --token {seat['token']} --bot expert")
+    return 0
 
 
 # --- play -------------------------------------------------------------------------------------

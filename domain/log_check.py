@@ -4,8 +4,10 @@ A log passes only if the service itself could have written it, event for event:
 
 1. The first event is MatchCreated with its `deal_key` (the unredacted log of GET .../log).
    The opening events are made again with the variant's `create(players, options, seed,
-   deal_key)` and must equal the uploaded ones: this checks the role or dealer draw and the
-   first deal, so a changed card in a dealt hand, the stock or the salt is caught here.
+   secret)` (the secret: the deal key of an unseeded match, the `salt_key` of a seeded one,
+   which the log reveals once the match is over) and must equal the uploaded ones: this
+   checks the role or dealer draw and the first deal, so a changed card in a dealt hand, the
+   stock or the salt is caught here.
 2. Every later event is re-derived from the state before it. The candidates are the SYSTEM
    move due (`pending`: scoring, the next deal, the end), the move that the event records
    (read back from its data: `CardDiscarded {card}` -> `{"type": "discard", "card"}`), and
@@ -31,8 +33,9 @@ from domain.errors import RulesError
 from domain.events import SYSTEM, Event
 from domain.variants import Variant, get_variant
 
-NO_SECRET = "0" * 64
-"""Passed to create() for a seeded match, whose deal key comes from the seed."""
+NO_SECRET = ""
+"""Passed to create() for a seeded match recorded before seeded matches had a secret
+`salt_key` (its salts came from the seed's deal key)."""
 
 
 class LogRejected(Exception):
@@ -116,14 +119,8 @@ def check_opening(log: Sequence[Event]) -> tuple[Variant, int]:
     except RulesError as exc:
         raise LogRejected(1, f"event 1 (MatchCreated): {exc}") from None
     seed, deal_key = data.get("seed"), data.get("deal_key")
-    if seed is None and not isinstance(deal_key, str):
-        raise LogRejected(
-            1,
-            "event 1 (MatchCreated) has no deal_key: replay needs the unredacted log of a "
-            "finished match (GET /v1/matches/{id}/log)",
-        )
+    secret = _secret(seed, deal_key, data.get("salt_key", NO_SECRET))
     try:
-        secret = NO_SECRET if seed is not None else str(deal_key)
         players = data.get("players") or []
         opening = variant.create(players, data.get("options") or {}, seed, secret)
     except (RulesError, TypeError, ValueError, KeyError) as exc:
@@ -138,6 +135,19 @@ def check_opening(log: Sequence[Event]) -> tuple[Variant, int]:
                 f"(expected {made.type} with other data: a changed deal, draw or option)",
             )
     return variant, len(opening)
+
+
+def _secret(seed: Any, deal_key: Any, salt_key: Any) -> str:
+    """The secret create() needs: an unseeded match's deal key, a seeded match's salt key."""
+    secret = deal_key if seed is None else salt_key
+    if not isinstance(secret, str):
+        name = "deal_key" if seed is None else "salt_key"
+        raise LogRejected(
+            1,
+            f"event 1 (MatchCreated) has no {name}: replay needs the unredacted log of a "
+            "finished match (GET /v1/matches/{id}/log)",
+        )
+    return secret
 
 
 def _candidates(variant: Variant, state: Any, event: Event) -> list[tuple[int, dict[str, Any]]]:

@@ -102,7 +102,8 @@ class MatchService:
         game = get_variant(variant)
         _check_bots(variant, players)
         full = game.validate_options(options)
-        events = tuple(game.create(players, full, seed, secrets.token_hex(32)))
+        secret = secrets.token_hex(32)  # the deal key, or a seeded match's salt key (shuffle.py)
+        events = tuple(game.create(players, full, seed, secret))
         state = fold(game, events)
         seat_tokens = [None if p.get("bot") else tokens.new_token(s) for s, p in enumerate(players)]
         request = self._create_request(

@@ -71,24 +71,37 @@ def create(
     seed: int | None,
     secret: str,
 ) -> tuple[Event, ...]:
-    """MatchCreated, RolesDrawn (G1.2) and the first RoundDealt (G4)."""
+    """MatchCreated, RolesDrawn (G1.2) and the first RoundDealt (G4). `secret` is the caller's
+    secret (the store's `secrets.token_hex(32)`): the deal key of an unseeded match, the salt
+    key of a seeded one."""
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise InvalidOptions(f"seed must be an integer or null, not {seed!r:.40}")
     if seed is None and (not isinstance(secret, str) or not secret):
         raise InvalidOptions("an unseeded match needs a secret deal key")
-    created = Event(
-        "MatchCreated",
-        {
-            "variant": VARIANT_NAME,
-            "players": _players(players),
-            "options": validate_options(options),
-            "seeded": seed is not None,
-            "seed": seed,
-            "deal_key": seed_key(seed) if seed is not None else secret,
-        },
-    )
+    created = Event("MatchCreated", created_data(players, options, seed, secret))
     _, opening = autoplay_system(evolve(initial_state(), created))
     return (created, *opening)
+
+
+def created_data(
+    players: Sequence[Mapping[str, Any]],
+    options: Mapping[str, Any] | None,
+    seed: int | None,
+    secret: str,
+) -> dict[str, Any]:
+    """MatchCreated's data. A seeded match's deck order comes from its seed alone and its
+    salts from `secret` (`salt_key`; with an empty secret, from the seed as before)."""
+    data: dict[str, Any] = {
+        "variant": VARIANT_NAME,
+        "players": _players(players),
+        "options": validate_options(options),
+        "seeded": seed is not None,
+        "seed": seed,
+        "deal_key": seed_key(seed) if seed is not None else secret,
+    }
+    if seed is not None and secret:
+        data["salt_key"] = secret
+    return data
 
 
 def autoplay_system(state: GinState) -> tuple[GinState, tuple[Event, ...]]:

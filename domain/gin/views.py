@@ -133,6 +133,8 @@ def event_view(before: GinState, event: Event, seat: int | None) -> dict[str, An
 def _redact_created(before: GinState, data: dict[str, Any], seat: int | None) -> None:
     data["seed"] = None
     data["deal_key"] = None
+    if "salt_key" in data:
+        data["salt_key"] = None
 
 
 def _redact_dealt(before: GinState, data: dict[str, Any], seat: int | None) -> None:

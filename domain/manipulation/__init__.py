@@ -7,7 +7,7 @@ maths (table/) in melds.py; this module creates a match and names the surface.
 
 Events (past tense, JSON-ready data):
 
-    MatchCreated   {variant, players, options, seeded, seed, deal_key}
+    MatchCreated   {variant, players, options, seeded, seed, deal_key, salt_key (seeded only)}
     DealerChosen   {round, dealer}                  chance: DealRng(deal_key, "dealer") (M3.1)
     RoundDealt     {round, dealer, hands, stock, salt, commitment}             (M3)
     CardDrawn      {seat, card, draw}               draw is 1, 2 or 3 (M4)
@@ -57,7 +57,7 @@ from domain.manipulation.options import validate_options as _validate_options
 from domain.manipulation.scoring import score_round
 from domain.manipulation.state import NAME, Phase, RoundEnd, State, evolve, pack
 from domain.manipulation.views import event_view, view
-from domain.shuffle import DealRng, seed_key
+from domain.shuffle import DealRng, salt_key, seed_key
 from domain.variants import Variant
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
@@ -103,19 +103,19 @@ def create(
     deal_key = seed_key(seed) if seed is not None else secret
     n = len(roster)
     dealer = DealRng(deal_key, "dealer").randbelow(n)
-    created = Event(
-        "MatchCreated",
-        {
-            "variant": NAME,
-            "players": roster,
-            "options": full,
-            "seeded": seed is not None,
-            "seed": seed,
-            "deal_key": deal_key,
-        },
-    )
+    data: dict[str, Any] = {
+        "variant": NAME,
+        "players": roster,
+        "options": full,
+        "seeded": seed is not None,
+        "seed": seed,
+        "deal_key": deal_key,
+    }
+    if seed is not None and secret:
+        data["salt_key"] = secret  # the salts of a seeded match stay secret (shuffle.py)
     chosen = Event("DealerChosen", {"round": 1, "dealer": dealer})
-    return created, chosen, deal_event(deal_key, 1, n, dealer)
+    salts = salt_key(deal_key, data.get("salt_key"))
+    return Event("MatchCreated", data), chosen, deal_event(deal_key, 1, n, dealer, salts)
 
 
 def initial_state() -> State:

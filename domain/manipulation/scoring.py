@@ -15,7 +15,7 @@ from domain.events import Event
 from domain.manipulation.deal import deal_event
 from domain.manipulation.options import ManipOptions
 from domain.manipulation.state import State, evolve
-from domain.shuffle import DealRng
+from domain.shuffle import DealRng, salt_key
 
 KNOCK = "knock"
 OUT = "out"
@@ -146,7 +146,8 @@ def score_round(state: State) -> tuple[Event, ...]:
         return scored, finished
     assert state.deal_key is not None and state.dealer is not None
     dealer = next_dealer(state, winners)
-    return scored, deal_event(state.deal_key, state.round + 1, state.n, dealer)
+    salts = salt_key(state.deal_key, state.salt_key)
+    return scored, deal_event(state.deal_key, state.round + 1, state.n, dealer, salts)
 
 
 def next_dealer(state: State, winners: Sequence[int]) -> int:

@@ -1,16 +1,14 @@
 """Schemathesis against the served OpenAPI document, with auth for two seats (issue 6).
 
-tests/integration/api/test_openapi.py runs a bounded in-process schemathesis pass without
-credentials and on made-up match ids. This one fuzzes the app as gunicorn serves it (the document
-from
+tests/api/test_openapi.py runs a bounded in-process schemathesis pass without credentials and
+on made-up match ids. This one fuzzes the app as gunicorn serves it (the document from
 /v1/openapi.json), on real matches: every generated case is pointed at one of two live
 matches (or a match id that does not exist) and sent with the bearer token of one of the
 three seats of the first match, of a seat of the second match, a
 malformed token, or none; half the moves are replaced by a legal move of the caller's seat,
 so the write path is probed too. So object-level authorization is probed: a token is tried
-on the match it belongs to and on the other one. Every schemathesis check runs except
-positive_data_acceptance (a schema-valid move may still be refused by the rules: a
-documented 4xx). On top, our own checks:
+on the match it belongs to and on the other one. Every schemathesis check runs, with the
+rule refusals of tests/support/contract_checks.py (issue 17). On top, our own checks:
 
 - no 5xx, and every response conforms to the document (the checks above);
 - a token of another match, or a malformed one, is always 401 `unauthorized`;
@@ -33,8 +31,9 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from schemathesis.specs.openapi.checks import positive_data_acceptance
+from hypothesis.stateful import run_state_machine_as_test
 
+from tests.support.contract_checks import contract_config
 from tests.support.reliability_procs import soak
 
 EXAMPLES = soak(120, 2000)
@@ -75,7 +74,9 @@ def target(stack: Any, private_redis: Any) -> dict[str, Any]:
 def test_schemathesis_served_with_two_seats_finds_no_5xx_no_violation_no_idor(
     target: Any,
 ) -> None:
-    schema = schemathesis.openapi.from_url(f"{target['base_url']}/v1/openapi.json")
+    schema = schemathesis.openapi.from_url(
+        f"{target['base_url']}/v1/openapi.json", config=contract_config()
+    )
     operations = [r.ok() for r in schema.get_all_operations()]
     operations = [op for op in operations if not op.path.endswith("/events/stream")]
     assert len(operations) >= 8
@@ -121,9 +122,7 @@ def test_schemathesis_served_with_two_seats_finds_no_5xx_no_violation_no_idor(
                 case.body = data.draw(st.sampled_from(legal), label="legal move")
                 case.headers.pop("If-Match", None)
         turn = _turn(target["base_url"], match_id) if match_id in target["matches"] else None
-        response = case.call_and_validate(
-            base_url=target["base_url"], excluded_checks=[positive_data_acceptance]
-        )
+        response = case.call_and_validate(base_url=target["base_url"])
         key = f"{op.method.upper()} {op.path} {response.status_code}"
         seen[key] = seen.get(key, 0) + 1
         _object_level(response, match_id, owner, seat, who, op, turn, target)
@@ -200,3 +199,48 @@ def _system_only(client: Any, match_id: str, after: int) -> bool:
     rows = client.xrange(f"match:{{{match_id}}}:events", f"0-{after + 1}", "+")
     system = {b"RoundScored", b"RoundDealt", b"MatchFinished", b"DealerChosen", b"RolesDrawn"}
     return all(fields[b"type"] in system for _, fields in rows)
+
+
+STATEFUL_EXAMPLES = soak(25, 400)
+
+
+def test_schemathesis_served_stateful_through_the_links_reports_no_failure(
+    stack: Any, private_redis: Any
+) -> None:
+    """The stateful phase against gunicorn (issue 17): the links of POST /v1/matches take the
+    new match's id and each seat's token into every match operation (the stream aside: it
+    stays open for seconds); every check holds on every step, and the linked operations are
+    reached with a real match and, for legal-moves, a seat's token (seat not null)."""
+    stack.start_api(workers=2)
+    stack.start_worker()
+    schema = schemathesis.openapi.from_url(
+        f"{stack.base_url}/v1/openapi.json", config=contract_config()
+    ).exclude(path_regex="/events/stream$")
+    reached: dict[str, int] = {}
+    seated: list[int] = []
+
+    class Machine(schema.as_state_machine()):  # type: ignore[misc]
+        def after_call(self, response: Any, case: Any) -> None:
+            super().after_call(response, case)
+            key = f"{case.method.upper()} {case.path} {response.status_code}"
+            reached[key] = reached.get(key, 0) + 1
+            legal = case.path.endswith("/legal-moves") and response.status_code == 200
+            if legal and response.json()["seat"] is not None:
+                seated.append(response.json()["seat"])
+
+    run_state_machine_as_test(
+        Machine,
+        settings=settings(
+            max_examples=STATEFUL_EXAMPLES,
+            stateful_step_count=6,
+            derandomize=True,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+        ),
+    )
+    print(f"\nstateful served: {sum(reached.values())} calls: {dict(sorted(reached.items()))}")
+    real = {k.rsplit(" ", 1)[0] for k in reached if not k.endswith((" 401", " 404"))}
+    for path in ("", "/legal-moves", "/moves", "/events", "/log", "/hint"):
+        method = "POST" if path == "/moves" else "GET"
+        assert f"{method} /v1/matches/{{match_id}}{path}" in real, sorted(real)
+    assert seated, "no link carried a seat's token"

@@ -13,7 +13,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from typing import Any
 import redis
 
 from cli.procs import free_port, redis_server_binary, wait_port
+from tests.support.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 SOAK = os.environ.get("DEADWOOD_SOAK") == "1"
@@ -95,20 +95,18 @@ class PrivateRedis:
         else:
             args += ["--appendonly", "no"]
         self.proc = spawn(args, self.dir / "redis.log")
+        proc = self.proc
         client = redis.Redis(port=self.port, socket_timeout=1)
+
+        def answers() -> bool:
+            with contextlib.suppress(redis.exceptions.BusyLoadingError, redis.ConnectionError):
+                return bool(client.ping())
+            if proc.poll() is not None:
+                raise RuntimeError(f"redis-server exited: see {self.dir / 'redis.log'}")
+            return False
+
         try:
-            for _ in range(400):
-                try:
-                    if client.ping():
-                        return
-                except redis.exceptions.BusyLoadingError:
-                    pass
-                except redis.ConnectionError:
-                    pass
-                if self.proc.poll() is not None:
-                    raise RuntimeError(f"redis-server exited: see {self.dir / 'redis.log'}")
-                time.sleep(0.025)
-            raise RuntimeError(f"redis-server did not answer on port {self.port}")
+            wait_until(answers, 30.0, f"redis-server to answer on port {self.port}", every=0.025)
         finally:
             client.close()
 

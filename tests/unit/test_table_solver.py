@@ -112,6 +112,24 @@ def test_can_arrange_matches_brute_force_m2(seed: int) -> None:
         assert_arrangement(found, given_cards)
 
 
+def test_two_jokers_fill_two_gaps_of_a_run_from_the_ace_m2_4_m5_1() -> None:
+    """The arrangement the old solver missed is a legal sequence of exactly these cards, and
+    the brute-force oracle finds the set arrangeable."""
+    given_cards = cards("3S 6S 5S JK JK AS")
+    arranged = table("AS JK=2S 3S JK=4S 5S 6S")
+    assert_arrangement(arranged, given_cards)
+    assert oracle_can_arrange(given_cards)
+
+
+def test_can_arrange_two_jokers_in_a_run_from_the_ace_m2_4_m5_1() -> None:
+    """Issue 13: two free jokers filling two gaps of one run from the ace (the old solver
+    refused it; the exact program finds it)."""
+    given_cards = cards("3S 6S 5S JK JK AS")
+    found = can_arrange(given_cards)
+    assert found is not None
+    assert_arrangement(found, given_cards)
+
+
 # --- best_move: worked cases -------------------------------------------------------------
 
 

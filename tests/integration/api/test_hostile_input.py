@@ -194,11 +194,12 @@ def test_bad_headers_are_refused(client: Any, service: Any, match: Any) -> None:
     for etag in ("3", 'W/"3"', '"x"', '"1", "2"'):
         response = _moves(client, match_id, tokens[captain], json=move, headers={"If-Match": etag})
         problem(response, 412, "version_conflict")
-    problem(
-        client.get(f"/v1/matches/{match_id}/events/stream", headers={"Last-Event-ID": "abc"}),
-        422,
-        "validation_error",
-    )
+    for seq in ("abc", "\u00b2", "1 2", "9" * 16):  # "²".isdigit() is true: no 500 for it
+        problem(
+            client.get(f"/v1/matches/{match_id}/events/stream", headers={"Last-Event-ID": seq}),
+            422,
+            "validation_error",
+        )
     _unchanged(client, service, match_id, version)
 
 
@@ -244,3 +245,22 @@ def test_store_down_is_503(service: Any) -> None:
     client = create_app({"SERVICE": dead}).test_client()
     problem(client.get("/v1/health"), 503, "store_unavailable")
     problem(client.get("/v1/matches/m_x"), 503, "store_unavailable")
+
+
+def test_create_reads_a_number_with_a_zero_fraction_as_that_integer(client: Any) -> None:
+    """openapi.yaml's `integer` admits `7.0` (JSON Schema 2020-12); the server agrees and
+    reads it as 7, so the match is the one seed 7 makes (issue 17). `1.5` stays refused."""
+    players = [{"name": n} for n in "abc"]
+
+    def made(text: str) -> Any:
+        body = '{"variant": "three-hand-gin", "players": ' + json.dumps(players) + ", " + text + "}"
+        response = client.post("/v1/matches", data=body, content_type="application/json")
+        assert response.status_code == 201, response.get_json()
+        view = client.get(f"/v1/matches/{response.get_json()['id']}").get_json()
+        # the commitment's salt is the server's secret even when seeded (issue 11 item 4)
+        return {k: v for k, v in view.items() if k not in ("id", "deal_commitment")}
+
+    whole = made('"seed": 7, "options": {"target_score": 50}')
+    assert made('"seed": 7.0, "options": {"target_score": 5e1}') == whole
+    assert whole["options"]["target_score"] == 50
+    assert made('"seed": 8, "options": {"target_score": 50}') != whole

@@ -224,3 +224,39 @@ def test_an_unseeded_match_replays_from_its_secret_deal_key(client: Any, service
     )
     if log[2]["data"]["stock"][0] != log[2]["data"]["stock"][1]:
         _rejected_at(client, log, 3)
+
+
+@pytest.mark.parametrize("variant", ["three-hand-gin", "manipulation-rummy"])
+def test_steps_give_the_match_after_every_event_as_the_log_rebuilds_it(
+    client: Any, service: Any, variant: str
+) -> None:
+    """`?steps=true` (the replay page): one step per event, each the spectator view of the
+    log's first k events with every seat's hand; the last is the final answer."""
+    from domain.events import Event
+    from domain.variants import get_variant
+
+    log, _ = _finished(client, service, variant)
+    answer = client.post(
+        "/v1/replays?steps=true",
+        data="".join(json.dumps(e) + "\n" for e in log),
+        headers={"Content-Type": "application/x-ndjson"},
+    ).get_json()
+    steps = answer["steps"]
+    assert [s["seq"] for s in steps] == list(range(1, len(log) + 1))
+    assert [s["type"] for s in steps] == [e["type"] for e in log]
+    assert steps[-1]["match"] == answer["match"] and steps[-1]["hands"] == answer["hands"]
+    rules = get_variant(variant)
+    state = rules.initial_state()
+    checked = {len(log) // 3, len(log) // 2, len(log) - 1}
+    for k, e in enumerate(log, start=1):
+        state = rules.evolve(state, Event(e["type"], e["data"], e["v"]))
+        if k not in checked:
+            continue
+        assert steps[k - 1]["match"] == {"id": None, **rules.view(state, None)}
+        for seat, hand in enumerate(steps[k - 1]["hands"]):
+            assert sorted(hand or []) == sorted(rules.view(state, seat)["you"]["hand"])
+
+
+def test_without_steps_the_answer_has_none(client: Any, service: Any) -> None:
+    log, _ = _finished(client, service, "three-hand-gin")
+    assert "steps" not in _post(client, log).get_json()

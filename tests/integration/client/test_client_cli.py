@@ -195,3 +195,43 @@ def test_the_deadwood_command_runs_the_client_subcommands(
     )
     assert deadwood(["verify", str(path)]) == 0
     assert "all 1 deals match" in capsys.readouterr().out
+
+
+def test_new_creates_a_match_and_prints_its_id_tokens_and_watch_url(
+    live: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The quickstart of the README: `deadwood new --variant three-hand-gin --players ana,ben
+    --bot expert` (issue 15)."""
+    argv = ["new", "--base-url", live.base_url, "--variant", "three-hand-gin"]
+    assert main([*argv, "--players", "ana,ben", "--bot", "expert", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    match_id = re.search(r"^match (m_\S+) \(three-hand-gin", out, re.M).group(1)  # type: ignore[union-attr]
+    assert f"watch: {live.base_url}/watch/{match_id}\n" in out
+    tokens = dict(re.findall(r"^seat \d+ (\w+): token (\S+)$", out, re.M))
+    assert set(tokens) == {"ana", "ben"}
+    assert f"deadwood play --match {match_id} --token {tokens['ana']} --bot expert" in out
+    assert re.search(r"^seat 2 expert: bot expert, played by the server$", out, re.M)
+    for seat, name in enumerate(("ana", "ben")):
+        view = live.client(tokens[name]).match(match_id)
+        assert view["you"]["seat"] == seat and view["seeded"]
+    page = live.client().http.get(f"{live.base_url}/watch/{match_id}")
+    assert page.status_code == 200 and match_id in page.text
+
+
+def test_new_names_bot_seats_apart_and_passes_options(
+    live: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["new", "--base-url", live.base_url, "--variant", "manipulation-rummy", "--json"]
+    argv += ["--bot", "expert", "--bot", "expert", "--bot", "basic", "--option", "target_score=40"]
+    assert main(argv) == 0
+    created = json.loads(capsys.readouterr().out)
+    assert [s["name"] for s in created["seats"]] == ["expert", "expert2", "basic"]
+    assert [s["token"] for s in created["seats"]] == [None, None, None]
+    assert created["options"]["target_score"] == 40
+
+
+def test_new_refused_by_the_server_says_why(live: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """three-hand-gin needs exactly three players: a validation_error, exit status 1."""
+    argv = ["new", "--base-url", live.base_url, "--variant", "three-hand-gin", "--players", "ana"]
+    assert main(argv) == 1
+    assert "deadwood new:" in capsys.readouterr().err

@@ -16,7 +16,7 @@ from rq.serializers import JSONSerializer
 from domain.events import Event
 from domain.replay import replay
 from store.event_store import AppendRequest, Conflict
-from store.jobs import BOTS, SCORING, JobSpec, bot_job_id, score_job_id
+from store.jobs import BOTS_LOW, SCORING, JobSpec, bot_job_id, score_job_id
 from store.service import MatchService
 from tests.support import store_play
 
@@ -31,11 +31,12 @@ def test_a_bot_to_act_gets_its_job_in_the_same_append(
     service: MatchService, redis_client: redis.Redis
 ) -> None:
     """The create that leaves a bot to act also wrote job bot-<match>-<version> on queue
-    `bots`, whose arguments are the match id and the version and nothing else (no leak)."""
+    `bots-low` (every seat is a bot), whose arguments are the match id and the version and
+    nothing else (no leak)."""
     created = service.create_match("three-hand-gin", BOT_PLAYERS, {}, 2)
     assert service.variant(created.state).to_act(created.state) is not None
     job_id = bot_job_id(created.match_id, created.version)
-    assert _queued(redis_client, BOTS) == [job_id]
+    assert _queued(redis_client, BOTS_LOW) == [job_id]
     job = Job.fetch(job_id, connection=redis_client, serializer=JSONSerializer)
     assert job.func_name == "workers.bot_turn.play_bot_turn"
     assert job.args == [created.match_id, created.version]
@@ -90,7 +91,7 @@ def test_jobs_on_another_queue_server_are_enqueued_after_the_commit(redis_url: s
         assert not svc.store.jobs_in_transaction
         created = svc.create_match("three-hand-gin", [{"name": "a", "bot": "random"}] * 3, {}, 2)
         job_id = bot_job_id(created.match_id, created.version)
-        assert Queue(BOTS, connection=queue_client).job_ids == [job_id]
+        assert Queue(BOTS_LOW, connection=queue_client).job_ids == [job_id]
         assert not store_client.exists(f"rq:job:{job_id}")
     finally:
         queue_client.flushdb()

@@ -16,7 +16,7 @@ import workers.bot_turn as bot_turn
 from domain import bots
 from domain.events import SYSTEM
 from store.event_store import events_key
-from store.jobs import BOTS, SCORING, JobSpec, Queues
+from store.jobs import BOTS_LOW, SCORING, JobSpec, Queues
 from store.service import MatchService
 from tests.support.workers_play import GIN, MANIP, burst, hasty
 from workers import scoring
@@ -193,7 +193,7 @@ def test_jobs_go_to_the_scoring_and_bots_queues_with_the_json_serializer(
 ) -> None:
     players = [{"name": n, "bot": "random"} for n in "abc"]
     created = service.create_match(GIN, players, {}, 4)
-    queue = Queue(BOTS, connection=redis_client, serializer=JSONSerializer)
-    (job,) = queue.jobs
-    assert job.args == [created.match_id, created.version] and job.origin == BOTS
+    queue = Queue(BOTS_LOW, connection=redis_client, serializer=JSONSerializer)
+    (job,) = queue.jobs  # every seat is a bot: the low-priority queue (store/jobs.py)
+    assert job.args == [created.match_id, created.version] and job.origin == BOTS_LOW
     assert Queue(SCORING, connection=redis_client).count == 0

@@ -1,0 +1,59 @@
+"""The browser pages, served by the API itself with no build step and no outside URL:
+
+    /docs               the API reference: Swagger UI (the pinned swagger-ui-py package
+                        ships its scripts and styles) reading the served /v1/openapi.json
+    /watch/<match_id>   a match live, as a spectator or, with a seat token pasted into the
+                        page, as that seat (api/static/deadwood/watch.js)
+    /replay             check an NDJSON log with POST /v1/replays and step through it
+
+Every script, style and picture comes from api/static/deadwood or the swagger-ui-py
+package; the pages call only this server's /v1 endpoints. A seat token stays in the tab's
+sessionStorage and travels in the Authorization header, never in a URL.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, abort, render_template, send_from_directory
+
+from api.common import check_match_id
+
+blp = Blueprint("pages", __name__)
+
+SWAGGER_FILES = frozenset({"swagger-ui-bundle.js", "swagger-ui.css"})
+
+
+@blp.get("/docs")
+def docs() -> Any:
+    return render_template("docs.html")
+
+
+@blp.get("/docs/assets/<name>")
+def docs_asset(name: str) -> Any:
+    """Swagger UI's own files (5.x, which reads OpenAPI 3.1), from the installed swagger-ui-py
+    package; only its static folder is used, none of its framework handlers."""
+    if name not in SWAGGER_FILES:
+        abort(404)
+    return send_from_directory(_swagger_static(), name, max_age=3600)
+
+
+@cache
+def _swagger_static() -> Path:
+    found = importlib.util.find_spec("swagger_ui")
+    assert found is not None and found.origin is not None, "swagger-ui-py is a dependency"
+    return Path(found.origin).parent / "static"
+
+
+@blp.get("/watch/<match_id>")
+def watch(match_id: str) -> Any:
+    check_match_id(match_id)
+    return render_template("watch.html", match_id=match_id)
+
+
+@blp.get("/replay")
+def replay() -> Any:
+    return render_template("replay.html")

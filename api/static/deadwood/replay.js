@@ -1,0 +1,83 @@
+// The replay page: send a chosen NDJSON log to POST /v1/replays?steps=true; show the first
+// event that breaks the rules when the server refuses it, else step through every event with
+// the match as it stood right after it (every hand face up: a published log hides nothing).
+"use strict";
+(function (D) {
+  const $ = (id) => document.getElementById(id);
+  const replay = { steps: [], events: [], names: [] };
+
+  function verdict(text, className) {
+    const line = $("verdict");
+    line.className = className;
+    line.textContent = text;
+  }
+
+  function parseLines(text) {
+    return text.split("\n").filter((l) => l.trim()).map((l) => {
+      try {
+        return JSON.parse(l);
+      } catch (e) {
+        return null;
+      }
+    });
+  }
+
+  function refused(problem, events) {
+    const seq = problem.event;
+    const bad = seq ? events[seq - 1] : null;
+    const names = events[0] && events[0].data ? (events[0].data.players || []).map((p) => p.name) : [];
+    const line = $("verdict");
+    line.className = "error";
+    line.dataset.event = seq || "";
+    line.replaceChildren();
+    if (seq) {
+      const what = bad && bad.type ? " (" + bad.type + ")" : "";
+      line.append(D.el("span", null, "The log breaks the rules at event " + seq + what + (bad && bad.type ? ": " + D.describe(Object.assign({}, bad, { seq: seq }), names) : "")));
+      line.append(document.createElement("br"));
+    }
+    line.append(D.el("span", "status", (problem.detail || problem.title) + " [" + problem.code + "]"));
+  }
+
+  function show(k) {
+    const step = replay.steps[k - 1];
+    $("slider").value = k;
+    $("position").textContent = "event " + k + " of " + replay.steps.length;
+    const event = replay.events[k - 1] || { seq: k, type: step.type, data: {} };
+    $("event").textContent = D.describe(Object.assign({ seq: k }, event), replay.names);
+    $("table").replaceChildren(D.renderTable(step.match, step.hands));
+    $("rounds").replaceChildren(D.renderRounds(step.match));
+  }
+
+  function passed(result, events) {
+    replay.steps = result.steps;
+    replay.events = events;
+    replay.names = result.match.seats.map((s) => s.name);
+    const m = result.match;
+    const scores = m.seats.map((s) => s.name + " " + m.scores[s.seat]).join(", ");
+    const winners = m.winners.map((s) => replay.names[s]).join(", ") || "nobody";
+    verdict(result.version + " events follow the rules; the match is " + m.status + (m.status === "finished" ? ": " + winners + " won" : "") + "; scores " + scores, "ok");
+    $("slider").max = replay.steps.length;
+    $("stepper").hidden = false;
+    $("rounds-panel").hidden = false;
+    show(1);
+  }
+
+  async function upload(file) {
+    verdict("checking " + file.name + "...", "status");
+    $("stepper").hidden = true;
+    $("table").replaceChildren();
+    const text = await file.text();
+    const response = await fetch("/v1/replays?steps=true", { method: "POST", body: text, headers: { "Content-Type": "application/x-ndjson", Accept: "application/json" } });
+    const body = await response.json().catch(() => ({ code: "bad_response", detail: "HTTP " + response.status }));
+    if (response.ok) passed(body, parseLines(text));
+    else refused(body, parseLines(text));
+  }
+
+  const go = (k) => replay.steps.length && show(Math.min(Math.max(k, 1), replay.steps.length));
+  $("log-file").addEventListener("change", (e) => e.target.files[0] && upload(e.target.files[0]));
+  $("slider").addEventListener("input", (e) => go(Number(e.target.value)));
+  $("first").addEventListener("click", () => go(1));
+  $("prev").addEventListener("click", () => go(Number($("slider").value) - 1));
+  $("next").addEventListener("click", () => go(Number($("slider").value) + 1));
+  $("last").addEventListener("click", () => go(replay.steps.length));
+})(window.Deadwood);
