@@ -46,9 +46,16 @@ bench: $(STAMP)
 # Long variants: tests marked `slow` and the DEADWOOD_SOAK=1 figures of tests/e2e
 # (16 matches for 30 s, more Redis and worker kills, longer fuzzing, more deals), with the
 # hypothesis soak profile. `make soak SOAK_TESTS=tests/e2e` runs only those.
+# Each run explores with a fresh hypothesis seed, echoed first and last; `make soak SEED=<n>`
+# repeats a run, and a failure's "Falsifying example" is pinned as an `@example` (issue 10).
 SOAK_TESTS ?=
+SEED ?=
 soak: $(STAMP)
-	DEADWOOD_SOAK=1 HYPOTHESIS_PROFILE=soak $(BIN)/pytest -m "slow or not slow" -s $(SOAK_TESTS)
+	@seed=$${SEED:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}; \
+	echo "make soak: hypothesis seed $$seed (repeat with: make soak SEED=$$seed)"; \
+	DEADWOOD_SOAK=1 HYPOTHESIS_PROFILE=soak $(BIN)/pytest -m "slow or not slow" -s \
+		--hypothesis-seed=$$seed $(SOAK_TESTS); \
+	status=$$?; echo "make soak: hypothesis seed $$seed, pytest exit $$status"; exit $$status
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

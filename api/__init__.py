@@ -3,16 +3,24 @@
     create_app(test_config=None) -> Flask
 
 Configuration (each key may come from `test_config`; the environment gives the defaults):
-    REDIS_URL / QUEUE_URL     event store and job queue (store.connection)
+    REDIS_URL / QUEUE_URL     event store and job queue (store.connection); REDIS_CLUSTER
+                              (or DEADWOOD_REDIS_CLUSTER=1): the store is a Redis Cluster
     SERVICE                   a ready MatchService (tests); otherwise one is built
     MAX_BODY_BYTES            65536 (api.md: 413 over 64 KiB)
     MAX_REPLAY_BYTES          8 MiB for POST /v1/replays
-    SSE_HEARTBEAT_SECONDS     15 (api.md: a heartbeat comment at least every 15 s)
-    SSE_MAX_SECONDS           300 (a stream ends after this; clients resume with Last-Event-ID)
+    SSE_HEARTBEAT_SECONDS     10 (api.md promises a heartbeat at least every 15 s: 5 s to spare)
+    SSE_MAX_SECONDS           0: a stream stays open while the client holds it; > 0 ends it
+                              after that many seconds (clients resume with Last-Event-ID)
+    REPLAY_CPU_SECONDS        1.0 and REPLAY_CPU_SECONDS_PER_EVENT 0.002: the CPU time a
+                              replay check may use (422 replay_too_costly beyond it)
     RATELIMIT_CREATE / RATELIMIT_MOVES   e.g. "30 per minute"; unset: no limit (api/ratelimit.py)
     CORS_ORIGINS              origins allowed from a browser; unset: none (api/cors.py)
+    TESTING                   allows the development token pepper (store.connection)
 
 The browser pages (/docs, /watch/<id>, /replay) are api/pages.py.
+
+The app refuses to start (InsecurePepper) without DEADWOOD_TOKEN_PEPPER, or with the public
+development pepper, unless DEADWOOD_DEV=1 or TESTING.
 
 `gunicorn -k gevent 'api:create_app()'` serves it.
 """
@@ -27,7 +35,7 @@ from flask import Flask, g, request
 from flask_smorest import Api
 
 from api import cors, errors, pages, ratelimit
-from api.body import read_body
+from api.body import check_media, read_body
 from api.spec import SPEC_KWARGS, finish_spec
 
 log = logging.getLogger("deadwood.api")
@@ -40,8 +48,10 @@ DEFAULTS: dict[str, Any] = {
     "OPENAPI_JSON_PATH": "openapi.json",
     "MAX_BODY_BYTES": 64 * 1024,
     "MAX_REPLAY_BYTES": 8 * 1024 * 1024,
-    "SSE_HEARTBEAT_SECONDS": 15.0,
-    "SSE_MAX_SECONDS": 300.0,
+    "SSE_HEARTBEAT_SECONDS": 10.0,
+    "SSE_MAX_SECONDS": 0.0,
+    "REPLAY_CPU_SECONDS": 1.0,
+    "REPLAY_CPU_SECONDS_PER_EVENT": 0.002,
     "JSON_SORT_KEYS": False,
 }
 
@@ -82,14 +92,25 @@ class _Api(Api):  # type: ignore[misc]
 def _service(app: Flask) -> Any:
     import redis
 
-    from store.connection import pepper_from_env, queue_url, redis_url
+    from store.connection import (
+        cluster_enabled,
+        pepper_from_env,
+        queue_url,
+        redis_url,
+        store_client,
+    )
+    from store.durability import durability_from_env
     from store.service import MatchService
 
     url = app.config.get("REDIS_URL") or redis_url()
     queue = app.config.get("QUEUE_URL") or os.environ.get("QUEUE_URL") or queue_url()
-    store = redis.Redis.from_url(url)
-    queue_redis = store if queue == url else redis.Redis.from_url(queue)
-    return MatchService(store, queue_redis=queue_redis, pepper=pepper_from_env())
+    cluster = bool(app.config.get("REDIS_CLUSTER", cluster_enabled()))
+    store = store_client(url, cluster=cluster)
+    queue_redis = store if queue == url and not cluster else redis.Redis.from_url(queue)
+    pepper = pepper_from_env(allow_dev=bool(app.config.get("TESTING")))
+    return MatchService(
+        store, queue_redis=queue_redis, pepper=pepper, durability=durability_from_env()
+    )
 
 
 def _register_blueprints(api: Api) -> None:
@@ -100,7 +121,8 @@ def _register_blueprints(api: Api) -> None:
 
 
 def _bound_request() -> None:
-    """Size (413), media type (415), encoding, JSON and depth (400) of every POST body."""
+    """Size (413), media type (415), encoding, JSON and depth (400) of every POST body; a
+    replay's log is only announced here (size, media type) and read by its view."""
     if request.method not in ("POST", "PUT", "PATCH"):
         return
     ndjson = request.endpoint in NDJSON_ENDPOINTS
@@ -113,7 +135,10 @@ def _bound_request() -> None:
         raise RequestEntityTooLarge()
     if request.endpoint is None or request.url_rule is None:
         return  # 404/405 come next, from routing
-    g.json_body = read_body(request, ndjson=ndjson)
+    if ndjson:
+        check_media(request, ndjson=True)  # the view reads the log as it comes
+        return
+    g.json_body = read_body(request, ndjson=False)
 
 
 def current_limit(ndjson: bool) -> int:

@@ -56,37 +56,65 @@ def _finite_float(text: str) -> float | int:
     Schema reads it (openapi.yaml's `integer` admits it, issue 17)."""
     value = float(text)
     if not math.isfinite(value):
-        raise ValueError(f"{text[:20]} is out of range")
+        shown = text if len(text) <= 24 else text[:20] + "..."
+        raise ValueError(f"the number {shown} is out of range (numbers must be finite doubles)")
     return int(value) if value.is_integer() else value
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) == len(pairs):
+        return obj
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise ValueError(f"the key {json.dumps(key)[:60]} appears twice in one object")
+        seen.add(key)
+    return obj
+
+
+DECODER = json.JSONDecoder(
+    parse_constant=_reject_constant, parse_float=_finite_float, object_pairs_hook=_unique_keys
+)
+"""Strict JSON: no NaN or Infinity, no out-of-range floats, no integers over 4300 digits, no
+key twice in one object (RFC 8259 leaves duplicates to the reader: we refuse them)."""
+
+
 def loads(text: str) -> Any:
-    """Strict JSON: no NaN or Infinity, no out-of-range floats, no integers over 4300 digits;
-    a number with a zero fraction is an integer."""
-    return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+    """One strict JSON document (DECODER); a number with a zero fraction is an integer."""
+    return DECODER.decode(text)
 
 
-def _decode(raw: bytes) -> str:
+def reason(exc: Exception) -> str:
+    """Why a text is not strict JSON, in words."""
+    if isinstance(exc, json.JSONDecodeError):
+        return f"{exc.msg} (character {exc.pos})"
+    if isinstance(exc, RecursionError):
+        return f"it nests deeper than {MAX_DEPTH} levels"
+    return str(exc)
+
+
+def decode_utf8(raw: bytes, what: str = "the body") -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ApiError(
-            "bad_request", f"the body is not valid UTF-8 (byte {exc.start})", 400
+            "bad_request", f"{what} is not valid UTF-8 (byte {exc.start})", 400
         ) from None
 
 
-def _parse(text: str, what: str) -> Any:
+def parse(text: str, what: str) -> Any:
+    """`text` as strict JSON nested at most MAX_DEPTH deep; 400 bad_request naming `what`."""
     if not nesting_within(text):
         raise ApiError("bad_request", f"{what} nests deeper than {MAX_DEPTH} levels", 400)
     try:
         return loads(text)
     except (ValueError, RecursionError) as exc:
-        reason = exc.msg if isinstance(exc, json.JSONDecodeError) else "not valid JSON"
-        raise ApiError("bad_request", f"{what} is not valid JSON: {reason}", 400) from None
+        raise ApiError("bad_request", f"{what} is not valid JSON: {reason(exc)}", 400) from None
 
 
-def read_body(request: Request, *, ndjson: bool) -> Any:
-    """The decoded JSON body (for NDJSON: the list of its lines' values)."""
+def check_media(request: Request, *, ndjson: bool) -> None:
+    """415 for a media type, charset or content coding this endpoint does not take."""
     mimetype = request.mimetype
     accepted = JSON_TYPES + (NDJSON_TYPES if ndjson else ())
     if mimetype not in accepted:
@@ -99,6 +127,18 @@ def read_body(request: Request, *, ndjson: bool) -> Any:
     charset = request.mimetype_params.get("charset", "utf-8").lower()
     if charset not in ("utf-8", "utf8"):
         raise ApiError("unsupported_media_type", f"charset {charset} is not accepted", 415)
+    coding = request.headers.get("Content-Encoding", "identity").strip().lower()
+    if coding not in ("", "identity"):
+        raise ApiError(
+            "unsupported_media_type",
+            f"Content-Encoding {coding[:40]} is not accepted: send the body uncompressed",
+            415,
+        )
+
+
+def read_body(request: Request, *, ndjson: bool) -> Any:
+    """The decoded JSON body (for NDJSON: the list of its lines' values)."""
+    check_media(request, ndjson=ndjson)
     raw = request.get_data(cache=True)
     announced = request.content_length
     if announced is not None and len(raw) < announced:
@@ -113,13 +153,13 @@ def read_body(request: Request, *, ndjson: bool) -> Any:
     # a streamed (chunked) body is cut at the limit by the stream: is there more of it?
     if streamed and request.environ["wsgi.input"].read(1):
         raise RequestEntityTooLarge()
-    text = _decode(raw)
-    if mimetype in NDJSON_TYPES:
+    text = decode_utf8(raw)
+    if request.mimetype in NDJSON_TYPES:
         lines = [line for line in text.splitlines() if line.strip()]
-        return [_parse(line, f"line {n}") for n, line in enumerate(lines, 1)]
+        return [parse(line, f"line {n}") for n, line in enumerate(lines, 1)]
     if not text.strip():
         raise ApiError("bad_request", "the body is empty: send a JSON document", 400)
-    return _parse(text, "the body")
+    return parse(text, "the body")
 
 
 class BodyParser(FlaskParser):

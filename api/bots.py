@@ -18,7 +18,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import docs
-from api.common import caller_seat, json_response, service, variant_of_state
+from api.common import caller_seat, json_response, service
 from api.errors import ApiError
 from api.schemas import BotSchema, HealthSchema
 from domain import bots as registry
@@ -59,10 +59,10 @@ class Hint(MethodView):
         403 `forbidden` for a spectator; 409 `not_your_turn` when the seat has no move now.
         """
         seat = caller_seat(match_id)
+        loaded = service().load(match_id)  # 404 for an unknown match, for everyone
         if seat is None:
             raise ApiError("forbidden", "a spectator has no seat to hint for", 403)
-        state, version = service().load(match_id)
-        variant = variant_of_state(state)
+        state, version, variant = loaded.state, loaded.version, loaded.variant
         view = variant.view(state, seat)
         moves = view["you"]["legal_moves"] if view.get("you") else []
         if not moves:

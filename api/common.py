@@ -20,6 +20,9 @@ from domain.variants import Variant, get_variant
 
 _BEARER = re.compile(r"Bearer +([\x21-\x7e]+) *", re.IGNORECASE)
 _IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,200}")
+CREATE_KEY_MIN = 16
+"""The shortest Idempotency-Key of a create: the key alone gives back the match and its seat
+tokens, so it must be as hard to guess as a password (a uuid4 has 36 characters)."""
 _MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _ETAG = re.compile(r'"([0-9]{1,15})"')
 
@@ -65,16 +68,20 @@ def seat_required(match_id: str) -> int:
     return seat
 
 
-def idempotency_key() -> str | None:
+def idempotency_key(min_length: int = 1) -> str | None:
+    """The Idempotency-Key header: `min_length` to 200 visible ASCII characters (a create's
+    key is a secret, so creates ask for at least CREATE_KEY_MIN)."""
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return None
-    if not _IDEMPOTENCY_KEY.fullmatch(key):
+    if not _IDEMPOTENCY_KEY.fullmatch(key) or len(key) < min_length:
+        rule = f"must be {min_length} to 200 visible ASCII characters"
+        why = " (a create's key is a secret: whoever sends it again gets the seat tokens)"
         raise ApiError(
             "validation_error",
-            "Idempotency-Key must be 1 to 200 visible ASCII characters",
+            f"Idempotency-Key {rule}{why if min_length > 1 else ''}",
             422,
-            errors={"Idempotency-Key": ["must be 1 to 200 visible ASCII characters"]},
+            errors={"Idempotency-Key": [rule]},
         )
     return key
 
@@ -122,11 +129,6 @@ def render_view(
     return {"id": match_id, **variant.view(state, seat)}
 
 
-def variant_of_state(state: Any) -> Variant:
-    variant: Variant = service().variant(state)
-    return variant
-
-
 def stored_event_json(stored: Any, shown: dict[str, Any]) -> dict[str, Any]:
     """An event as api.md "Events" shows it: seq, type, v, at, data."""
     return {
@@ -166,5 +168,5 @@ def state_before(match_id: str, after: int, first: Any | None) -> tuple[Variant,
             raise ApiError("unknown_match", "no match has this id", 404)
         variant = get_variant(str(first.event.data.get("variant")))
         return variant, variant.initial_state()
-    state, _ = service().load(match_id, at=after)
-    return variant_of_state(state), state
+    loaded = service().load(match_id, at=after)
+    return loaded.variant, loaded.state

@@ -14,10 +14,11 @@ PROBLEM_DESCRIPTIONS = {
     409: "not_your_turn: another seat is to act",
     412: "version_conflict: If-Match names an older version; nothing was appended",
     413: "payload_too_large: over 64 KiB (8 MiB for POST /v1/replays)",
-    415: "unsupported_media_type: send application/json",
+    415: "unsupported_media_type: send application/json, uncompressed (no Content-Encoding)",
     422: (
         "validation_error (with `errors`), illegal_move (the rule in `detail`), invalid_card, "
-        "idempotency_key_reused or, for replays, invalid_log (with `event`)"
+        "idempotency_key_reused or, for replays, invalid_log (with `event`) and "
+        "replay_too_costly"
     ),
     503: "store_unavailable: the event store does not answer",
 }
@@ -63,6 +64,19 @@ IDEMPOTENCY_KEY = {
         "(422 idempotency_key_reused)"
     ),
     "schema": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[!-~]+$"},
+}
+
+CREATE_IDEMPOTENCY_KEY = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "required": False,
+    "description": (
+        "16-200 visible ASCII characters, and a secret: anyone who sends the same key and body "
+        "within 24 h gets the same match and its seat tokens, so use a fresh random key (a "
+        "uuid4) and never share or log it. A repeat returns the first response and creates "
+        "nothing; the same key with another body is refused (422 idempotency_key_reused)"
+    ),
+    "schema": {"type": "string", "minLength": 16, "maxLength": 200, "pattern": "^[!-~]+$"},
 }
 
 LAST_EVENT_ID = {

@@ -2,7 +2,8 @@
 
 Each error class maps to exactly one status and `code` (api.md "Conventions"):
 
-    domain.errors  IllegalMove 422 illegal_move, NotYourTurn 409 not_your_turn,
+    domain.errors  IllegalMove 422 illegal_move, AdviceLimit 422 advice_limit,
+                   NotYourTurn 409 not_your_turn,
                    InvalidCard 422 invalid_card, MalformedMove / InvalidOptions 422
                    validation_error, ForbiddenMove 403 forbidden
     store.errors   UnknownMatch 404 unknown_match, Unauthorized 401 unauthorized,
@@ -36,6 +37,7 @@ PROBLEM_TYPE = "https://deadwood.example/problems/"
 
 STATUS_OF_CODE = {
     "illegal_move": 422,
+    "advice_limit": 422,
     "invalid_card": 422,
     "validation_error": 422,
     "not_your_turn": 409,
@@ -46,10 +48,12 @@ STATUS_OF_CODE = {
     "idempotency_key_reused": 422,
     "match_in_progress": 403,
     "invalid_log": 422,
+    "replay_too_costly": 422,
 }
 
 TITLES = {
     "illegal_move": "The rules do not allow this move",
+    "advice_limit": "Enough advice for this turn",
     "invalid_card": "Not a card code",
     "validation_error": "The request is not valid",
     "not_your_turn": "Another seat is to act",
@@ -60,6 +64,7 @@ TITLES = {
     "idempotency_key_reused": "The idempotency key was used for another request",
     "match_in_progress": "The match is still in progress",
     "invalid_log": "The log does not follow the rules",
+    "replay_too_costly": "Checking the log took more CPU time than its budget",
     "bad_request": "The request could not be read",
     "not_found": "No such resource",
     "method_not_allowed": "Method not allowed",

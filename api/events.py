@@ -6,11 +6,13 @@ whole unredacted log as NDJSON once the match is finished (api.md "Events").
 from __future__ import annotations
 
 import json
+import logging
 import re
 import time
 from collections.abc import Iterator
 from typing import Any
 
+import redis
 from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -24,10 +26,11 @@ from api.common import (
     service,
     setting,
     state_before,
-    variant_of_state,
 )
 from api.errors import ApiError
 from api.schemas import EventsPageSchema, EventsQuerySchema, StreamQuerySchema
+
+log = logging.getLogger("deadwood.api")
 
 blp = Blueprint("events", __name__, url_prefix="/v1/matches", description="Event log")
 
@@ -36,13 +39,14 @@ def _page(
     match_id: str, seat: int | None, after: int, limit: int
 ) -> tuple[list[dict[str, Any]], int]:
     store = service()
-    now, version = store.load(match_id)
+    now = store.load(match_id)
+    version = now.version
     if after >= version:
         return [], version
     stored = store.events(match_id, after=after, limit=limit)
     first = stored[0] if after == 0 and stored else None
     variant, before = state_before(match_id, after, first)
-    public = variant_of_state(now).is_finished(now)
+    public = now.variant.is_finished(now.state)
     return redacted_events(variant, before, stored, seat, public), version
 
 
@@ -92,13 +96,14 @@ class _Stream:
         self.match_id = match_id
         self.seat = seat
         self.after = after
-        now, version = store.load(match_id)
-        self.variant = store.variant(now)
-        self.finished_at_start = self.variant.is_finished(now)
+        now = store.load(match_id)
+        version = now.version
+        self.variant = now.variant
+        self.finished_at_start = self.variant.is_finished(now.state)
         if after == 0:
             self.state = self.variant.initial_state()
         else:
-            self.state, _ = store.load(match_id, at=min(after, version))
+            self.state = store.load(match_id, at=min(after, version)).state
             self.after = min(after, version)
 
     def frames(self, stored: list[Any]) -> Iterator[str]:
@@ -112,26 +117,47 @@ class _Stream:
             yield sse_event(shown)
 
     def run(self, heartbeat: float, max_seconds: float) -> Iterator[str]:
-        deadline = time.monotonic() + max_seconds
+        """The frames: events as they come, a heartbeat comment every `heartbeat` seconds on
+        a clock; it ends when the match finishes, after `max_seconds` (0: never) or when the
+        event store fails (logged in one line; the client resumes with Last-Event-ID)."""
         yield f"retry: {int(heartbeat * 1000) or 1000}\n: stream of {self.match_id}\n\n"
-        while True:
-            stored = self.store.events(self.match_id, after=self.after, limit=1000)
-            yield from self.frames(stored)
-            if self.variant.is_finished(self.state) and not stored:
-                return
-            if len(stored) == 1000:
-                continue
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return
-            block = max(1, int(min(heartbeat, remaining) * 1000))
-            waited = self.store.wait_events(self.match_id, self.after, block)
-            if waited:
-                yield from self.frames(waited)
-                if self.variant.is_finished(self.state):
-                    return
-            else:
+        try:
+            yield from self._live(_Clock(heartbeat, max_seconds))
+        except redis.RedisError as error:
+            log.warning("live stream of %s ended: %s", self.match_id, type(error).__name__)
+
+    def _live(self, clock: _Clock) -> Iterator[str]:
+        while not self.variant.is_finished(self.state) and not clock.expired():
+            if clock.heartbeat_due():
                 yield ": heartbeat\n\n"
+            waited = self.store.wait_events(self.match_id, self.after, clock.wait_ms())
+            yield from self.frames(waited)
+
+
+class _Clock:
+    """When a stream's next heartbeat is due, and when the stream ends (monotonic time)."""
+
+    def __init__(self, heartbeat: float, max_seconds: float) -> None:
+        self.heartbeat = max(0.001, heartbeat)
+        self.started = self.last_beat = time.monotonic()
+        self.ends = self.started + max_seconds if max_seconds > 0 else None
+
+    def expired(self) -> bool:
+        return self.ends is not None and time.monotonic() >= self.ends
+
+    def heartbeat_due(self) -> bool:
+        now = time.monotonic()
+        if now - self.last_beat < self.heartbeat:
+            return False
+        self.last_beat = now
+        return True
+
+    def wait_ms(self) -> int:
+        """Until the next heartbeat or the end (the store cuts it to its own bound)."""
+        until = self.last_beat + self.heartbeat
+        if self.ends is not None:
+            until = min(until, self.ends)
+        return max(1, int((until - time.monotonic()) * 1000))
 
 
 @blp.route("/<match_id>/events/stream")
@@ -152,7 +178,8 @@ class EventStream(MethodView):
         """The events live, as Server-Sent Events (`id:` is the seq, `event:` the type).
 
         Resumes after `Last-Event-ID` (or `?after=`); a heartbeat comment comes at least every
-        15 s; the stream ends when the match finishes, or after a few minutes (reconnect with
+        15 s (every 10 s by default), also while nobody moves; the stream stays open until the
+        match finishes or the client leaves (a server may cap its length: reconnect with
         Last-Event-ID).
         """
         seat = caller_seat(match_id)
@@ -179,8 +206,9 @@ class Log(MethodView):
         """The whole unredacted log as NDJSON, one event per line; 403 until it is finished."""
         caller_seat(match_id)
         store = service()
-        now, version = store.load(match_id)
-        if not store.variant(now).is_finished(now):
+        now = store.load(match_id)
+        version = now.version
+        if not now.variant.is_finished(now.state):
             raise ApiError(
                 "match_in_progress",
                 "the log is published when the match is finished",

@@ -12,13 +12,13 @@ from flask_smorest import Blueprint
 from api import docs
 from api.body import BodyParser
 from api.common import (
+    CREATE_KEY_MIN,
     caller_seat,
     fingerprint,
     idempotency_key,
     json_response,
     render_view,
     service,
-    variant_of_state,
 )
 from api.errors import ApiError
 from api.schemas import CreateMatchSchema, ViewQuerySchema
@@ -31,14 +31,16 @@ blp.ARGUMENTS_PARSER = BodyParser()  # the body as read_body decoded it (`3.0` i
 class Matches(MethodView):
     @blp.arguments(CreateMatchSchema, example=docs.CREATE_EXAMPLE)
     @blp.response(201, "Created", headers=docs.LOCATION_HEADER)
-    @blp.doc(parameters=[docs.IDEMPOTENCY_KEY], responses=docs.problems(413, 415, 400, 422))
+    @blp.doc(parameters=[docs.CREATE_IDEMPOTENCY_KEY], responses=docs.problems(413, 415, 400, 422))
     def post(self, body: dict[str, Any]) -> Any:
         """Create a match.
 
         Returns one bearer token per human seat, once. With an `Idempotency-Key` a repeat of
-        the same request returns the same match and tokens.
+        the same request returns the same match and tokens, so that key is a secret: at least
+        16 characters, random, never shared or logged. A seeded match is reproducible, not
+        secret (see Fair deals).
         """
-        key = idempotency_key()
+        key = idempotency_key(CREATE_KEY_MIN)
         players = [{"name": p["name"], "bot": p.get("bot")} for p in body["players"]]
         created = service().create_match(
             body["variant"],
@@ -48,8 +50,7 @@ class Matches(MethodView):
             idempotency_key=key,
             fingerprint=fingerprint("create", body) if key else None,
         )
-        variant = variant_of_state(created.state)
-        view = variant.view(created.state, None)
+        view = created.variant.view(created.state, None)
         seats = [
             {"seat": s["seat"], "name": s["name"], "bot": s.get("bot"), "token": token}
             for s, token in zip(view["seats"], created.tokens, strict=True)
@@ -75,7 +76,8 @@ class Match(MethodView):
     def get(self, query: dict[str, Any], match_id: str) -> Any:
         """The match as the caller may see it; `?at=<seq>`: right after event `seq`."""
         seat = caller_seat(match_id)
-        state, version = service().load(match_id)
+        loaded = service().load(match_id)
+        version = loaded.version
         at = query.get("at")
         if at is not None and at != version:
             if at > version:
@@ -85,9 +87,9 @@ class Match(MethodView):
                     422,
                     errors={"at": [f"must be at most {version}"]},
                 )
-            state, version = service().load(match_id, at=at)
-        variant = variant_of_state(state)
-        return json_response(render_view(match_id, variant, state, seat), 200, version)
+            loaded = service().load(match_id, at=at)
+        view = render_view(match_id, loaded.variant, loaded.state, seat)
+        return json_response(view, 200, loaded.version)
 
 
 @blp.route("/<match_id>/legal-moves")
@@ -97,7 +99,7 @@ class LegalMoves(MethodView):
     def get(self, match_id: str) -> Any:
         """The moves the caller's seat may make now (an empty list when none, or a spectator)."""
         seat = caller_seat(match_id)
-        state, version = service().load(match_id)
-        variant = variant_of_state(state)
-        moves = [] if seat is None else variant.legal_moves(state, seat)
-        return json_response({"version": version, "seat": seat, "moves": moves}, 200, version)
+        loaded = service().load(match_id)
+        moves = [] if seat is None else loaded.variant.legal_moves(loaded.state, seat)
+        body = {"version": loaded.version, "seat": seat, "moves": moves}
+        return json_response(body, 200, loaded.version)

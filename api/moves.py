@@ -27,6 +27,7 @@ from api.common import (
 from api.schemas import MoveSchema
 from domain.errors import RulesError
 from store.errors import VersionConflict
+from store.service import Appended
 
 blp = Blueprint("moves", __name__, url_prefix="/v1/matches", description="Moves")
 
@@ -56,35 +57,17 @@ class Moves(MethodView):
         seat: int = g.seat
         raw = g.json_body
         key = idempotency_key()
-        expected = expected_version()
-        store = service()
 
-        loaded, loaded_version = store.load(match_id)
-
-        def render(new_events: list[Any], new_state: Any) -> dict[str, Any]:
-            variant = store.variant(new_state)
-            base = new_events[0].seq - 1 if new_events else new_state.version
-            if base == loaded_version:
-                before = loaded  # the state the move was decided on, as a rule
-            else:
-                before, _ = store.load(match_id, at=base)
-            public = variant.is_finished(new_state)
-            return {
-                "version": base + len(new_events),
-                "events": redacted_events(variant, before, new_events, seat, public),
-                "match": render_view(match_id, variant, new_state, seat),
-            }
-
-        def submit() -> Any:
-            return store.submit(
+        def submit() -> Appended:
+            appended: Appended = service().submit(
                 match_id,
                 seat,
                 dict(raw),
-                expected_version=expected,
+                expected_version=expected_version(),
                 idempotency_key=key,
                 fingerprint=fingerprint("move", seat, raw),
-                render=render,
             )
+            return appended
 
         try:
             appended = submit()
@@ -92,14 +75,23 @@ class Moves(MethodView):
             if key is None:
                 raise
             # A twin request with this key may have appended between the store's key check
-            # and its load: asking again returns its recorded response, or the same refusal.
+            # and its refusal: asking again returns its outcome, or the same refusal.
             appended = submit()
-        if appended.replayed and appended.response is not None:
-            body = appended.response
-            response = json_response(body, 200, body.get("version"))
+        body = appended.response or render_move(match_id, seat, appended)
+        response = json_response(body, 200, appended.version)
+        if appended.replayed:
             response.headers["Idempotent-Replayed"] = "true"
-            return response
-        body = appended.response
-        if body is None:
-            body = render(appended.events, appended.state)
-        return json_response(body, 200, appended.version)
+        return response
+
+
+def render_move(match_id: str, seat: int, appended: Appended) -> dict[str, Any]:
+    """The one rendering of a move's response: its events as the seat may see them (all of
+    them once the match is finished) and the match view after it."""
+    variant = appended.variant
+    public = variant.is_finished(appended.state)
+    events = redacted_events(variant, appended.before, appended.events, seat, public)
+    return {
+        "version": appended.version,
+        "events": events,
+        "match": render_view(match_id, variant, appended.state, seat),
+    }

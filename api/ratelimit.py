@@ -5,10 +5,13 @@ and host shares the counts). Limits are strings of the `limits` package ("30 per
 "5/second"), from the app config or the environment (`DEADWOOD_` prefix):
 
     RATELIMIT_CREATE    POST /v1/matches, per client address
-    RATELIMIT_MOVES     POST /v1/matches/{id}/moves, per seat token and per client address
+    RATELIMIT_MOVES     POST /v1/matches/{id}/moves, per seat token (and per client address
+                        unless RATELIMIT_MOVES_ADDRESS is set)
+    RATELIMIT_MOVES_ADDRESS  POST /v1/matches/{id}/moves, per client address
     RATELIMIT_STORAGE_URI  where to count (default: the service's own Redis connection)
 
-A limit that is not set is not enforced, so nothing is limited unless configured. A request
+A limit that is not set (or is `off`) is not enforced, so the app alone limits nothing unless
+configured; `deadwood up` configures defaults (cli/limits.py). A request
 over a limit gets 429 problem+json `rate_limited` with `Retry-After` (seconds). Tokens are
 counted under their SHA-256, never as themselves. The address is the peer address of the
 connection (behind a proxy, wrap the app in werkzeug's ProxyFix to count real clients).
@@ -60,17 +63,25 @@ def _too_many(limiter: Any) -> Any:
     return handle
 
 
+def _setting(app: Flask, key: str) -> str | None:
+    value = app.config.get(key)
+    if value is None or str(value).strip().lower() in ("", "off", "none"):
+        return None
+    return str(value)
+
+
 def init_app(app: Flask, service: Any) -> None:
-    """Install the configured limits (none when neither limit is set)."""
-    create, moves = app.config.get("RATELIMIT_CREATE"), app.config.get("RATELIMIT_MOVES")
-    if not create and not moves:
+    """Install the configured limits (none when no limit is set)."""
+    create, moves = _setting(app, "RATELIMIT_CREATE"), _setting(app, "RATELIMIT_MOVES")
+    by_address = _setting(app, "RATELIMIT_MOVES_ADDRESS")
+    if not create and not moves and not by_address:
         return
     from flask_limiter import Limiter, RateLimitExceeded
 
     uri = app.config.get("RATELIMIT_STORAGE_URI")
     options: dict[str, Any] = {}
     if not uri:
-        uri, options = "redis://", {"connection_pool": service.redis.connection_pool}
+        uri, options = "redis://", {"connection_pool": service.queues.connection.connection_pool}
     limiter = Limiter(
         key_func=_address,
         app=app,
@@ -81,9 +92,11 @@ def init_app(app: Flask, service: Any) -> None:
         headers_enabled=False,
     )
     if create:
-        _limit(app, limiter, CREATE_ENDPOINT, str(create), [_address])
+        _limit(app, limiter, CREATE_ENDPOINT, create, [_address])
     if moves:
-        _limit(app, limiter, MOVES_ENDPOINT, str(moves), [_token, _address])
+        _limit(app, limiter, MOVES_ENDPOINT, moves, [_token] if by_address else [_token, _address])
+    if by_address:
+        _limit(app, limiter, MOVES_ENDPOINT, by_address, [_address])
     app.register_error_handler(RateLimitExceeded, _too_many(limiter))
     app.extensions["deadwood"]["limiter"] = limiter
 

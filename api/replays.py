@@ -1,69 +1,75 @@
 """Replays: check an uploaded log against the rules and show where it ends (api.md).
 
 The body is the NDJSON of GET .../log, or a JSON array of the same event objects, up to
-8 MiB. The check itself is domain/log_check.py; this module reads and answers.
+8 MiB. It is read event by event (api/replay_read.py) and each event goes to the check
+(domain/log_check.LogCheck) as it comes, within a CPU budget proportional to the events read
+(issue 11 item 2); this module wires the two and answers.
 """
 
 # mypy: disable-error-code="untyped-decorator"
 from __future__ import annotations
 
-from typing import Any
+import time
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
-from flask import g
+from flask import request
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import ValidationError
 
 from api import docs
-from api.common import idempotency_key, json_response
-from api.errors import ApiError, _flatten_messages
-from api.schemas import ReplayEventSchema, ReplayQuerySchema
+from api.common import idempotency_key, json_response, setting
+from api.errors import ApiError
+from api.replay_read import read_events
+from api.schemas import ReplayQuerySchema
 from domain.events import Event
-from domain.log_check import LogRejected, replay_log
+from domain.log_check import LogCheck, LogRejected, Replayed
+
+T = TypeVar("T")
 
 blp = Blueprint("replays", __name__, url_prefix="/v1/replays", description="Replay checks")
 
-_EVENT = ReplayEventSchema()
+YIELD_EVERY = 32
+"""Events checked between two pauses that let the worker's other requests run (gevent)."""
 
 
-def _events(body: Any) -> list[Event]:
-    if not isinstance(body, list):
-        raise ApiError(
-            "validation_error",
-            "send the log as NDJSON (one event per line) or as a JSON array of events",
-            422,
-            errors={"_schema": ["expected a list of events"]},
-        )
-    events: list[Event] = []
-    for index, item in enumerate(body):
-        try:
-            loaded = _EVENT.load(item)
-        except ValidationError as exc:
-            errors = {f"{index}.{k}": v for k, v in _flatten_messages({"": exc.messages}).items()}
+class CpuBudget:
+    """The CPU time a check may use: `base` seconds plus `per_event` for each event read.
+
+    Only the check's own work is timed (thread CPU time around each step: under gevent no
+    other request runs inside a step), not the reading of the body."""
+
+    def __init__(self, base: float, per_event: float) -> None:
+        self.base = base
+        self.per_event = per_event
+        self.used = 0.0
+
+    def spend(self, work: Callable[[], T], events: int) -> T:
+        started = time.thread_time()
+        result = work()
+        self.used += time.thread_time() - started
+        limit = self.base + self.per_event * events
+        if self.used > limit:
             raise ApiError(
-                "validation_error",
-                f"event {index + 1} is not an event object",
+                "replay_too_costly",
+                f"checking this log took more CPU time than its budget of {limit:.3f} s "
+                f"({self.base:g} s and {self.per_event * 1000:g} ms per event) by event "
+                f"{events}: it is refused there",
                 422,
-                errors=errors,
-            ) from None
-        if loaded.get("seq", index + 1) != index + 1:
-            raise ApiError(
-                "invalid_log",
-                f"event {index + 1} has seq {loaded['seq']}: a log counts 1, 2, 3, ...",
-                422,
-                event=index + 1,
+                event=events,
             )
-        events.append(_upcast(Event(loaded["type"], loaded["data"], loaded["v"]), events))
-    return events
+        return result
 
 
-def _upcast(event: Event, before: list[Event]) -> Event:
-    """Old event shapes become current ones, as when the store reads its own streams."""
-    from store import codec
-
-    variant = before[0].data.get("variant") if before else event.data.get("variant")
-    upcast = getattr(codec, "upcast", None)
-    return event if upcast is None else upcast(event, variant)
+def _check(body: Iterator[Event], budget: CpuBudget) -> tuple[Replayed, list[Event]]:
+    """The checked log's final state, and its events."""
+    check = LogCheck()
+    count = 0
+    for count, event in enumerate(body, 1):
+        budget.spend(lambda event=event: check.feed(event), count)  # type: ignore[misc]
+        if count % YIELD_EVERY == 0:
+            time.sleep(0)  # gevent's sleep when monkey-patched: health and moves go on
+    return budget.spend(check.finish, count), check.log
 
 
 def _hands(variant: Any, state: Any) -> list[list[str] | None]:
@@ -102,13 +108,19 @@ class Replays(MethodView):
 
         200: the final spectator view, every seat's final hand and every round's result.
         422 `invalid_log` names the first event (`event`, its seq) that does not follow the
-        rules or the match's deal key. With `?steps=true` the answer also has `steps`: the
-        spectator view and every seat's hand right after each event, for stepping through.
+        rules or the match's deal key. The log is checked while it is read, so it is refused
+        at its first line that cannot start (line 1 is MatchCreated) or continue a match
+        (seqs count 1, 2, 3, ...), whatever follows. 422 `replay_too_costly` when the check
+        uses more CPU time than 1 s plus 2 ms per event (the server's defaults). With
+        `?steps=true` the answer also has `steps`: the spectator view and every seat's hand
+        right after each event, for stepping through.
         """
         idempotency_key()
-        events = _events(g.json_body)
+        budget = CpuBudget(
+            float(setting("REPLAY_CPU_SECONDS")), float(setting("REPLAY_CPU_SECONDS_PER_EVENT"))
+        )
         try:
-            replayed = replay_log(events)
+            replayed, events = _check(read_events(request), budget)
         except LogRejected as rejected:
             raise ApiError("invalid_log", rejected.detail, 422, event=rejected.seq) from None
         view = {"id": None, **replayed.variant.view(replayed.state, None)}
@@ -119,5 +131,5 @@ class Replays(MethodView):
             "rounds": view["rounds"],
         }
         if query["steps"]:
-            body["steps"] = _steps(replayed.variant, events)
+            body["steps"] = budget.spend(lambda: _steps(replayed.variant, events), len(events))
         return json_response(body)

@@ -9,13 +9,63 @@ Card codes are plain strings here: the domain refuses a bad code with `invalid_c
 
 from __future__ import annotations
 
+import re
+import unicodedata
+from collections.abc import Callable
+from typing import Any
+
 from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, fields, validate, validates
 
 from domain.players import MAX_NAME
 from domain.variants import NAMES
 
 INT64 = validate.Range(min=-(2**63), max=2**63 - 1)
-NAME = validate.Length(min=1, max=MAX_NAME)
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+"""Marks, embeddings, overrides and isolates that reorder the text shown around them."""
+
+
+def _plain_text(value: str) -> None:
+    """Refuse control characters (Cc), bidirectional controls and lone surrogates (Cs)."""
+    for index, char in enumerate(value):
+        category = unicodedata.category(char)
+        if category in ("Cc", "Cs") or char in BIDI_CONTROLS:
+            kind = {"Cc": "a control", "Cs": "a lone surrogate"}.get(category, "a bidi control")
+            raise ValidationError(
+                f"must be plain text: character {index + 1} is {kind} character (U+{ord(char):04X})"
+            )
+
+
+PLAIN_TEXT = "^[^\\x00-\\x1f\\x7f-\\x9f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$"
+"""_plain_text as a pattern for the document (lone surrogates cannot be sent as UTF-8)."""
+
+
+class PlainText(validate.Regexp):
+    """_plain_text, written into the document as the pattern PLAIN_TEXT."""
+
+    def __init__(self) -> None:
+        super().__init__(PLAIN_TEXT)
+
+    def __call__(self, value: str) -> str:
+        _plain_text(value)
+        return value
+
+
+NAME: list[Callable[[Any], Any]] = [validate.Length(min=1, max=MAX_NAME), PlainText()]
+_ASCII_INT = re.compile(r"[+-]?[0-9]{1,20}")
+
+
+class QueryInteger(fields.Integer):
+    """An integer of a query string, written with the ASCII digits 0-9 only (int() would
+    also read other scripts' digits, `1_000` and spaces)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, str) and not _ASCII_INT.fullmatch(value):
+            raise ValidationError("must be an integer written with the ASCII digits 0-9")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 CARD = fields.String(validate=validate.Length(min=1, max=16), metadata={"example": "7H"})
 MAX_MELD = 120
 """No meld or table can hold more cards than the biggest deck (106)."""
@@ -63,7 +113,12 @@ class CreateMatchSchema(Schema):
         load_default=None,
         allow_none=True,
         validate=INT64,
-        metadata={"description": "makes every shuffle a pure function of it (64-bit signed)"},
+        metadata={
+            "description": (
+                "makes every shuffle a pure function of it (64-bit signed): a seeded match is "
+                "reproducible, not secret (whoever knows or guesses the seed knows every hand)"
+            )
+        },
     )
     options = fields.Dict(
         keys=fields.String(validate=validate.Length(min=1, max=64)),
@@ -100,7 +155,7 @@ class ViewQuerySchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    at = fields.Integer(
+    at = QueryInteger(
         validate=validate.Range(min=1, max=2**53),
         metadata={
             "description": "show the match as it was right after event `at`; past the "
@@ -113,15 +168,15 @@ class EventsQuerySchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**53))
-    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+    after = QueryInteger(load_default=0, validate=validate.Range(min=0, max=2**53))
+    limit = QueryInteger(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
 class StreamQuerySchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    after = fields.Integer(
+    after = QueryInteger(
         validate=validate.Range(min=0, max=2**53),
         metadata={"description": "start after this seq (the Last-Event-ID header wins)"},
     )

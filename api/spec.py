@@ -24,8 +24,22 @@ caller may see it. This document describes `shared/spec/api.md` exactly and adds
   `code`; `validation_error` adds `errors: {field: [messages]}`; `invalid_log` (a replay that
   breaks the rules) adds `event`, the seq of the first bad event. Other codes: `bad_request`
   (400), `not_found` (404, a path that is not an endpoint), `method_not_allowed` (405),
-  `payload_too_large` (413), `unsupported_media_type` (415), `internal_error` (500),
-  `store_unavailable` (503).
+  `payload_too_large` (413), `uri_too_long` (414, a request line over 4094 bytes),
+  `unsupported_media_type` (415, also for any Content-Encoding but identity),
+  `headers_too_large` (431), `rate_limited` (429, with `Retry-After` in seconds),
+  `replay_too_costly` (422, a replay whose check uses more CPU time than its budget),
+  `internal_error` (500), `store_unavailable` (503: the event store is down or restarting;
+  try again). `advice_limit` (422): the three-hand-gin advisor may advise at most 3 times per
+  turn of the captain (the count starts again when the captain's turn ends and at each deal).
+- Creating a match with an `Idempotency-Key`: the key is a secret. Anyone who sends the same
+  key and body within 24 h gets the same match and all its seat tokens, so a create's key
+  must be 16 to 200 characters: use a fresh random one (a uuid4) and never share or log it.
+- `target_score` is at most 1000 (three-hand-gin) and 1500 (manipulation-rummy), ten times
+  the standard target.
+- JSON bodies are strict: a key twice in one object, NaN or Infinity, and numbers out of the
+  range of a double are 400 `bad_request` naming the problem. Seat and bot names are plain
+  text: control characters, bidirectional controls (U+202A-U+202E, U+2066-U+2069, ...) and
+  lone surrogates are 422. Integers in a query string or in Last-Event-ID are ASCII digits.
 - Views may carry more members than api.md lists: three-hand-gin adds `knock` (the knocker's
   spread while it is on the table) and `you.role`; manipulation-rummy adds `rounds_won` and
   `final_turns_left`.
@@ -47,6 +61,17 @@ fits this document may still be refused by the rules, never by its shape: a move
 illegal_move, invalid_card, or validation_error for a member of the other game's move), a
 log (422 invalid_log), `?at=` past the last event, a reused Idempotency-Key.
 
+## Rate limits
+
+A server may limit requests per client address and per seat token; a request over a limit
+gets 429 `rate_limited` with `Retry-After` and changes nothing. `deadwood up` turns these on
+by default: match creation 20 per minute per address; moves 4 per second and 120 per minute
+per seat token, and 40 per second and 1200 per minute per address. Its `--rate-create`,
+`--rate-moves` and `--rate-moves-address` flags (or `DEADWOOD_RATELIMIT_CREATE`,
+`DEADWOOD_RATELIMIT_MOVES`, `DEADWOOD_RATELIMIT_MOVES_ADDRESS`) change them; `off` turns one
+off. A bot waits for its turn (the events stream, or polling a few times a second), so it
+stays well within them.
+
 ## Auth
 
 `Authorization: Bearer <token>` with a token returned by `POST /v1/matches`. Without it the
@@ -66,7 +91,7 @@ order; `stock` lists codes from the top). Scoring and deals are made by the serv
 
 | type | data |
 |---|---|
-| MatchCreated | `variant, players: [{name, bot}], options, seeded, seed, deal_key` |
+| MatchCreated | `variant, players: [{name, bot}], options, seeded, seed, deal_key, salt_key` (*) |
 | RolesDrawn | `draws: [[{seat, card}] per draw], tiebreak, box, captain, advisor` (G1.2) |
 | RoundDealt | `round, box, captain, advisor, hands, upcard, stock, salt, commitment` (G4) |
 | UpcardPassed | `seat, card` (G5.1) |
@@ -82,7 +107,7 @@ order; `stock` lists codes from the top). Scoring and deals are made by the serv
 
 | type | data |
 |---|---|
-| MatchCreated | `variant, players, options, seeded, seed, deal_key` |
+| MatchCreated | `variant, players, options, seeded, seed, deal_key`, `salt_key` (*) |
 | DealerChosen | `round, dealer` (M3.1) |
 | RoundDealt | `round, dealer, hands, stock: [codes, 0 = top], salt, commitment` (M3) |
 | CardDrawn | `seat, card, draw` (1, 2 or 3) (M4) |
@@ -94,14 +119,16 @@ order; `stock` lists codes from the top). Scoring and deals are made by the serv
 | RoundScored | `round, outcome, hands, points, winners, knocker, hand_points` (M10) |
 | MatchFinished | `scores, winners, round_scores, bonuses` (M11) |
 
+(*) `salt_key` only in a seeded match (see Fair deals).
+
 ### Redaction
 
 In the events page, the stream and every move response, a card the caller may not see is
 `null` (lists keep their length): other seats' dealt hands, the stock order, the salt, the
-seed and the deal key, a card another seat drew from the stock, the gin knocker's face-down
-card, and advice (text and move) for anyone but the advisor and the captain. The gin advisor
-sees the captain's cards when `advisor_sees_captain_hand` is on. Once the match is finished
-nothing is hidden, and `GET .../log` serves the whole log.
+seed, the deal key and the salt key, a card another seat drew from the stock, the gin
+knocker's face-down card, and advice (text and move) for anyone but the advisor and the
+captain. The gin advisor sees the captain's cards when `advisor_sees_captain_hand` is on.
+Once the match is finished nothing is hidden, and `GET .../log` serves the whole log.
 
 ## Fair deals
 
@@ -120,6 +147,17 @@ digits and the separator between codes is one space (0x20). Example:
 Views show `deal_commitment` from the first moment of the round; the finished match's log
 reveals every round's `stock`, `hands` and `salt`, so anyone can recompute the commitments, and
 `POST /v1/replays` re-derives every deal from the match's seed or deal key.
+
+The salts are secret until the match is over: they come from the server's own random source,
+in every match. An unseeded match's deals and salts come from a secret 256-bit `deal_key`. A
+seeded match's deck order comes from its seed alone and its salts from a separate secret
+`salt_key` (in MatchCreated, shown once the match is finished), so nobody can test guessed
+seeds against the public commitments.
+
+**A seeded match is reproducible, not secret.** The same seed always deals the same cards, so
+anyone who knows or guesses the seed knows every hand and the whole stock (a player can find
+a small seed from the cards of their own hand). Use seeds for tests, replays and arenas; play
+that needs hidden cards uses no seed.
 
 ## Replays
 

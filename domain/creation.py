@@ -3,7 +3,7 @@
 The players are checked by `domain.players.roster`, the options by the game's own
 `validate_options`; the seed and the secret deal key here: a seeded match derives its deal
 key from the seed (`seed_key`), an unseeded one uses the caller's secret, recorded but
-hidden until the end.
+hidden until the end; a seeded match's salts come from the secret (`salt_key`).
 """
 
 from __future__ import annotations
@@ -25,17 +25,23 @@ def deal_key(seed: int | None, secret: str) -> str:
 
 
 def match_created(
-    variant: str, players: list[dict[str, Any]], options: dict[str, Any], seed: int | None, key: str
+    variant: str,
+    players: list[dict[str, Any]],
+    options: dict[str, Any],
+    seed: int | None,
+    secret: str,
 ) -> Event:
-    """MatchCreated of checked players and options, with the deal key from `deal_key`."""
-    return Event(
-        "MatchCreated",
-        {
-            "variant": variant,
-            "players": players,
-            "options": options,
-            "seeded": seed is not None,
-            "seed": seed,
-            "deal_key": key,
-        },
-    )
+    """MatchCreated of checked players and options. A seeded match's deck order comes from its
+    seed alone and its salts from `secret` (`salt_key`, recorded as such; with an empty secret,
+    from the seed as before); an unseeded match's deal key is the secret itself."""
+    data: dict[str, Any] = {
+        "variant": variant,
+        "players": players,
+        "options": options,
+        "seeded": seed is not None,
+        "seed": seed,
+        "deal_key": deal_key(seed, secret),
+    }
+    if seed is not None and secret:
+        data["salt_key"] = secret  # the salts of a seeded match stay secret (shuffle.py)
+    return Event("MatchCreated", data)

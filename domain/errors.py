@@ -33,6 +33,12 @@ class IllegalMove(RulesError):
     code = "illegal_move"
 
 
+class AdviceLimit(IllegalMove):
+    """The ADVISOR already gave the most advice allowed in this turn of the CAPTAIN."""
+
+    code = "advice_limit"
+
+
 class NotYourTurn(RulesError):
     """A seat moved while another seat is to act."""
 

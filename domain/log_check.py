@@ -4,8 +4,10 @@ A log passes only if the service itself could have written it, event for event:
 
 1. The first event is MatchCreated with its `deal_key` (the unredacted log of GET .../log).
    The opening events are made again with the variant's `create(players, options, seed,
-   deal_key)` and must equal the uploaded ones: this checks the role or dealer draw and the
-   first deal, so a changed card in a dealt hand, the stock or the salt is caught here.
+   secret)` (the secret: the deal key of an unseeded match, the `salt_key` of a seeded one,
+   which the log reveals once the match is over) and must equal the uploaded ones: this
+   checks the role or dealer draw and the first deal, so a changed card in a dealt hand, the
+   stock or the salt is caught here.
 2. Every later event is re-derived from the state before it. The candidates are the SYSTEM
    move due (`pending`: scoring, the next deal, the end), the move that the event records
    (read back from its data: `CardDiscarded {card}` -> `{"type": "discard", "card"}`), and
@@ -18,22 +20,32 @@ A log passes only if the service itself could have written it, event for event:
    recorded move broke when the move could be read back.
 
 The `at` times are not checked (they are for people). `seq`, when given, must count 1, 2, ...
+
+`LogCheck` runs these steps while the log is still being read (issue 11 item 2): event 1 is
+checked as soon as it arrives, each opening event as it arrives, and each later step once
+`LAG` events past it are in (or the log has ended), so a log is refused at its first event
+that cannot start or continue a match, whatever follows it. A step whose closest candidate
+agrees with every event read so far but needs more waits for them, so the verdict is the same
+as that of the whole log at once (`replay_log`).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from domain.errors import RulesError
 from domain.events import SYSTEM, Event
-from domain.replay import fold
-from domain.variants import State, Variant, get_variant
+from domain.variants import Variant, get_variant
 
-NO_SECRET = "0" * 64
-"""Passed to create() for a seeded match, whose deal key comes from the seed."""
+LAG = 16
+"""Events read past the step being checked; more than any one move or due deal records."""
+
+NO_SECRET = ""
+"""Passed to create() for a seeded match recorded before seeded matches had a secret
+`salt_key` (its salts came from the seed's deal key)."""
 
 
 class LogRejected(Exception):
@@ -48,7 +60,7 @@ class LogRejected(Exception):
 @dataclass(frozen=True)
 class Replayed:
     variant: Variant
-    state: State
+    state: Any
     events: int
 
 
@@ -106,54 +118,39 @@ def _name(event: Event, seq: int) -> str:
     return f"event {seq} ({event.type})"
 
 
-def check_opening(log: Sequence[Event]) -> tuple[Variant, int]:
-    """Step 1: the variant, and how many opening events were re-made and matched."""
-    first = log[0]
+def opening_of(first: Event) -> tuple[Variant, list[Event]]:
+    """Step 1: the variant and the opening events that event 1 (MatchCreated) makes."""
     if first.type != "MatchCreated":
         raise LogRejected(1, f"event 1 is {first.type}, but a match log starts with MatchCreated")
-    variant = _opening_variant(first.data)
-    opening = _remade_opening(variant, first.data)
-    _compare_opening(opening, log)
-    return variant, len(opening)
-
-
-def _opening_variant(data: Mapping[str, Any]) -> Variant:
+    data = first.data
     try:
-        return get_variant(str(data.get("variant")))
+        variant = get_variant(str(data.get("variant")))
     except RulesError as exc:
         raise LogRejected(1, f"event 1 (MatchCreated): {exc}") from None
-
-
-def _remade_opening(variant: Variant, data: Mapping[str, Any]) -> tuple[Event, ...]:
-    """The opening events the recorded players, options, seed or deal key give."""
     seed, deal_key = data.get("seed"), data.get("deal_key")
-    if seed is None and not isinstance(deal_key, str):
-        raise LogRejected(
-            1,
-            "event 1 (MatchCreated) has no deal_key: replay needs the unredacted log of a "
-            "finished match (GET /v1/matches/{id}/log)",
-        )
+    secret = _secret(seed, deal_key, data.get("salt_key", NO_SECRET))
     try:
-        secret = NO_SECRET if seed is not None else str(deal_key)
         players = data.get("players") or []
-        return variant.create(players, data.get("options") or {}, seed, secret)
+        opening = variant.create(players, data.get("options") or {}, seed, secret)
     except (RulesError, TypeError, ValueError, KeyError) as exc:
         raise LogRejected(1, f"event 1 (MatchCreated) cannot open a match: {exc}") from None
+    return variant, list(opening)
 
 
-def _compare_opening(opening: Sequence[Event], log: Sequence[Event]) -> None:
-    for k, made in enumerate(opening):
-        if k >= len(log):
-            raise LogRejected(k + 1, f"the log ends before the opening event {made.type}")
-        if canonical(made) != canonical(log[k]):
-            raise LogRejected(
-                k + 1,
-                f"{_name(log[k], k + 1)} is not what the match's seed or deal key gives "
-                f"(expected {made.type} with other data: a changed deal, draw or option)",
-            )
+def _secret(seed: Any, deal_key: Any, salt_key: Any) -> str:
+    """The secret create() needs: an unseeded match's deal key, a seeded match's salt key."""
+    secret = deal_key if seed is None else salt_key
+    if not isinstance(secret, str):
+        name = "deal_key" if seed is None else "salt_key"
+        raise LogRejected(
+            1,
+            f"event 1 (MatchCreated) has no {name}: replay needs the unredacted log of a "
+            "finished match (GET /v1/matches/{id}/log)",
+        )
+    return secret
 
 
-def _candidates(variant: Variant, state: State, event: Event) -> list[tuple[int, dict[str, Any]]]:
+def _candidates(variant: Variant, state: Any, event: Event) -> list[tuple[int, dict[str, Any]]]:
     out: list[tuple[int, dict[str, Any]]] = []
     due = variant.pending(state)
     if due is not None:
@@ -168,89 +165,129 @@ def _candidates(variant: Variant, state: State, event: Event) -> list[tuple[int,
     return out
 
 
-def _fallback(variant: Variant, state: State) -> list[tuple[int, dict[str, Any]]]:
+def _fallback(variant: Variant, state: Any) -> list[tuple[int, dict[str, Any]]]:
     seat = variant.to_act(state)
     if seat is None:
         return []
     return [(seat, move) for move in variant.legal_moves(state, seat)]
 
 
-@dataclass
-class _Search:
-    """What the tries at one position found so far: the moves tried, the first refusal of a
-    recorded move, and the closest miss (how many events it matched, what it expected)."""
-
-    tried: set[str] = field(default_factory=set)
-    refusal: str | None = None
-    matched: int = 0
-    expected: str = ""
-
-    def try_move(
-        self, variant: Variant, state: State, seat: int, move: dict[str, Any], recorded: bool
-    ) -> tuple[Event, ...] | None:
-        """The events `move` makes now; None when tried before or refused."""
-        key = json.dumps([seat, move], sort_keys=True, default=str)
-        if key in self.tried:
-            return None
-        self.tried.add(key)
-        try:
-            return variant.decide(state, seat, move)
-        except RulesError as exc:
-            if self.refusal is None and recorded:
-                self.refusal = str(exc)
-        except (TypeError, ValueError, KeyError, AttributeError):
-            pass
-        return None
-
-    def note_miss(self, made: Sequence[Event], matched: int) -> None:
-        if matched > self.matched:
-            self.matched, self.expected = matched, made[matched].type
+class _NeedMore(Exception):
+    """The step's first fitting candidate records more events than have been read."""
 
 
-def _step(variant: Variant, state: State, log: Sequence[Event], at: int) -> tuple[State, int]:
+def _step(
+    variant: Variant, state: Any, log: Sequence[Event], at: int, final: bool = True
+) -> tuple[Any, int]:
     """Re-derive the events at `at`; the state after them and how many there were.
 
     When no candidate gives the log's events, the first event that differs from the closest
-    candidate (the one that matches the longest run of events) is named.
+    candidate (the one that matches the longest run of events) is named. Before the end of
+    the log (`final` False), a candidate that agrees with every event read so far but needs
+    more raises _NeedMore: the events still to come decide.
     """
-    search = _Search()
+    event = log[at]
+    refusal: str | None = None
+    tried: set[str] = set()
+    closest = (0, "")
     for recorded in (True, False):
-        pairs = _candidates(variant, state, log[at]) if recorded else _fallback(variant, state)
+        pairs = _candidates(variant, state, event) if recorded else _fallback(variant, state)
         for seat, move in pairs:
-            made = search.try_move(variant, state, seat, move, recorded)
-            if made is None:
+            key = json.dumps([seat, move], sort_keys=True, default=str)
+            if key in tried:
+                continue
+            tried.add(key)
+            try:
+                made = variant.decide(state, seat, move)
+            except RulesError as exc:
+                if refusal is None and recorded:
+                    refusal = str(exc)
+                continue
+            except (TypeError, ValueError, KeyError, AttributeError):
                 continue
             matched = _matching(made, log, at)
             if made and matched == len(made):
-                return fold(variant, made, state), len(made)
-            search.note_miss(made, matched)
-    raise _rejection(log, at, search)
-
-
-def _rejection(log: Sequence[Event], at: int, search: _Search) -> LogRejected:
-    """Why no candidate gave the log's events at `at` (the closest miss, else the refusal)."""
-    if search.matched:
-        bad = at + search.matched
+                for e in made:
+                    state = variant.evolve(state, e)
+                return state, len(made)
+            if not final and made and at + matched == len(log):
+                raise _NeedMore()
+            if matched > closest[0]:
+                closest = (matched, made[matched].type)
+    if closest[0]:
+        bad = at + closest[0]
         name = _name(log[bad], bad + 1) if bad < len(log) else "the end of the log"
-        return LogRejected(
-            bad + 1, f"{name} is not what the rules record here (expected {search.expected})"
+        raise LogRejected(
+            bad + 1, f"{name} is not what the rules record here (expected {closest[1]})"
         )
-    name = _name(log[at], at + 1)
-    if search.refusal is not None:
-        return LogRejected(at + 1, f"{name} records a move the rules refuse: {search.refusal}")
-    return LogRejected(at + 1, f"{name} is not what any legal move or due deal produces here")
+    name = _name(event, at + 1)
+    if refusal is not None:
+        raise LogRejected(at + 1, f"{name} records a move the rules refuse: {refusal}")
+    raise LogRejected(at + 1, f"{name} is not what any legal move or due deal produces here")
+
+
+class LogCheck:
+    """The check of a log fed one event at a time; `finish` gives the state it folds to."""
+
+    def __init__(self) -> None:
+        self.log: list[Event] = []
+        self.opening: list[Event] = []
+        self.variant: Variant | None = None
+        self.state: Any = None
+        self.at = 0  # events checked and folded
+
+    def feed(self, event: Event) -> None:
+        """Take the next event; LogRejected as soon as the log cannot be a match's."""
+        self.log.append(event)
+        if self.variant is None:
+            self.variant, self.opening = opening_of(event)
+            self.state = self.variant.initial_state()
+        if self.at < len(self.opening):
+            self._open(event)
+        elif len(self.log) - self.at > LAG:
+            self._advance(final=False)
+
+    def finish(self) -> Replayed:
+        """The end of the log: check what is left (LogRejected), and the final state."""
+        if self.variant is None:
+            raise LogRejected(1, "the log is empty: it must start with MatchCreated")
+        if self.at < len(self.opening):
+            missing = self.opening[self.at].type
+            raise LogRejected(self.at + 1, f"the log ends before the opening event {missing}")
+        self._advance(final=True)
+        return Replayed(self.variant, self.state, len(self.log))
+
+    def _open(self, event: Event) -> None:
+        k = self.at
+        made = self.opening[k]
+        if canonical(made) != canonical(event):
+            raise LogRejected(
+                k + 1,
+                f"{_name(event, k + 1)} is not what the match's seed or deal key gives "
+                f"(expected {made.type} with other data: a changed deal, draw or option)",
+            )
+        assert self.variant is not None
+        self.state = self.variant.evolve(self.state, event)
+        self.at += 1
+
+    def _advance(self, final: bool) -> None:
+        assert self.variant is not None
+        while self.at < len(self.log) and (final or len(self.log) - self.at > LAG):
+            if self.variant.is_finished(self.state):
+                at = self.at
+                raise LogRejected(
+                    at + 1, f"{_name(self.log[at], at + 1)} comes after the match finished"
+                )
+            try:
+                self.state, used = _step(self.variant, self.state, self.log, self.at, final)
+            except _NeedMore:
+                return
+            self.at += used
 
 
 def replay_log(log: Sequence[Event]) -> Replayed:
     """Check `log` (steps 1-3 above) and return the state it folds to."""
-    if not log:
-        raise LogRejected(1, "the log is empty: it must start with MatchCreated")
-    variant, opened = check_opening(log)
-    state = fold(variant, log[:opened])
-    at = opened
-    while at < len(log):
-        if variant.is_finished(state):
-            raise LogRejected(at + 1, f"{_name(log[at], at + 1)} comes after the match finished")
-        state, used = _step(variant, state, log, at)
-        at += used
-    return Replayed(variant, state, len(log))
+    check = LogCheck()
+    for event in log:
+        check.feed(event)
+    return check.finish()

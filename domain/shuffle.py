@@ -2,8 +2,12 @@
 
 A match's deals are a pure function of its `deal_key` (32 bytes): for a seeded match the key is
 derived from the seed, otherwise it comes from the caller's cryptographic source (the store
-passes `secrets.token_hex(32)`). The stream of numbers is HMAC-SHA256 in counter mode with
-rejection sampling, so it is unbiased, needs no global random and replays identically anywhere.
+passes `secrets.token_hex(32)`). The commitment salts come from `salt_key(...)`: the deal key,
+except in a seeded match, where a guessable seed must not let anyone check guesses against
+the public commitments; there the store's secret keys the salts (recorded in MatchCreated as
+`salt_key`, hidden until the match is over), so the deck order still depends only on the seed.
+The stream of numbers is HMAC-SHA256 in counter mode with rejection sampling, so it is
+unbiased, needs no global random and replays identically anywhere.
 
 Commitment (documented in openapi.yaml): `sha256(f"{salt}:{' '.join(deck)}".encode())` in hex,
 where `deck` is the round's full deck order as card codes and `salt` a 32-byte hex string.
@@ -22,6 +26,13 @@ T = TypeVar("T")
 def seed_key(seed: int | str) -> str:
     """The deal key of a seeded match (hex), or of a secret string passed by the store."""
     return hashlib.sha256(f"deadwood-seed:{seed}".encode()).hexdigest()
+
+
+def salt_key(deal_key: str, secret: str | None) -> str:
+    """The key of a match's commitment salts: `secret` when given (a seeded match's), else the
+    deal key (an unseeded match, whose deal key is itself secret; or a log recorded before
+    seeded matches had a secret salt key)."""
+    return secret or deal_key
 
 
 class DealRng:

@@ -56,6 +56,13 @@ def encode(event: Event, at: str, tx: str) -> dict[str, str]:
     return {"type": event.type, "v": str(event.v), "data": data, "at": at, "tx": tx}
 
 
+def as_stored(event: Event) -> Event:
+    """The event exactly as reading it back gives it (data keys sorted, JSON types), so a
+    state folded from a fresh decision equals one folded from the stream."""
+    data = json.loads(json.dumps(dict(event.data), separators=(",", ":"), sort_keys=True))
+    return Event(type=event.type, data=data, v=event.v)
+
+
 def decode(entry_id: bytes | str, fields: Fields, variant: str | None = None) -> StoredEvent:
     """A stream entry as a current-shape event. An entry without `v` is v0 (before versions)."""
     values = {text(k): text(v) for k, v in fields.items()}

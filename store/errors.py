@@ -36,3 +36,9 @@ class IdempotencyKeyReused(StoreError):
     """An idempotency key came back with another request body or from another seat (422)."""
 
     code = "idempotency_key_reused"
+
+
+class NotReplicated(StoreError):
+    """An append no replica acknowledged in time (DEADWOOD_DURABILITY=replica) (503)."""
+
+    code = "store_unavailable"

@@ -1,4 +1,4 @@
-"""The Redis event store: one stream per match and ONE atomic append.
+"""The Redis event store: one stream per match and ONE atomic append, in one round trip.
 
 Keys of a match all carry its hash tag `{<id>}` (one Redis Cluster slot):
     match:{<id>}:events         the stream; entry ids 0-<seq>, never trimmed or edited
@@ -6,54 +6,66 @@ Keys of a match all carry its hash tag `{<id>}` (one Redis Cluster slot):
     match:{<id>}:snap           the latest snapshot (snapshots.py)
     match:{<id>}:idem:<sha256>  idempotency records (idempotency.py), 24 h
 
-The append is WATCH / check / MULTI / EXEC:
-    WATCH the stream (and the idempotency key)
-    check that the last entry id is 0-<expected> and the idempotency key is unused
-    MULTI
-      XADD each event with the explicit id 0-<expected + i>, stamped with this append's nonce
-      SET the idempotency record (EX 24 h), HSET meta, SET the snapshot
-      the follow-up RQ jobs (job hash + RPUSH onto its queue), written by rq into this MULTI
-    EXEC
-Either all of it happens or none: EXEC aborts when a watched key changed after WATCH.
+The append is one EVALSHA of `append.lua` (registered once per client, loaded on NOSCRIPT):
+    check that the last entry id is 0-<expected> (and, when the caller decided on a cached
+      state, that it carries the nonce the cache saw) and that the idempotency key is unused
+    XADD each event with the explicit id 0-<expected + i>, stamped with this append's nonce
+    SET the idempotency record (EX 24 h), HSET meta, SET the snapshot when one is due
+    the follow-up RQ jobs, when the queue is this same server (not a cluster): rq's own
+      commands (job hash, SADD, RPUSH), recorded from a non-executed pipeline and replayed
+      by the script, so a job exists exactly when its events do
+A script runs atomically: all of it happens or none. With a cluster, or a queue on another
+server, the jobs are enqueued after the script and the reconciler heals a lost one.
 
-Why redis-py's retries are harmless here:
-1. redis-py does not re-send a transaction while keys are watched: after a connection error it
-   disconnects and raises WatchError (Pipeline._disconnect_raise_on_watching), and every
-   attempt of ours starts with a fresh WATCH and a fresh version check. A WATCH set on a dead
-   connection is gone with it, and a stale EXEC that somehow still ran on the server would
-   meet the check of the attempt that wrote first: only one attempt of one version can commit.
-2. Even a raw re-sent MULTI block could not append twice: XADD with an explicit id at or below
-   the stream's top is an error, so entry 0-<seq> can be written once only. (The rest of such
-   a block would rewrite the same idempotency record and push a job id a second time, and jobs
-   are idempotent: they carry the version they were made for.)
-3. When the reply of EXEC is lost (connection error or WatchError), the outcome is settled by
-   reading entry 0-<expected + 1> back: it carries this append's random nonce (`tx`) exactly
-   when this append committed. Then the append reports success, not a false conflict; if the
-   stream is still at `expected`, the attempt is simply tried again.
+With DEADWOOD_DURABILITY=replica the script is followed by `WAIT 1 <ms>` in the same
+pipeline (same connection, still one round trip); no ack in time -> NotReplicated.
+
+When the reply is lost (connection error, timeout, a failover), the outcome is settled by
+reading entry 0-<expected + 1> back: it carries this append's random nonce (`tx`) exactly
+when this append committed. Then the append reports success, not a false conflict; if the
+stream is still at `expected`, the script is simply run again (its version check makes a
+second commit impossible: XADD with an id at or below the top is refused anyway).
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import secrets
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import redis
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
-from redis.exceptions import WatchError
+from redis import exceptions as rx
 
 from domain.events import Event
-from store import codec
+from store import codec, connection
 from store.codec import StoredEvent
+from store.connection import is_cluster
+from store.durability import Durability
+from store.errors import NotReplicated
 from store.idempotency import TTL_SECONDS
 from store.jobs import JobSpec, Queues
 
 log = logging.getLogger(__name__)
 
 ATTEMPTS = 3
+CLUSTER_ATTEMPTS = 40  # a failover takes a few seconds: 40 tries 0.25 s apart
+SCRIPT = Path(__file__).with_name("append.lua").read_text()
+LOST_REPLY = (
+    rx.ConnectionError,
+    rx.TimeoutError,
+    rx.ClusterDownError,
+    rx.AskError,  # and MovedError
+    rx.TryAgainError,
+    rx.ReadOnlyError,
+)
+
+MAX_BLOCK_MS = 10_000
+"""The longest single XREAD BLOCK, whatever the socket timeout."""
 
 
 def events_key(match_id: str) -> str:
@@ -68,6 +80,10 @@ def snap_key(match_id: str) -> str:
     return f"match:{{{match_id}}}:snap"
 
 
+def _no_idem_key(match_id: str) -> str:
+    return f"match:{{{match_id}}}:idem:-"
+
+
 def match_id_of(key: bytes | str) -> str | None:
     """The match id in a `match:{<id>}:events` key."""
     name = codec.text(key)
@@ -79,9 +95,10 @@ def match_id_of(key: bytes | str) -> str | None:
 class Conflict(Exception):
     """The stream is not at the expected version (internal; the service maps it)."""
 
-    def __init__(self, actual: int) -> None:
+    def __init__(self, actual: int, last_tx: str = "") -> None:
         super().__init__(f"the stream is at version {actual}")
         self.actual = actual
+        self.last_tx = last_tx
 
 
 class IdemTaken(Exception):
@@ -94,7 +111,8 @@ class IdemTaken(Exception):
 
 @dataclass(frozen=True)
 class AppendRequest:
-    """Everything one atomic append writes."""
+    """Everything one atomic append writes. `check_tx`: the nonce the entry at `expected`
+    must carry (the caller decided on a cached state); empty: the version alone decides."""
 
     match_id: str
     expected: int
@@ -105,16 +123,28 @@ class AppendRequest:
     snapshot: str | None = None
     jobs: Sequence[JobSpec] = ()
     at: str = field(default_factory=codec.now)
+    check_tx: str = ""
 
 
 class EventStore:
-    """Streams of one Redis server; jobs in the same MULTI when the queue is on that server."""
+    """Streams on one Redis server or a Redis Cluster; jobs inside the append script when
+    the queue is that same (single) server."""
 
-    def __init__(self, client: redis.Redis, queues: Queues, *, jobs_in_transaction: bool) -> None:
+    def __init__(
+        self,
+        client: Any,
+        queues: Queues,
+        *,
+        jobs_in_transaction: bool,
+        durability: Durability | None = None,
+    ) -> None:
         self.redis = client
         self._r: Any = client  # redis-py's reply types are unions; the store checks shapes
         self.queues = queues
         self.jobs_in_transaction = jobs_in_transaction
+        self.durability = durability or Durability()
+        self.cluster = is_cluster(client)
+        self._sha = _sha1(SCRIPT)
 
     # --- reading ------------------------------------------------------------------------
 
@@ -155,66 +185,173 @@ class EventStore:
     def wait(
         self, match_id: str, after: int, block_ms: int, variant: str | None
     ) -> list[StoredEvent]:
-        """Events after `after`, waiting up to `block_ms` for the first (XREAD BLOCK)."""
-        reply: Any = self._r.xread({events_key(match_id): f"0-{after}"}, count=100, block=block_ms)
+        """Events after `after`, waiting up to `block_ms` for the first (XREAD BLOCK).
+
+        The wait is cut to `max_block_ms()`, so the server's silence never outlasts the
+        client's socket timeout: a caller that wants to wait longer asks again."""
+        block = max(1, min(block_ms, self.max_block_ms()))
+        reply: Any = self._r.xread({events_key(match_id): f"0-{after}"}, count=100, block=block)
         rows = reply[0][1] if reply else []
         return [codec.decode(entry_id, fields, variant) for entry_id, fields in rows]
+
+    def get(self, key: str) -> Any:
+        return self._r.get(key)
+
+    def hget(self, key: str, name: str) -> Any:
+        return self._r.hget(key, name)
+
+    def hgetall(self, key: str) -> Any:
+        return self._r.hgetall(key)
+
+    def ping(self) -> bool:
+        try:
+            return bool(self._r.ping())
+        except redis.RedisError:
+            return False
+
+    def max_block_ms(self) -> int:
+        """The longest XREAD BLOCK that ends well inside the client's socket timeout."""
+        timeout = connection.socket_timeout(self.redis)
+        if timeout is None:
+            return MAX_BLOCK_MS
+        return max(1, min(MAX_BLOCK_MS, int(timeout * 1000 / 2)))
 
     # --- the atomic append --------------------------------------------------------------
 
     def append(self, request: AppendRequest) -> tuple[list[StoredEvent], str]:
         """Write the request atomically: (the events as stored, the append's nonce). Raises
-        Conflict or IdemTaken, and then nothing was written."""
+        Conflict or IdemTaken, and then nothing was written; NotReplicated (durability
+        `replica`) when it was written but no replica confirmed it in time."""
         tx = secrets.token_hex(8)
         stored = [
             StoredEvent(request.expected + i + 1, event, request.at)
             for i, event in enumerate(request.events)
         ]
-        for attempt in range(1, ATTEMPTS + 1):
-            try:
-                self._attempt(request, stored, tx)
-                break
-            except (WatchError, RedisConnectionError, RedisTimeoutError) as error:
-                if self._landed(request, tx):
-                    break
-                actual = self.version(request.match_id)
-                if actual != request.expected:
-                    raise Conflict(actual) from None
-                if attempt == ATTEMPTS:
-                    raise
-                log.info("append to %s at %d tried again after %r", request.match_id, actual, error)
+        reply, replicas = self._run(request, self.keys(request), self.args(request, stored, tx), tx)
+        kind = codec.text(reply[0])
+        if kind == "conflict":
+            raise Conflict(int(reply[1]), codec.text(reply[2]))
+        if kind == "idem":
+            raise IdemTaken(reply[1])
         if not self.jobs_in_transaction and request.jobs:
             self._enqueue_after(request.jobs)
+        if self.durability.waits_for_replica and replicas < 1:
+            raise NotReplicated(
+                f"the move on match {request.match_id!r} was written but no replica confirmed "
+                f"it within {self.durability.wait_ms} ms (DEADWOOD_DURABILITY=replica); retry "
+                "with the same Idempotency-Key to learn its outcome"
+            )
         return stored, tx
 
-    def _attempt(self, request: AppendRequest, stored: list[StoredEvent], tx: str) -> None:
-        key = events_key(request.match_id)
-        watched = [key] + ([request.idem_key] if request.idem_key else [])
-        with self.redis.pipeline(transaction=True) as pipe:
-            pipe.watch(*watched)  # type: ignore[no-untyped-call]
-            actual = self.version(request.match_id, pipe)
-            if actual != request.expected:
-                raise Conflict(actual)
-            if request.idem_key:
-                raw = pipe.get(request.idem_key)
-                if raw is not None:
-                    raise IdemTaken(raw)
-            pipe.multi()
-            self._write(pipe, request, stored, tx)
-            pipe.execute()
+    def _run(
+        self, request: AppendRequest, keys: list[str], args: list[Any], tx: str
+    ) -> tuple[Any, int]:
+        """(the script's reply, replicas that acked), settling a lost reply by its nonce."""
+        attempts = CLUSTER_ATTEMPTS if self.cluster else ATTEMPTS
+        for attempt in range(1, attempts + 1):
+            try:
+                reply, replicas = self._eval(keys, args)
+            except LOST_REPLY as error:
+                if self._landed_quietly(request, tx):
+                    return [b"ok", request.expected + len(request.events)], 0
+                if attempt == attempts:
+                    raise
+                log.info("append to %s tried again after %r", request.match_id, error)
+                self._recover(attempt)
+                continue
+            if self._ours(reply, request, tx):
+                return [b"ok", request.expected + len(request.events)], replicas
+            return reply, replicas
+        raise AssertionError("unreachable")
 
-    def _write(self, pipe: Any, request: AppendRequest, stored: list[StoredEvent], tx: str) -> None:
-        key = events_key(request.match_id)
+    def _ours(self, reply: Any, request: AppendRequest, tx: str) -> bool:
+        """A conflict that is this very append, run twice (redis-py re-sends a command whose
+        reply was lost): the top entry, or entry expected + 1, carries our nonce."""
+        if codec.text(reply[0]) != "conflict" or int(reply[1]) <= request.expected:
+            return False
+        return codec.text(reply[2]) == tx or self._landed(request, tx)
+
+    def _eval(self, keys: list[str], args: list[Any]) -> tuple[Any, int]:
+        """EVALSHA (+ WAIT) in one pipeline on the connection of the match's primary."""
+        client = self._node_client(keys[0])
+        wait = self.durability.waits_for_replica
+        for _ in range(2):
+            pipe = client.pipeline(transaction=False)
+            pipe.execute_command("EVALSHA", self._sha, len(keys), *keys, *args)
+            if wait:
+                pipe.execute_command("WAIT", 1, self.durability.wait_ms)
+            try:
+                replies = pipe.execute()
+            except rx.NoScriptError:
+                client.script_load(SCRIPT)
+                continue
+            return replies[0], int(replies[1]) if wait else 0
+        raise rx.NoScriptError("the append script could not be loaded")
+
+    def _node_client(self, key: str) -> Any:
+        """The plain client of the primary holding `key` (the store's client on one server)."""
+        if not self.cluster:
+            return self.redis
+        node = self.redis.get_node_from_key(key)
+        return self.redis.get_redis_connection(node)
+
+    def _recover(self, attempt: int) -> None:
+        """After a lost reply on a cluster: wait a little and learn the slots again."""
+        if not self.cluster:
+            return
+        time.sleep(0.25)
+        try:
+            self.redis.nodes_manager.initialize()
+        except redis.RedisError as error:
+            log.info("cluster topology not readable yet (try %d): %r", attempt, error)
+
+    @staticmethod
+    def keys(request: AppendRequest) -> list[str]:
+        """The script's KEYS (see append.lua): all in the match's slot."""
+        match_id = request.match_id
+        keys = [events_key(match_id), meta_key(match_id), snap_key(match_id)]
+        return [*keys, request.idem_key or _no_idem_key(match_id)]
+
+    def args(self, request: AppendRequest, stored: list[StoredEvent], tx: str) -> list[Any]:
+        """The script's ARGV (see append.lua)."""
+        args: list[Any] = [request.expected, request.check_tx, "1" if request.idem_key else "0"]
+        args.append(len(stored))
         for item in stored:
-            pipe.xadd(key, codec.encode(item.event, item.at, tx), id=f"0-{item.seq}")
-        if request.idem_key and request.idem_record is not None:
-            pipe.set(request.idem_key, request.idem_record, ex=TTL_SECONDS)
-        if request.meta:
-            pipe.hset(meta_key(request.match_id), mapping=dict(request.meta))
-        if request.snapshot is not None:
-            pipe.set(snap_key(request.match_id), request.snapshot)
-        if self.jobs_in_transaction and request.jobs:
-            self.queues.enqueue(request.jobs, pipeline=pipe)
+            args.append(f"0-{item.seq}")
+            for name, value in codec.encode(item.event, item.at, tx).items():
+                args += [name, value]
+        args += [request.idem_record or "", TTL_SECONDS, len(request.meta)]
+        for name, value in request.meta.items():
+            args += [name, value]
+        args += ["0", ""] if request.snapshot is None else ["1", request.snapshot]
+        commands = self._job_commands(request.jobs) if self.jobs_in_transaction else []
+        args.append(len(commands))
+        for command in commands:
+            args += [len(command), *command]
+        return args
+
+    def _job_commands(self, jobs: Sequence[JobSpec]) -> list[list[bytes]]:
+        """rq's commands for `jobs`, recorded from a pipeline that is never executed."""
+        if not jobs:
+            return []
+        connection = self.queues.connection
+        pipe = connection.pipeline(transaction=False)
+        self.queues.enqueue(jobs, pipeline=pipe)
+        encoder: Any = connection.get_encoder()
+        commands = [[encoder.encode(arg) for arg in args] for args, _ in pipe.command_stack]
+        pipe.reset()
+        return commands
+
+    def scan_matches(self, batch: int = 500) -> Any:
+        """Every match id, from every primary of a cluster (SCAN sees one node)."""
+        clients = [self.redis]
+        if self.cluster:
+            clients = [self.redis.get_redis_connection(n) for n in self.redis.get_primaries()]
+        for client in clients:
+            for key in client.scan_iter(match="match:*:events", count=batch, _type="STREAM"):
+                match_id = match_id_of(key)
+                if match_id is not None:
+                    yield match_id
 
     def _landed(self, request: AppendRequest, tx: str) -> bool:
         """Did this append (nonce `tx`) commit? Read its first entry back."""
@@ -224,9 +361,21 @@ class EventStore:
         rows: Any = self._r.xrange(events_key(request.match_id), f"0-{seq}", f"0-{seq}")
         return bool(rows) and codec.tx_of(rows[0][1]) == tx
 
+    def _landed_quietly(self, request: AppendRequest, tx: str) -> bool:
+        """`_landed`, False while the store cannot be read (a failover in progress)."""
+        try:
+            return self._landed(request, tx)
+        except redis.RedisError:
+            return False
+
     def _enqueue_after(self, jobs: Sequence[JobSpec]) -> None:
         """Queue on another server: best effort after the commit; the reconciler heals gaps."""
         try:
             self.queues.enqueue(jobs)
         except redis.RedisError:
             log.exception("follow-up jobs %s not enqueued; the reconciler will", jobs)
+
+
+def _sha1(text: str) -> str:
+    """The name Redis gives a script (EVALSHA)."""
+    return hashlib.sha1(text.encode()).hexdigest()

@@ -77,13 +77,17 @@ class Record:
         )
 
     def check(self, fingerprint: str, seat: int | None) -> None:
-        """Refuse a repeat that is not the same request from the same seat."""
+        """Refuse a repeat that is not the same request from the same seat (the seat first:
+        a fingerprint names its seat, so another seat's request always differs)."""
+        if self.seat != seat:
+            raise IdempotencyKeyReused(
+                "this Idempotency-Key was already used by another seat of this match: a key "
+                "belongs to the seat that sent it first, so send a key of your own"
+            )
         if not hmac.compare_digest(self.fingerprint.encode(), fingerprint.encode()):
             raise IdempotencyKeyReused(
                 "this Idempotency-Key was already used with another request body"
             )
-        if self.seat != seat:
-            raise IdempotencyKeyReused("this Idempotency-Key was already used by another seat")
 
 
 def _pad(pepper: bytes, match_id: str, seat: int, key: str) -> bytes:

@@ -8,6 +8,10 @@ After every append the store asks the variant what comes next:
   `scoring`, calling `workers.scoring.apply_system(match_id, version)`;
 - `to_act(state)` is a bot seat -> job `bot-<match>-<version>` on queue `bots`, calling
   `workers.bot_turn.play_bot_turn(match_id, version)`.
+When every seat of the match is a bot, each of these jobs goes to queue `bots-low` instead.
+The worker takes its queues in order (`scoring`, `bots`, `bots-low`), so bot-only matches (an
+arena on the server, any target score) play only when no match with a person waits for a job:
+a person waits at most for the one job running.
 (RQ allows only letters, digits, `_` and `-` in job ids, so the `score:{m}:{r}` of
 architecture.md is spelled with dashes.) A job's arguments are the match id and a version and
 nothing else: never cards, seeds or views (the no-leak rule). Functions are named by dotted
@@ -32,10 +36,13 @@ from domain.variants import Variant
 
 SCORING = "scoring"
 BOTS = "bots"
+BOTS_LOW = "bots-low"
+QUEUES = (SCORING, BOTS, BOTS_LOW)
+"""Every queue, highest priority first (the order a worker listens in)."""
 SCORE_FUNC = "workers.scoring.score_round"
 SYSTEM_FUNC = "workers.scoring.apply_system"
 BOT_FUNC = "workers.bot_turn.play_bot_turn"
-TIMEOUTS = {SCORING: 60, BOTS: 120}
+TIMEOUTS = {SCORING: 60, BOTS: 120, BOTS_LOW: 120}
 RESULT_TTL = 3600
 ACTIVE = {JobStatus.QUEUED, JobStatus.STARTED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
 
@@ -71,16 +78,26 @@ def followups(variant: Variant, state: Any, match_id: str, version: int) -> list
     """The jobs that `state` (after `version` events) needs."""
     if variant.is_finished(state):
         return []
+    low = all_bots(variant, state)
     pending = variant.pending(state)
     if pending is not None and pending.get("type") == "score_round":
         round_no = int(variant.view(state, None).get("round") or 0)
-        return [JobSpec(SCORING, score_job_id(match_id, round_no), SCORE_FUNC, match_id, version)]
+        job_id = score_job_id(match_id, round_no)
+        return [JobSpec(BOTS_LOW if low else SCORING, job_id, SCORE_FUNC, match_id, version)]
     if pending is not None:
-        return [JobSpec(SCORING, system_job_id(match_id, version), SYSTEM_FUNC, match_id, version)]
+        job_id = system_job_id(match_id, version)
+        return [JobSpec(BOTS_LOW if low else SCORING, job_id, SYSTEM_FUNC, match_id, version)]
     seat = variant.to_act(state)
     if seat is not None and bot_seat(variant, state, seat):
-        return [JobSpec(BOTS, bot_job_id(match_id, version), BOT_FUNC, match_id, version)]
+        job_id = bot_job_id(match_id, version)
+        return [JobSpec(BOTS_LOW if low else BOTS, job_id, BOT_FUNC, match_id, version)]
     return []
+
+
+def all_bots(variant: Variant, state: Any) -> bool:
+    """True when no seat of the match is a person's."""
+    seats = variant.view(state, None).get("seats") or []
+    return bool(seats) and all(entry.get("bot") for entry in seats)
 
 
 def bot_seat(variant: Variant, state: Any, seat: int) -> str | None:
@@ -94,13 +111,12 @@ def bot_seat(variant: Variant, state: Any, seat: int) -> str | None:
 
 
 class Queues:
-    """The two RQ queues on one connection, with the JSON serializer."""
+    """The RQ queues on one connection, with the JSON serializer."""
 
     def __init__(self, connection: redis.Redis) -> None:
         self.connection = connection
         self._queues = {
-            name: Queue(name, connection=connection, serializer=JSONSerializer)
-            for name in (SCORING, BOTS)
+            name: Queue(name, connection=connection, serializer=JSONSerializer) for name in QUEUES
         }
 
     def queue(self, name: str) -> Queue:

@@ -2,7 +2,13 @@
 
 The API (a client's move) and the workers (scoring a round, a bot's turn) both call
 `MatchService.submit`, so every event is validated by the domain, appended atomically with its
-idempotency record and its follow-up jobs, and never written twice (event_store.py).
+idempotency record and its follow-up jobs, and never written twice (event_store.py). Every
+Redis access goes through the EventStore.
+
+The hot path is one round trip: a move is decided on the in-process cached state, and the
+append script's version (and nonce) check is what proves that state fresh; only a conflict
+(another process appended) or a refusal reloads from Redis and decides again. Seat-token
+hashes, the variant and the players of a match never change, so they are read once.
 """
 
 from __future__ import annotations
@@ -12,11 +18,9 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
-
-import redis
 
 from domain import bots
 from domain.errors import InvalidOptions, RulesError
@@ -26,15 +30,24 @@ from domain.variants import NAMES, Variant, get_variant
 from store import codec, idempotency, snapshots, tokens
 from store.codec import StoredEvent
 from store.connection import same_server
-from store.errors import IdempotencyKeyReused, UnknownMatch, VersionConflict
+from store.durability import Durability
+from store.errors import IdempotencyKeyReused, Unauthorized, UnknownMatch, VersionConflict
 from store.event_store import AppendRequest, Conflict, EventStore, IdemTaken, meta_key, snap_key
 from store.jobs import JobSpec, Queues, followups
 
-__all__ = ["Appended", "Created", "MatchService", "StoredEvent"]
+__all__ = ["Appended", "Created", "Loaded", "MatchService", "StoredEvent"]
 
-Render = Callable[[list[StoredEvent], Any], dict[str, Any]]
 SUBMIT_ATTEMPTS = 32
 CACHE_SIZE = 512
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A match as loaded: its game, the folded state and the number of events."""
+
+    variant: Variant
+    state: Any
+    version: int
 
 
 @dataclass(frozen=True)
@@ -42,42 +55,73 @@ class Created:
     match_id: str
     version: int
     state: Any
+    variant: Variant
     tokens: list[str | None]  # per seat; None for bot seats; shown once, stored only as hashes
     replayed: bool = False  # True when an idempotent repeat of a create returned the same match
 
 
 @dataclass(frozen=True)
 class Appended:
+    """What a move appended (or, `replayed`, what its first request appended): the state
+    before it, its events and the state after, enough to render the response once."""
+
     version: int
     events: list[StoredEvent]
+    before: Any
     state: Any
+    variant: Variant
     replayed: bool
-    response: dict[str, Any] | None
+    response: dict[str, Any] | None = None  # the body of a record written by older code
+
+
+@dataclass(frozen=True)
+class _Cached:
+    version: int
+    state: Any
+    tx: str  # nonce of the entry at `version` ("" when unknown: loaded from a snapshot)
+
+
+@dataclass(frozen=True)
+class _Meta:
+    """The fields of `match:{id}:meta` that never change after the create."""
+
+    variant: str
+    players: list[dict[str, Any]]
+    token_hashes: dict[int, str]
 
 
 class MatchService:
-    """Matches on one event-store Redis, jobs on `queue_redis` (default: the same server)."""
+    """Matches on one event store (a Redis or a RedisCluster), jobs on `queue_redis`
+    (default: the same server)."""
 
     def __init__(
         self,
-        redis: redis.Redis,
+        redis: Any,
         *,
-        queue_redis: redis.Redis | None = None,
+        queue_redis: Any = None,
         pepper: bytes = b"dev-pepper",
         snapshot_every: int = 64,
+        durability: Durability | None = None,
     ) -> None:
         queue_client = queue_redis if queue_redis is not None else redis
-        self.redis = redis
-        self._r: Any = redis
         self.queues = Queues(queue_client)
         self.store = EventStore(
-            redis, self.queues, jobs_in_transaction=same_server(redis, queue_client)
+            redis,
+            self.queues,
+            jobs_in_transaction=same_server(redis, queue_client),
+            durability=durability,
         )
         self.pepper = pepper
         self.snapshot_every = max(1, snapshot_every)
         self._lock = threading.Lock()
-        self._states: OrderedDict[str, tuple[int, Any, str]] = OrderedDict()
-        self._variants: OrderedDict[str, str] = OrderedDict()
+        self._states: OrderedDict[str, _Cached] = OrderedDict()
+        self._metas: OrderedDict[str, _Meta] = OrderedDict()
+
+    @property
+    def redis(self) -> Any:
+        """The event store's client (for tests and tools; the service itself goes through
+        `self.store`)."""
+        return self.store.redis
 
     # --- creating -----------------------------------------------------------------------
 
@@ -93,8 +137,7 @@ class MatchService:
         """Validate (InvalidOptions), deal, and append the opening events atomically."""
         if idempotency_key is not None:
             match_id = idempotency.match_id_for_key(self.pepper, idempotency_key)
-            idem_key = idempotency.record_key(match_id, idempotency_key)
-            raw = self._r.get(idem_key)
+            raw = self.store.get(idempotency.record_key(match_id, idempotency_key))
             if raw is not None:
                 return self._replay_create(match_id, idempotency_key, fingerprint or "", raw)
         else:
@@ -102,7 +145,8 @@ class MatchService:
         game = get_variant(variant)
         _check_bots(variant, players)
         full = game.validate_options(options)
-        events = tuple(game.create(players, full, seed, secrets.token_hex(32)))
+        secret = secrets.token_hex(32)  # the deal key, or a seeded match's salt key (shuffle.py)
+        events = tuple(map(codec.as_stored, game.create(players, full, seed, secret)))
         state = fold(game, events)
         seat_tokens = [None if p.get("bot") else tokens.new_token(s) for s, p in enumerate(players)]
         request = self._create_request(
@@ -117,8 +161,9 @@ class MatchService:
             raise IdempotencyKeyReused(
                 "this Idempotency-Key already created a match (more than 24 h ago)"
             ) from None
-        self._remember(match_id, variant, len(events), state, tx)
-        return Created(match_id, len(events), state, seat_tokens)
+        self._forget(match_id)
+        self._remember(match_id, _Cached(len(events), state, tx))
+        return Created(match_id, len(events), state, game, seat_tokens)
 
     def _create_request(
         self,
@@ -162,79 +207,84 @@ class MatchService:
     ) -> Created:
         record = idempotency.Record.loads(raw)
         record.check(fingerprint, None)
-        state, version = self.load(match_id, at=record.version)
+        loaded = self.load(match_id, at=record.version)
         seat_tokens = idempotency.unseal(self.pepper, match_id, key, record.sealed_tokens)
-        return Created(match_id, version, state, seat_tokens, replayed=True)
+        return Created(
+            match_id, loaded.version, loaded.state, loaded.variant, seat_tokens, replayed=True
+        )
 
     # --- reading ------------------------------------------------------------------------
 
+    def _meta(self, match_id: str) -> _Meta:
+        """The match's fixed metadata, read once (UnknownMatch when there is no such match)."""
+        with self._lock:
+            meta = self._metas.get(match_id)
+        if meta is None:
+            fields = {
+                codec.text(k): codec.text(v)
+                for k, v in self.store.hgetall(meta_key(match_id)).items()
+            }
+            if "variant" not in fields:
+                raise UnknownMatch(f"match {match_id!r} does not exist")
+            meta = _Meta(fields["variant"], _players(fields), _token_hashes(fields))
+            with self._lock:
+                self._metas[match_id] = meta
+                _trim(self._metas)
+        return meta
+
     def variant_name(self, match_id: str) -> str:
         """The match's game; UnknownMatch when there is no such match."""
-        with self._lock:
-            name = self._variants.get(match_id)
-        if name is None:
-            raw = self._r.hget(meta_key(match_id), "variant")
-            if raw is None:
-                raise UnknownMatch(f"match {match_id!r} does not exist")
-            name = codec.text(raw)
-            with self._lock:
-                self._variants[match_id] = name
-                _trim(self._variants)
-        return name
+        return self._meta(match_id).variant
 
     def variant(self, state: Any) -> Variant:
-        """The game a folded state belongs to."""
-        for name in NAMES:
-            try:
-                game = get_variant(name)
-            except ImportError:  # an engine that is not installed cannot own the state
-                continue
-            if isinstance(state, type(game.initial_state())):
-                return game
-        raise TypeError(f"{type(state).__name__} is not the state of a known variant")
+        """The game a folded state belongs to (by the state's type)."""
+        game = _variants_by_state_type().get(type(state))
+        if game is None:
+            raise TypeError(f"{type(state).__name__} is not the state of a known variant")
+        return game
 
-    def load(self, match_id: str, at: int | None = None) -> tuple[Any, int]:
-        """(state, version), from the snapshot plus the events after it; `at` = the state
-        right after event `at` (clamped to the match's version). UnknownMatch if none.
+    def load(self, match_id: str, at: int | None = None) -> Loaded:
+        """The match now, from the cache (checked against the stream) or the snapshot plus
+        the events after it; `at` = right after event `at` (clamped). UnknownMatch if none.
 
-        States are also cached in-process as (version, state, nonce of the last entry). The
-        stream is append-only, so a cached state is always a prefix of the match: loading
-        reads from the cached entry on, checks that entry is still the one cached (same
-        append nonce), and folds only the newer events."""
-        name = self.variant_name(match_id)
-        game = get_variant(name)
+        The stream is append-only, so a cached state is always a prefix of the match:
+        loading reads from the cached entry on, checks that entry is still the one cached
+        (same append nonce), and folds only the newer events."""
+        game = get_variant(self.variant_name(match_id))
         if at is not None:
             return self._load_at(match_id, game, max(0, at))
-        version, state, tx, tail = self._cached_tail(match_id, name)
-        if tail is None:
-            name = self.variant_name(match_id)  # read again if the cache entry was dropped
-            game = get_variant(name)
-            version, state = self._from_snapshot(match_id) or (0, game.initial_state())
-            tail = self.store.entries(match_id, after=version, variant=name)
-        if tail:
-            state = fold(game, (item.event for item, _ in tail), state)
-            version, tx = tail[-1][0].seq, tail[-1][1]
-        self._remember(match_id, name, version, state, tx)
-        return state, version
+        cached = self._fresh(match_id, game)
+        return Loaded(game, cached.state, cached.version)
 
-    def _cached_tail(
-        self, match_id: str, name: str
-    ) -> tuple[int, Any, str, list[tuple[StoredEvent, str]] | None]:
-        """The cached state and the entries after it, or a None tail when nothing usable."""
+    def _fresh(self, match_id: str, game: Variant) -> _Cached:
+        """The current state, read from Redis (only the entries newer than the cache)."""
         with self._lock:
             cached = self._states.get(match_id)
-        if cached is None or cached[0] == 0:
-            return 0, None, "", None
-        version, state, tx = cached
-        rows = self.store.entries(match_id, after=version - 1, variant=name)
-        if not rows or rows[0][0].seq != version or rows[0][1] != tx:
-            with self._lock:  # the stream was replaced (a test flush): forget it
-                self._states.pop(match_id, None)
-                self._variants.pop(match_id, None)
-            return 0, None, "", None
-        return version, state, tx, rows[1:]
+        tail = None
+        if cached is not None and cached.version > 0 and cached.tx:
+            rows = self.store.entries(match_id, after=cached.version - 1, variant=game.name)
+            if rows and rows[0][0].seq == cached.version and rows[0][1] == cached.tx:
+                tail = rows[1:]
+        if tail is None:  # no usable cache (or the stream was replaced: a test flush)
+            self._forget(match_id)
+            game = get_variant(self.variant_name(match_id))
+            version, state = self._from_snapshot(match_id) or (0, game.initial_state())
+            cached = _Cached(version, state, "")
+            tail = self.store.entries(match_id, after=version, variant=game.name)
+        assert cached is not None
+        if tail:
+            state = fold(game, (item.event for item, _ in tail), cached.state)
+            cached = _Cached(tail[-1][0].seq, state, tail[-1][1])
+        self._remember(match_id, cached)
+        return cached
 
-    def _load_at(self, match_id: str, game: Variant, at: int) -> tuple[Any, int]:
+    def _cached(self, match_id: str, game: Variant) -> _Cached:
+        """The cached state without asking Redis (the append's check proves it fresh)."""
+        with self._lock:
+            cached = self._states.get(match_id)
+        return cached if cached is not None else self._fresh(match_id, game)
+
+    def _load_at(self, match_id: str, game: Variant, at: int) -> Loaded:
         starts: list[tuple[int, Any]] = [(0, game.initial_state())]
         snap = self._from_snapshot(match_id)
         if snap is not None and snap[0] <= at:
@@ -244,26 +294,29 @@ class MatchService:
         if tail:
             state = fold(game, (item.event for item in tail), state)
             version = tail[-1].seq
-        return state, version
+        return Loaded(game, state, version)
 
     def _from_snapshot(self, match_id: str) -> tuple[int, Any] | None:
-        return snapshots.decode_state(self._r.get(snap_key(match_id)))
+        return snapshots.decode_state(self.store.get(snap_key(match_id)))
 
-    def _remember(self, match_id: str, name: str, version: int, state: Any, tx: str) -> None:
+    def _remember(self, match_id: str, cached: _Cached) -> None:
         with self._lock:
             current = self._states.get(match_id)
-            if current is None or current[0] <= version:
-                self._states[match_id] = (version, state, tx)
+            if current is None or current.version <= cached.version:
+                self._states[match_id] = cached
                 self._states.move_to_end(match_id)
-            self._variants[match_id] = name
             _trim(self._states)
-            _trim(self._variants)
+
+    def _forget(self, match_id: str) -> None:
+        with self._lock:
+            self._states.pop(match_id, None)
+            self._metas.pop(match_id, None)
 
     def forget_cache(self) -> None:
-        """Drop the in-process state cache (states are then rebuilt from Redis)."""
+        """Drop the in-process caches (states and metadata are then read from Redis)."""
         with self._lock:
             self._states.clear()
-            self._variants.clear()
+            self._metas.clear()
 
     def events(self, match_id: str, after: int = 0, limit: int = 100) -> list[StoredEvent]:
         """Up to `limit` events with seq > after."""
@@ -279,36 +332,29 @@ class MatchService:
         self, match_id: str, upto: int | None = None, *, after: int = 0
     ) -> Iterator[tuple[Any, StoredEvent]]:
         """(state BEFORE the event, the event) for each event with after < seq <= upto."""
-        name = self.variant_name(match_id)
-        game = get_variant(name)
-        state, _ = self._load_at(match_id, game, after) if after else (game.initial_state(), 0)
-        for item in self.store.read(match_id, after=after, upto=upto, variant=name):
+        game = get_variant(self.variant_name(match_id))
+        state = self._load_at(match_id, game, after).state if after else game.initial_state()
+        for item in self.store.read(match_id, after=after, upto=upto, variant=game.name):
             yield state, item
             state = game.evolve(state, item.event)
 
     def ping(self) -> bool:
-        try:
-            return bool(self._r.ping())
-        except redis.RedisError:
-            return False
+        return self.store.ping()
 
     # --- seats --------------------------------------------------------------------------
 
     def authenticate(self, match_id: str, token: str) -> int:
-        """The seat `token` holds in this match; Unauthorized otherwise."""
-        self.variant_name(match_id)
-        hashes: dict[int, str] = {}
-        for field, value in (self._r.hgetall(meta_key(match_id)) or {}).items():
-            name = codec.text(field)
-            if name.startswith("token:"):
-                hashes[int(name[len("token:") :])] = codec.text(value)
-        return tokens.verify(self.pepper, match_id, token, hashes)
+        """The seat `token` holds in this match; Unauthorized otherwise. The hashes are
+        cached; a refusal reads them again once (the match may have been made anew)."""
+        try:
+            return tokens.verify(self.pepper, match_id, token, self._meta(match_id).token_hashes)
+        except Unauthorized:
+            self._forget(match_id)
+            return tokens.verify(self.pepper, match_id, token, self._meta(match_id).token_hashes)
 
     def players(self, match_id: str) -> list[dict[str, Any]]:
         """The seats as recorded at creation: [{seat, name, bot, ...}]."""
-        self.variant_name(match_id)
-        raw = self._r.hget(meta_key(match_id), "players")
-        return list(json.loads(codec.text(raw))) if raw else []
+        return [dict(p) for p in self._meta(match_id).players]
 
     # --- writing ------------------------------------------------------------------------
 
@@ -321,19 +367,19 @@ class MatchService:
         expected_version: int | None,
         idempotency_key: str | None,
         fingerprint: str,
-        render: Render | None = None,
     ) -> Appended:
-        """Load, decide (RulesError propagates, nothing written), append atomically.
+        """Decide (RulesError propagates, nothing written), append atomically.
 
-        With `expected_version` a moved-on match raises VersionConflict; without it the
-        load/decide/append loop is retried on a conflict. With `idempotency_key` a repeat
-        returns the stored `render(...)` body (render is only called when a key is given);
-        a keyed request that would be refused (rule error, conflict) first checks whether a
+        The move is decided on the cached state; a conflict, a refusal or a stale
+        `expected_version` reloads from Redis and decides again before answering. With
+        `expected_version` a moved-on match raises VersionConflict; without it the loop is
+        retried on a conflict. With `idempotency_key` a repeat returns what the first request
+        appended (`replayed`); a keyed request that would be refused first checks whether a
         twin with the same key appended meanwhile, and then replays it.
         """
         try:
             return self._submit(
-                match_id, seat, move, expected_version, idempotency_key, fingerprint, render
+                match_id, seat, move, expected_version, idempotency_key, fingerprint
             )
         except _Replayed as replayed:
             return replayed.appended
@@ -346,80 +392,88 @@ class MatchService:
         expected_version: int | None,
         idempotency_key: str | None,
         fingerprint: str,
-        render: Render | None,
     ) -> Appended:
-        name = self.variant_name(match_id)
-        game = get_variant(name)
+        game = get_variant(self.variant_name(match_id))
         idem_key = idempotency.record_key(match_id, idempotency_key) if idempotency_key else None
+        refuse = _Refusal(self, match_id, idem_key, fingerprint, seat)
+        fresh = False
         for attempt in range(SUBMIT_ATTEMPTS):
-            if idem_key is not None:
-                raw = self._r.get(idem_key)
-                if raw is not None:
-                    return self._replay(match_id, raw, fingerprint, seat)
-            state, version = self.load(match_id)
-            if expected_version is not None and expected_version != version:
-                self._replay_if_recorded(match_id, idem_key, fingerprint, seat)
-                raise _conflict(match_id, expected_version, version)
+            current = self._fresh(match_id, game) if fresh else self._cached(match_id, game)
+            if expected_version is not None and expected_version != current.version:
+                if not fresh:
+                    fresh = True
+                    continue
+                refuse.check()
+                raise _conflict(match_id, expected_version, current.version)
             try:
-                events = tuple(game.decide(state, seat, move))
+                events = tuple(map(codec.as_stored, game.decide(current.state, seat, move)))
             except RulesError:
-                self._replay_if_recorded(match_id, idem_key, fingerprint, seat)
+                if not fresh:
+                    fresh = True
+                    continue
+                refuse.check()
                 raise
-            new_state = fold(game, events, state)
-            new_version = version + len(events)
-            at = codec.now()
-            stored = [StoredEvent(version + i + 1, e, at) for i, e in enumerate(events)]
-            record = None
-            if idem_key is not None:
-                body = render(stored, new_state) if render is not None else None
-                record = idempotency.Record(fingerprint, seat, new_version, version + 1, body)
-            request = AppendRequest(
-                match_id,
-                version,
-                events,
-                idem_key=idem_key,
-                idem_record=record.dumps() if record is not None else None,
-                meta={"finished": "1"} if game.is_finished(new_state) else {},
-                snapshot=self._snapshot(version, new_version, new_state),
-                jobs=followups(game, new_state, match_id, new_version),
-                at=at,
-            )
+            request, new_state = self._move_request(match_id, game, current, events, refuse)
             try:
                 _, tx = self.store.append(request)
             except IdemTaken as taken:
                 return self._replay(match_id, taken.raw, fingerprint, seat)
             except Conflict as conflict:
-                if expected_version is not None:
-                    self._replay_if_recorded(match_id, idem_key, fingerprint, seat)
+                if fresh:
+                    _backoff(attempt)
+                fresh = True
+                if expected_version is not None and conflict.actual != expected_version:
+                    refuse.check()
                     raise _conflict(match_id, expected_version, conflict.actual) from None
-                _backoff(attempt)
                 continue
-            self._remember(match_id, name, new_version, new_state, tx)
-            return Appended(new_version, stored, new_state, False, None)
+            version = request.expected + len(events)
+            self._remember(match_id, _Cached(version, new_state, tx))
+            stored = [
+                StoredEvent(current.version + i + 1, e, request.at) for i, e in enumerate(events)
+            ]
+            return Appended(version, stored, current.state, new_state, game, False)
         raise VersionConflict(
             f"match {match_id!r} kept moving: {SUBMIT_ATTEMPTS} attempts lost the race"
         )
 
-    def _replay_if_recorded(
-        self, match_id: str, idem_key: str | None, fingerprint: str, seat: int
-    ) -> None:
-        """Before refusing a keyed request: a twin with the same key may have appended between
-        our key check and our load; then its record is the answer (raised as _Replayed)."""
-        if idem_key is None:
-            return
-        raw = self._r.get(idem_key)
-        if raw is not None:
-            raise _Replayed(self._replay(match_id, raw, fingerprint, seat))
+    def _move_request(
+        self,
+        match_id: str,
+        game: Variant,
+        current: _Cached,
+        events: tuple[Event, ...],
+        refuse: _Refusal,
+    ) -> tuple[AppendRequest, Any]:
+        new_state = fold(game, events, current.state)
+        version, new_version = current.version, current.version + len(events)
+        record = None
+        if refuse.idem_key is not None:
+            record = idempotency.Record(refuse.fingerprint, refuse.seat, new_version, version + 1)
+        request = AppendRequest(
+            match_id,
+            version,
+            events,
+            idem_key=refuse.idem_key,
+            idem_record=record.dumps() if record is not None else None,
+            meta={"finished": "1"} if game.is_finished(new_state) else {},
+            snapshot=self._snapshot(version, new_version, new_state),
+            jobs=followups(game, new_state, match_id, new_version),
+            check_tx=current.tx,
+        )
+        return request, new_state
 
     def _replay(self, match_id: str, raw: bytes | str, fingerprint: str, seat: int) -> Appended:
+        """What the first request with this key appended, from its record (the response is
+        rendered from the states at its version, exactly as the first time)."""
         record = idempotency.Record.loads(raw)
         record.check(fingerprint, seat)
-        name = self.variant_name(match_id)
+        game = get_variant(self.variant_name(match_id))
         events = self.store.read(
-            match_id, after=record.first - 1, upto=record.version, variant=name
+            match_id, after=record.first - 1, upto=record.version, variant=game.name
         )
-        state, version = self.load(match_id, at=record.version)
-        return Appended(version, events, state, True, record.body)
+        before = self._load_at(match_id, game, record.first - 1).state
+        after = self._load_at(match_id, game, record.version)
+        return Appended(after.version, events, before, after.state, game, True, record.body)
 
     def _snapshot(self, before: int, after: int, state: Any) -> str | None:
         """A snapshot when this append crosses a multiple of `snapshot_every`."""
@@ -432,13 +486,33 @@ class MatchService:
 
     def followups(self, match_id: str) -> list[JobSpec]:
         """The jobs the match's current state needs (for the reconciler)."""
-        state, version = self.load(match_id)
-        return followups(self.variant(state), state, match_id, version)
+        loaded = self.load(match_id)
+        return followups(loaded.variant, loaded.state, match_id, loaded.version)
 
     def is_finished(self, match_id: str) -> bool:
         """The finished flag written with the last event (cheap: no load)."""
-        raw = self._r.hget(meta_key(match_id), "finished")
+        raw = self.store.hget(meta_key(match_id), "finished")
         return raw is not None and codec.text(raw) == "1"
+
+
+@dataclass(frozen=True)
+class _Refusal:
+    """Before refusing a keyed request: a twin with the same key may have appended between
+    our decide and our answer; then its record is the answer (raised as _Replayed)."""
+
+    service: MatchService
+    match_id: str
+    idem_key: str | None
+    fingerprint: str
+    seat: int
+
+    def check(self) -> None:
+        if self.idem_key is None:
+            return
+        raw = self.service.store.get(self.idem_key)
+        if raw is not None:
+            replay = self.service._replay(self.match_id, raw, self.fingerprint, self.seat)
+            raise _Replayed(replay)
 
 
 class _Replayed(Exception):
@@ -480,3 +554,45 @@ def _backoff(attempt: int) -> None:
 def _trim(cache: OrderedDict[str, Any]) -> None:
     while len(cache) > CACHE_SIZE:
         cache.popitem(last=False)
+
+
+def _players(fields: Mapping[str, str]) -> list[dict[str, Any]]:
+    raw = fields.get("players")
+    return list(json.loads(raw)) if raw else []
+
+
+def _token_hashes(fields: Mapping[str, str]) -> dict[int, str]:
+    return {
+        int(name[len("token:") :]): value
+        for name, value in fields.items()
+        if name.startswith("token:")
+    }
+
+
+_BY_STATE_TYPE: dict[type, Variant] = {}
+
+
+def _variants_by_state_type() -> dict[type, Variant]:
+    """Each installed game keyed by the type of its state (built once)."""
+    if not _BY_STATE_TYPE or not set(NAMES) <= {g.name for g in _BY_STATE_TYPE.values()}:
+        for name in NAMES:
+            try:
+                game = get_variant(name)
+            except ImportError:  # an engine that is not installed owns no state
+                continue
+            _BY_STATE_TYPE[type(game.initial_state())] = game
+    return _BY_STATE_TYPE
+
+
+def service_from_env() -> MatchService:
+    """The service the environment names (REDIS_URL, QUEUE_URL, DEADWOOD_REDIS_CLUSTER,
+    DEADWOOD_TOKEN_PEPPER, DEADWOOD_DURABILITY; store/connection.py)."""
+    from store.connection import pepper_from_env, queue_from_env, redis_from_env
+    from store.durability import durability_from_env
+
+    return MatchService(
+        redis_from_env(),
+        queue_redis=queue_from_env(),
+        pepper=pepper_from_env(),
+        durability=durability_from_env(),
+    )

@@ -41,12 +41,12 @@ def play_bot_turn(match_id: str, version: int) -> str:
     """Play the bot seat to act at `version`; a short note of what happened (the job result)."""
     svc = service()
     try:
-        state, current = svc.load(match_id)
+        loaded = svc.load(match_id)
     except UnknownMatch:
         return f"skipped: match {match_id} does not exist"
-    if current != version:
-        return f"stale: match {match_id} is at version {current}, the job was for {version}"
-    game = svc.variant(state)
+    state, game = loaded.state, loaded.variant
+    if loaded.version != version:
+        return f"stale: match {match_id} is at version {loaded.version}, the job was for {version}"
     seat = game.to_act(state)
     bot = bot_seat(game, state, seat) if seat is not None else None
     if seat is None or bot is None:

@@ -14,8 +14,9 @@ import threading
 import redis
 from rq import get_current_job
 
-from store.connection import pepper_from_env, queue_from_env, redis_from_env
-from store.service import MatchService
+from store.connection import pepper_from_env, redis_from_env
+from store.durability import durability_from_env
+from store.service import MatchService, service_from_env
 
 _pinned: MatchService | None = None
 _by_connection: dict[int, tuple[redis.Redis, MatchService]] = {}
@@ -35,14 +36,16 @@ def service() -> MatchService:
     job = get_current_job()
     pepper = pepper_from_env()
     if job is None:
-        return MatchService(redis_from_env(), queue_redis=queue_from_env(), pepper=pepper)
+        return service_from_env()
     connection = job.connection
     with _lock:
         kept = _by_connection.get(id(connection))
         if kept is not None and kept[0] is connection:
             return kept[1]
         store = redis_from_env() if os.environ.get("REDIS_URL") else connection
-        made = MatchService(store, queue_redis=connection, pepper=pepper)
+        made = MatchService(
+            store, queue_redis=connection, pepper=pepper, durability=durability_from_env()
+        )
         if len(_by_connection) > 16:
             _by_connection.clear()
         _by_connection[id(connection)] = (connection, made)

@@ -1,10 +1,11 @@
 """The reconciler: a lost follow-up job heals itself.
 
-It scans the match streams (`SCAN match:*:events`), skips finished matches (a flag written
-with the last event), and for each match whose current state needs a job (a round to score,
-a bot to move) that is not live (queued in its queue, scheduled, deferred or running), it
-enqueues that job with its deterministic id. A job made twice is harmless: it carries the
-version it was made for, and a stale or repeated run appends nothing.
+It scans the match streams (`SCAN match:*:events`, on every primary of a cluster), skips
+finished matches (a flag written with the last event), and for each match whose current
+state needs a job (a round to score, a bot to move) that is not live (queued in its queue,
+scheduled, deferred or running), it enqueues that job with its deterministic id. A job
+made twice is harmless: it carries the version it was made for, and a stale or repeated
+run appends nothing.
 
 Run at worker start and on a timer (workers/run.py), or by hand: `python -m workers.reconcile`.
 """
@@ -15,7 +16,6 @@ import logging
 
 import redis
 
-from store.event_store import match_id_of
 from store.service import MatchService
 
 log = logging.getLogger(__name__)
@@ -24,9 +24,8 @@ log = logging.getLogger(__name__)
 def reconcile(service: MatchService, *, batch: int = 500) -> list[str]:
     """Enqueue every missing follow-up job; the ids of the jobs enqueued."""
     enqueued: list[str] = []
-    for key in service.redis.scan_iter(match="match:*:events", count=batch, _type="STREAM"):
-        match_id = match_id_of(key)
-        if match_id is None or service.is_finished(match_id):
+    for match_id in service.store.scan_matches(batch):
+        if service.is_finished(match_id):
             continue
         try:
             specs = service.followups(match_id)
@@ -48,10 +47,10 @@ def reconcile(service: MatchService, *, batch: int = 500) -> list[str]:
 
 
 def main() -> None:
-    from store.connection import pepper_from_env, queue_from_env, redis_from_env
+    from store.service import service_from_env
 
     logging.basicConfig(level=logging.INFO)
-    svc = MatchService(redis_from_env(), queue_redis=queue_from_env(), pepper=pepper_from_env())
+    svc = service_from_env()
     try:
         print("\n".join(reconcile(svc)) or "nothing to do")
     except redis.RedisError as error:

@@ -1,10 +1,11 @@
-"""The worker process of `deadwood up`: queues `scoring` and `bots`, plus the reconciler.
+"""The worker process of `deadwood up`: queues `scoring`, `bots`, `bots-low`, and the reconciler.
 
 `main()` reconciles once, starts the reconciler timer in its own process (spawned, not
-forked, so it shares no locks with the worker), then runs an RQ worker on both queues with
-the JSON serializer and the scheduler (which re-queues retried jobs after their interval).
-The worker is rq's SimpleWorker by default (jobs run in this process; SIGALRM enforces the
-job timeouts); `--fork` uses rq's forking Worker instead.
+forked, so it shares no locks with the worker, and it dies with the worker), then runs an RQ
+worker on the queues in priority order (store.jobs.QUEUES: a bot-only match's bot turns wait
+for every match with a person) with the JSON serializer and the scheduler (which re-queues
+retried jobs after their interval). The worker is rq's SimpleWorker by default (jobs run in
+this process; SIGALRM enforces the job timeouts); `--fork` uses rq's forking Worker instead.
 
     python -m workers.run [--burst] [--reconcile-every SECONDS] [--fork]
 """
@@ -23,16 +24,17 @@ from rq import Queue, SimpleWorker, Worker
 from rq.exceptions import StopRequested
 from rq.serializers import JSONSerializer
 
-from store.connection import pepper_from_env, queue_from_env, redis_from_env
-from store.jobs import BOTS, SCORING
-from store.service import MatchService
+from store.connection import InsecurePepper, pepper_from_env, queue_from_env
+from store.jobs import QUEUES
+from store.service import MatchService, service_from_env
+from workers.lifeline import die_with_parent
 from workers.reconcile import reconcile
 
 log = logging.getLogger("workers.run")
 
 
 def _service() -> MatchService:
-    return MatchService(redis_from_env(), queue_redis=queue_from_env(), pepper=pepper_from_env())
+    return service_from_env()
 
 
 def reconcile_once() -> list[str]:
@@ -45,7 +47,8 @@ def reconcile_once() -> list[str]:
 
 
 def reconcile_forever(interval: float) -> None:
-    """The timer: a reconciler pass every `interval` seconds."""
+    """The timer: a reconciler pass every `interval` seconds (until the worker exits)."""
+    die_with_parent(signal.SIGKILL)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s reconciler %(message)s")
     while True:
         time.sleep(interval)
@@ -105,10 +108,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    try:
+        pepper_from_env()
+    except InsecurePepper as error:
+        raise SystemExit(f"deadwood-worker: {error}") from None
     connection = queue_from_env()
-    queues = [
-        Queue(name, connection=connection, serializer=JSONSerializer) for name in (SCORING, BOTS)
-    ]
+    queues = [Queue(name, connection=connection, serializer=JSONSerializer) for name in QUEUES]
     enqueued = reconcile_once()
     log.info("reconciler at start: %d job(s) enqueued", len(enqueued))
     timer = None

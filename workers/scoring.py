@@ -32,12 +32,12 @@ def apply_system(match_id: str, version: int) -> str:
 def _apply(match_id: str, version: int, only: str | None) -> str:
     svc = service()
     try:
-        state, current = svc.load(match_id)
+        loaded = svc.load(match_id)
     except UnknownMatch:
         return f"skipped: match {match_id} does not exist"
-    if current != version:
-        return f"stale: match {match_id} is at version {current}, the job was for {version}"
-    move = svc.variant(state).pending(state)
+    if loaded.version != version:
+        return f"stale: match {match_id} is at version {loaded.version}, the job was for {version}"
+    move = loaded.variant.pending(loaded.state)
     if move is None or (only is not None and move.get("type") != only):
         return f"stale: no {only or 'SYSTEM move'} due in {match_id} at version {version}"
     try:

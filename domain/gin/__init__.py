@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.creation import deal_key, match_created
+from domain.creation import match_created
 from domain.events import SYSTEM, Event
 from domain.gin.moves import decide, is_finished, legal_moves, pending, to_act
 from domain.gin.options import GinOptions, validate_options
@@ -51,10 +51,12 @@ def create(
     seed: int | None,
     secret: str,
 ) -> tuple[Event, ...]:
-    """MatchCreated, RolesDrawn (G1.2) and the first RoundDealt (G4)."""
+    """MatchCreated, RolesDrawn (G1.2) and the first RoundDealt (G4). `secret` is the caller's
+    secret (the store's `secrets.token_hex(32)`): the deal key of an unseeded match, the salt
+    key of a seeded one."""
     roster = players_roster(players, VARIANT_NAME, (PLAYERS, PLAYERS), "G1.1")
     full = validate_options(options)
-    created = match_created(VARIANT_NAME, roster, full, seed, deal_key(seed, secret))
+    created = match_created(VARIANT_NAME, roster, full, seed, secret)
     _, opening = autoplay_system(evolve(initial_state(), created))
     return (created, *opening)
 

@@ -10,7 +10,8 @@ Chance is data: each function here returns an Event that records every card it d
   S > H > D > C (bridge order), so nobody redraws.
 - Deal of round r: the deck shuffled with purpose f"deal:{r}"; cards 0..19 go one at a time to
   CAPTAIN, BOX, CAPTAIN, ... (G4.2), card 20 is the upcard and 21..51 the stock, top first
-  (G4.3). The salt is `DealRng(deal_key, f"salt:{r}").token()`.
+  (G4.3). The salt is `DealRng(salt key, f"salt:{r}").token()`, the salt key being the deal
+  key, or a seeded match's secret `salt_key` (shuffle.salt_key).
 """
 
 from __future__ import annotations
@@ -93,11 +94,14 @@ def next_roles(state: GinState) -> Roles:
     return Roles(box=roles.captain, captain=roles.advisor, advisor=roles.box)
 
 
-def deal_round(deal_key: str, round_no: int, roles: Roles, seats: int = 3) -> Event:
-    """G4: 10 cards each to CAPTAIN and BOX (CAPTAIN first), the upcard, 31 stock cards."""
+def deal_round(
+    deal_key: str, round_no: int, roles: Roles, seats: int = 3, salts: str | None = None
+) -> Event:
+    """G4: 10 cards each to CAPTAIN and BOX (CAPTAIN first), the upcard, 31 stock cards; the
+    commitment salt from `salts` (shuffle.salt_key; the deal key when None)."""
     deck = list(FULL_DECK)
     DealRng(deal_key, f"deal:{round_no}").shuffle(deck)
-    salt = DealRng(deal_key, f"salt:{round_no}").token()
+    salt = DealRng(salts or deal_key, f"salt:{round_no}").token()
     hands: list[list[str] | None] = [None] * seats
     hands[roles.captain] = codes(deck[0:20:2])
     hands[roles.box] = codes(deck[1:20:2])

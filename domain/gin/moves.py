@@ -16,7 +16,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.cards import Card
-from domain.errors import ForbiddenMove, IllegalMove, InvalidCard, MalformedMove, NotYourTurn
+from domain.errors import (
+    AdviceLimit,
+    ForbiddenMove,
+    IllegalMove,
+    InvalidCard,
+    MalformedMove,
+    NotYourTurn,
+)
 from domain.events import SYSTEM, Event
 from domain.gin.deal import deal_round, draw_roles, next_roles
 from domain.gin.knock import (
@@ -29,10 +36,15 @@ from domain.gin.knock import (
     target_reached,
 )
 from domain.gin.state import CODE, GinState, Phase, evolve
+from domain.shuffle import salt_key
 
 PLAY_TYPES = ("take_upcard", "pass_upcard", "draw", "discard", "knock")
 SYSTEM_TYPES = ("draw_roles", "deal_round", "score_round", "finish_match")
 MAX_ADVICE = 1000
+MAX_ADVICE_PER_TURN = 3
+"""AdviceGiven events per turn of the CAPTAIN (G1.4): advice is a few suggestions, not a
+channel to flood the log with (issue 11). The count starts again when the CAPTAIN's turn ends
+and at each deal; with `advice_window: after_knock_only` it is 3 per hand."""
 _FIELDS: dict[str, tuple[set[str], set[str]]] = {  # type: (required, optional) fields
     "take_upcard": (set(), set()),
     "pass_upcard": (set(), set()),
@@ -226,7 +238,9 @@ def _draw_roles(state: GinState) -> tuple[Event, ...]:
 
 
 def _deal_round(state: GinState) -> tuple[Event, ...]:
-    return (deal_round(state.deal_key, state.round + 1, next_roles(state), len(state.players)),)
+    salts = salt_key(state.deal_key, state.salt_key)
+    roles = next_roles(state)
+    return (deal_round(state.deal_key, state.round + 1, roles, len(state.players), salts),)
 
 
 def _finish_match(state: GinState) -> tuple[Event, ...]:
@@ -269,6 +283,12 @@ def _advise(state: GinState, seat: int, move: Move) -> tuple[Event, ...]:
     if not advice_open(state):
         window = state.options.advice_window
         raise IllegalMove(f"cannot advise now: the advice window is {window} (G1.4, A-G4)")
+    if state.advice >= MAX_ADVICE_PER_TURN:
+        raise AdviceLimit(
+            f"cannot advise: {state.advice} pieces of advice were given since the CAPTAIN "
+            f"(seat {roles.captain}) last moved; at most {MAX_ADVICE_PER_TURN} per turn of the "
+            "CAPTAIN (G1.4)"
+        )
     data = {"seat": seat, "captain": roles.captain, "text": move.text, "move": move.advice}
     return (Event("AdviceGiven", data),)
 
@@ -359,6 +379,7 @@ def legal_moves(state: GinState, seat: int) -> list[dict[str, Any]]:
         return []
     if seat == roles.advisor:
         ok = state.options.advice_enabled and advice_open(state)
+        ok = ok and state.advice < MAX_ADVICE_PER_TURN
         return [{"type": "advise"}] if ok else []
     if to_act(state) != seat:
         return []

@@ -5,7 +5,8 @@ every card it moves is read from the event, never from a random generator.
 
 Events (past tense; data is JSON-ready):
 
-    MatchCreated   {variant, players: [{name, bot}], options, seeded, seed, deal_key}
+    MatchCreated   {variant, players: [{name, bot}], options, seeded, seed, deal_key,
+                    salt_key (seeded matches only)}
     RolesDrawn     {draws: [[{seat, card}, ...], ...], tiebreak, box, captain, advisor}   G1.2
     RoundDealt     {round, box, captain, advisor, hands: [codes | None], upcard,
                     stock: [codes, 0 = top], salt, commitment}                            G4
@@ -28,6 +29,7 @@ from typing import Any
 
 from domain.cards import FULL_DECK, Card
 from domain.events import Event
+from domain.frozen import freeze
 from domain.gin.options import GinOptions, options_of
 from domain.players import Player
 
@@ -84,6 +86,7 @@ class GinState:
     seeded: bool = False
     seed: int | None = None
     deal_key: str = ""
+    salt_key: str = ""  # a seeded match's secret for the commitment salts ("" = deal_key)
     round: int = 0
     roles: Roles | None = None
     hands: tuple[tuple[Card, ...], ...] = ((), (), ())
@@ -95,8 +98,9 @@ class GinState:
     knock: Knock | None = None
     commitment: str | None = None
     scores: tuple[int, ...] = (0, 0, 0)
-    rounds: tuple[Mapping[str, Any], ...] = ()  # round results (JSON dicts, never mutated)
+    rounds: tuple[Mapping[str, Any], ...] = ()  # round results, read-only (domain/frozen.py)
     winners: tuple[int, ...] = ()
+    advice: int = 0  # AdviceGiven since the CAPTAIN's last turn ended (or the deal), G1.4
 
 
 def initial_state() -> GinState:
@@ -136,6 +140,7 @@ def _match_created(state: GinState, data: Mapping[str, Any]) -> GinState:
         seeded=bool(data["seeded"]),
         seed=data.get("seed"),
         deal_key=str(data["deal_key"]),
+        salt_key=str(data.get("salt_key") or ""),
         scores=(0,) * len(players),
     )
 
@@ -230,7 +235,7 @@ def _knocked(state: GinState, data: Mapping[str, Any]) -> GinState:
 def _round_scored(state: GinState, data: Mapping[str, Any]) -> GinState:
     points = tuple(int(p) for p in data["points"])
     scores = tuple(s + p for s, p in zip(state.scores, points, strict=True))
-    return replace(state, phase=Phase.DEALING, scores=scores, rounds=(*state.rounds, data))
+    return replace(state, phase=Phase.DEALING, scores=scores, rounds=(*state.rounds, freeze(data)))
 
 
 def _match_finished(state: GinState, data: Mapping[str, Any]) -> GinState:
@@ -258,10 +263,26 @@ _FOLD: dict[str, Callable[[GinState, Mapping[str, Any]], GinState]] = {
 
 
 def evolve(state: GinState, event: Event) -> GinState:
-    """Fold one recorded event into the state (AdviceGiven changes nothing but the version)."""
+    """Fold one recorded event into the state (AdviceGiven only counts, G1.4)."""
     step = _FOLD.get(event.type)
     folded = state if step is None else step(state, event.data)
-    return replace(folded, version=state.version + 1)
+    return replace(folded, version=state.version + 1, advice=_advice_count(state, event))
+
+
+_CAPTAIN_TURN_ENDS = ("UpcardPassed", "CardDiscarded", "Knocked")
+
+
+def _advice_count(state: GinState, event: Event) -> int:
+    """The advice counter after `event`: +1 for advice, 0 at a deal and when the CAPTAIN's
+    turn ends (a pass of the upcard, a discard, a knock)."""
+    if event.type == "AdviceGiven":
+        return state.advice + 1
+    if event.type == "RoundDealt":
+        return 0
+    captain = state.roles.captain if state.roles is not None else None
+    if event.type in _CAPTAIN_TURN_ENDS and event.data.get("seat") == captain:
+        return 0
+    return state.advice
 
 
 def card_places(state: GinState) -> dict[str, tuple[Card, ...]]:

@@ -66,7 +66,7 @@ def view(state: GinState, seat: int | None) -> dict[str, Any]:
         "scores": list(state.scores),
         "winners": list(state.winners),
         "stock_size": len(state.stock),
-        "rounds": [json_copy(r) for r in state.rounds],
+        "rounds": list(state.rounds),  # read-only results, shared, not copied (frozen.py)
         "deal_commitment": state.commitment,
         "roles": None
         if roles is None
@@ -133,6 +133,8 @@ def event_view(before: GinState, event: Event, seat: int | None) -> dict[str, An
 def _redact_created(before: GinState, data: dict[str, Any], seat: int | None) -> None:
     data["seed"] = None
     data["deal_key"] = None
+    if "salt_key" in data:
+        data["salt_key"] = None
 
 
 def _redact_dealt(before: GinState, data: dict[str, Any], seat: int | None) -> None:

@@ -7,7 +7,7 @@ maths (table/) in melds.py; this module creates a match and names the surface.
 
 Events (past tense, JSON-ready data):
 
-    MatchCreated   {variant, players, options, seeded, seed, deal_key}
+    MatchCreated   {variant, players, options, seeded, seed, deal_key, salt_key (seeded only)}
     DealerChosen   {round, dealer}                  chance: DealRng(deal_key, "dealer") (M3.1)
     RoundDealt     {round, dealer, hands, stock, salt, commitment}             (M3)
     CardDrawn      {seat, card, draw}               draw is 1, 2 or 3 (M4)
@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.creation import deal_key, match_created
+from domain.creation import match_created
 from domain.events import Event
 from domain.manipulation.deal import deal_event
 from domain.manipulation.moves import (
@@ -58,7 +58,7 @@ from domain.manipulation.scoring import score_round
 from domain.manipulation.state import NAME, Phase, RoundEnd, State, evolve, pack
 from domain.manipulation.views import event_view, view
 from domain.players import roster as players_roster
-from domain.shuffle import DealRng
+from domain.shuffle import DealRng, salt_key
 from domain.variants import Game
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
@@ -81,11 +81,12 @@ def create(
     """MatchCreated, the chance draw of the first dealer (M3.1) and the first deal."""
     roster = players_roster(players, NAME, (MIN_PLAYERS, MAX_PLAYERS), "M1.1")
     full = validate_options(options)
-    key = deal_key(seed, secret)
+    created = match_created(NAME, roster, full, seed, secret)
+    key = created.data["deal_key"]
     dealer = DealRng(key, "dealer").randbelow(len(roster))
-    created = match_created(NAME, roster, full, seed, key)
     chosen = Event("DealerChosen", {"round": 1, "dealer": dealer})
-    return created, chosen, deal_event(key, 1, len(roster), dealer)
+    salts = salt_key(key, created.data.get("salt_key"))
+    return created, chosen, deal_event(key, 1, len(roster), dealer, salts)
 
 
 def initial_state() -> State:

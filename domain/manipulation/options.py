@@ -27,7 +27,11 @@ _LIMITS: dict[str, tuple[int, int]] = {
     "initial_meld_min_points": (0, 250),
     "undercut_bonus": (0, 10_000),
     "going_out_bonus": (0, 10_000),
-    "target_score": (1, 1_000_000),
+    # M11.1. At most ten times the standard 150: a 150-point match takes about 6 rounds
+    # (`deadwood arena --bots basic,basic,basic`: 57 rounds and 3527 moves in 10 matches),
+    # so 1500 is some 60 rounds, hours of play for people; a higher target only keeps a
+    # bot-only match busy for its own sake (issue 11).
+    "target_score": (1, 1_500),
     "game_bonus": (0, 10_000),
     "round_win_bonus": (0, 10_000),
 }

@@ -15,7 +15,7 @@ from domain.events import Event
 from domain.manipulation.deal import deal_event
 from domain.manipulation.options import ManipOptions
 from domain.manipulation.state import State, evolve
-from domain.shuffle import DealRng
+from domain.shuffle import DealRng, salt_key
 
 KNOCK = "knock"
 OUT = "out"
@@ -128,7 +128,8 @@ def score_round(state: State) -> tuple[Event, ...]:
         return scored, _match_finished(end, after)
     assert state.deal_key is not None and state.dealer is not None
     dealer = next_dealer(state, scored.data["winners"])
-    return scored, deal_event(state.deal_key, state.round + 1, state.n, dealer)
+    salts = salt_key(state.deal_key, state.salt_key)
+    return scored, deal_event(state.deal_key, state.round + 1, state.n, dealer, salts)
 
 
 def _round_scored(state: State) -> Event:

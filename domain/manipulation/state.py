@@ -96,6 +96,7 @@ class State:
     seeded: bool = False
     seed: int | None = None
     deal_key: str | None = None
+    salt_key: str | None = None  # a seeded match's secret for the commitment salts
     round: int = 0
     dealer: int | None = None
     phase: Phase = Phase.SETUP
@@ -173,6 +174,7 @@ def _created(state: State, data: Mapping[str, Any]) -> State:
         seeded=bool(data.get("seeded")),
         seed=data.get("seed"),
         deal_key=data.get("deal_key"),
+        salt_key=data.get("salt_key"),
         scores=(0,) * n,
         rounds_won=(0,) * n,
         opened=(False,) * n,

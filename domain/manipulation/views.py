@@ -87,6 +87,8 @@ def event_view(before: State, event: Event, seat: int | None) -> dict[str, Any]:
     if event.type == "MatchCreated":
         data["seed"] = None
         data["deal_key"] = None
+        if "salt_key" in data:
+            data["salt_key"] = None
     elif event.type == "RoundDealt":
         data["hands"] = [
             list(h) if s == seat else [None] * len(h) for s, h in enumerate(data["hands"])

@@ -44,6 +44,7 @@ from domain.variants import get_variant
 from store.service import MatchService
 from tests.support.reliability_load import choose
 from tests.support.reliability_procs import PrivateRedis, Stack, soak
+from tests.support.waiting import wait_until
 
 CARD = re.compile(r"^(JK|[A2-9TJQK][CDHS])(=(JK|[A2-9TJQK][CDHS]))?$")
 CARD_IN_TEXT = re.compile(r"(?<![A-Za-z0-9_-])(JK|[A2-9TJQK][CDHS])(?![A-Za-z0-9_-])")
@@ -133,9 +134,9 @@ class Driver:
                     return
                 self._look_around(spectator["version"])
                 if spectator["turn"] is None:
-                    time.sleep(0.05)  # a scoring job or a bot is due
+                    self._wait_past(spectator["version"], "a scoring job")
                     continue
-                self._move(spectator["turn"])
+                self._move(spectator["turn"], spectator["version"])
             raise AssertionError(f"{self.played.match_id} did not finish in {self.max_moves}")
         finally:
             self.http.close()
@@ -175,10 +176,20 @@ class Driver:
         self._keep(seat, "refusal", response, sent=move)
         self._after(None)
 
-    def _move(self, turn: int) -> None:
+    def _wait_past(self, version: int, what: str) -> None:
+        """Until a job (scoring, a deal, a bot's turn) moved the match past `version`: waiting
+        takes no move from the driver's budget, however slow the machine (issue 10)."""
+        wait_until(
+            lambda: self.http.get(self.path).json()["version"] > version,
+            60.0,
+            f"{what} to play in {self.played.match_id} after version {version}",
+            every=0.02,
+        )
+
+    def _move(self, turn: int, version: int) -> None:
         seat = turn
         if self.played.tokens[seat] is None:
-            time.sleep(0.05)  # a bot seat: its job plays
+            self._wait_past(version, f"the bot of seat {seat}")
             return
         listed = self.get(seat, "legal", f"{self.path}/legal-moves").json()
         moves = listed["moves"]
@@ -349,6 +360,8 @@ def truth(service: MatchService, match_id: str) -> Truth:
     round_of: dict[int, int] = {}
     commitments: dict[int, str] = {}
     secrets = {str(log[0].data["deal_key"])}
+    if log[0].data.get("salt_key"):
+        secrets.add(str(log[0].data["salt_key"]))  # a seeded match's salt key (issue 11)
     last_before: dict[int, int] = {}
     current = 0
     for item in stored:

@@ -104,3 +104,23 @@ def test_nothing_is_limited_unless_configured(service: Any) -> None:
     match_id, tokens = _match(client)
     for _ in range(12):
         assert _move(client, match_id, tokens[0], "10.5.0.1").status_code != 429
+
+
+def test_a_separate_address_limit_and_off(service: Any) -> None:
+    """Issue 11: RATELIMIT_MOVES_ADDRESS counts per address on its own (RATELIMIT_MOVES then
+    counts per token only), and `off` turns a limit off."""
+    client = _client(
+        service,
+        RATELIMIT_MOVES="2 per minute",
+        RATELIMIT_MOVES_ADDRESS="3 per minute",
+        RATELIMIT_CREATE="off",
+    )
+    for _ in range(4):
+        assert client.post("/v1/matches", json=GIN, **_addr("10.6.0.1")).status_code == 201
+    match_id, tokens = _match(client)
+    assert _move(client, match_id, tokens[0], "10.6.0.2").status_code != 429
+    assert _move(client, match_id, tokens[0], "10.6.0.3").status_code != 429
+    _rate_limited(_move(client, match_id, tokens[0], "10.6.0.4"))  # the token's 3rd
+    for seat in (1, 2, 1):  # 3 from one address, none over its token's 2
+        assert _move(client, match_id, tokens[seat], "10.6.0.5").status_code != 429
+    _rate_limited(_move(client, match_id, tokens[2], "10.6.0.5"))  # the address's 4th

@@ -13,8 +13,8 @@ its version (reliability_audit.py).
 
 from __future__ import annotations
 
+import contextlib
 import os
-import random
 import signal
 import time
 from collections import Counter
@@ -29,22 +29,35 @@ from rq.serializers import JSONSerializer
 from store.service import MatchService
 from tests.support.reliability_audit import audit_all, table
 from tests.support.reliability_procs import soak
+from tests.support.waiting import wait_until
+
+KILL_WITHIN = 60.0
+"""How long a kill may wait for a job of the wanted kind."""
 
 GIN_BOTS = [{"name": n, "bot": "basic"} for n in ("ana", "ben", "cy")]
 MANIP_BOTS = [{"name": n, "bot": "basic"} for n in ("dee", "eve")]
 
 
-def _create(service: MatchService, count: int) -> list[str]:
+DEALS = (
+    ("three-hand-gin", 21),
+    ("manipulation-rummy", 19),
+    ("three-hand-gin", 34),
+    ("manipulation-rummy", 6),
+    ("three-hand-gin", 31),
+)
+"""(variant, seed) of match i: seeded deals whose basic-bot matches are short (29-54 events,
+gin ones of two rounds), so every run plays the same matches and only the moments of the
+kills differ (issue 10). Matches past these are seeded by their number."""
+
+
+def _create(service: MatchService, count: int, first: int = 0) -> list[str]:
     made = []
-    for i in range(count):
-        if i % 2 == 0:
-            created = service.create_match(
-                "three-hand-gin", GIN_BOTS, {"target_score": 10}, None, f"wk-{i}", "f"
-            )
-        else:
-            created = service.create_match(
-                "manipulation-rummy", MANIP_BOTS, {"target_score": 25}, None, f"wk-{i}", "f"
-            )
+    for i in range(first, first + count):
+        variant, seed = DEALS[i] if i < len(DEALS) else (DEALS[i % 2][0], i)
+        players, target = (GIN_BOTS, 10) if variant == "three-hand-gin" else (MANIP_BOTS, 25)
+        created = service.create_match(
+            variant, players, {"target_score": target}, seed, f"wk-{i}", "f"
+        )
         made.append(created.match_id)
     return made
 
@@ -74,62 +87,72 @@ def _kill_mid_job(
 ) -> str:
     """SIGKILL the worker's work horse and the worker's process group (the worker, its
     scheduler and reconciler timer) while the horse runs a job whose id starts with one of
-    `prefixes` (any job after 10 s), before that job appended.
+    `prefixes`, before that job appended (issue 10: no fallback to another kind of job).
 
-    When a horse appears with a wanted job, we wait until rq marks the job STARTED (the horse
-    runs it), stop the horse and the worker (SIGSTOP), and kill both only when the job's match
-    is still at the job's version (the job has not appended); otherwise both go on (SIGCONT)
-    and we wait for the next horse."""
-    started = time.monotonic()
-    group = worker.proc.pid
-    while time.monotonic() - started < 30.0:
-        horse = _horse(worker)
-        job_id = _current_job(client, worker.proc.pid) if horse is not None else None
-        if horse is None or job_id is None:
-            time.sleep(0.0005)
-            continue
-        wanted = time.monotonic() - started > 10.0 or job_id.startswith(prefixes)
-        if wanted and _running(client, job_id, horse):
-            os.kill(horse, signal.SIGSTOP)
-            os.killpg(group, signal.SIGSTOP)
-            match_id, version = Job.fetch(job_id, connection=client, serializer=JSONSerializer).args
-            if service.store.version(match_id) == version:
-                os.kill(horse, signal.SIGKILL)
-                os.killpg(group, signal.SIGKILL)
-                worker.proc.wait(timeout=10)
-                return job_id
-            os.killpg(group, signal.SIGCONT)
+    Each new horse is stopped (SIGSTOP) as soon as it appears, so its job is read at leisure.
+    A wanted job runs on until rq marks it STARTED, then the horse and the worker are stopped,
+    and both are killed only when the job's match is still at the job's version (the job has
+    not appended); otherwise both go on (SIGCONT) and we wait for the next horse."""
+    deadline = time.monotonic() + KILL_WITHIN
+    while True:
+        horse = wait_until(
+            lambda: _horse(worker), deadline - time.monotonic(), f"a {prefixes} job", every=0.0005
+        )
+        os.kill(horse, signal.SIGSTOP)
+        job_id = _current_job(client, worker.proc.pid)
+        if job_id is not None and job_id.startswith(prefixes):
             os.kill(horse, signal.SIGCONT)
-        _wait_for(lambda horse=horse: _horse(worker) != horse, 10.0)
-    raise AssertionError("no job was caught before its append within 30 s")
+            if _running(client, job_id, horse) and _killed_before_append(
+                worker, horse, client, service, job_id
+            ):
+                return job_id
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(horse, signal.SIGCONT)
+        wait_until(lambda horse=horse: _horse(worker) != horse, 10.0, "the horse to finish")
+
+
+def _killed_before_append(
+    worker: Any, horse: int, client: redis.Redis, service: MatchService, job_id: str
+) -> bool:
+    group = worker.proc.pid
+    os.kill(horse, signal.SIGSTOP)
+    os.killpg(group, signal.SIGSTOP)
+    match_id, version = Job.fetch(job_id, connection=client, serializer=JSONSerializer).args
+    if service.store.version(match_id) == version:
+        os.kill(horse, signal.SIGKILL)
+        os.killpg(group, signal.SIGKILL)
+        worker.proc.wait(timeout=10)
+        return True
+    os.killpg(group, signal.SIGCONT)
+    os.kill(horse, signal.SIGCONT)
+    return False
 
 
 def _running(client: redis.Redis, job_id: str, horse: int) -> bool:
     """Wait (up to 2 s, while the horse lives) until rq marks the job started."""
-    deadline = time.monotonic() + 2.0
-    while time.monotonic() < deadline and os.path.exists(f"/proc/{horse}"):
-        if client.hget(Job.key_for(job_id), "status") == b"started":
-            return True
-        time.sleep(0.0002)
-    return False
 
+    def seen() -> str | None:
+        if not os.path.exists(f"/proc/{horse}"):
+            return "gone"
+        return "started" if client.hget(Job.key_for(job_id), "status") == b"started" else None
 
-def _wait_for(condition: Any, seconds: float) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.001)
+    try:
+        return wait_until(seen, 2.0, f"{job_id} to start", every=0.0002) == "started"
+    except AssertionError:
+        return False
 
 
 def _finished(service: MatchService, match_ids: list[str], seconds: float) -> float:
     started = time.monotonic()
-    waiting = list(match_ids)
-    while waiting:
-        waiting = [m for m in waiting if not service.is_finished(m)]
-        if waiting and time.monotonic() - started > seconds:
-            versions = {m: service.load(m)[1] for m in waiting}
-            raise AssertionError(f"matches not finished after {seconds} s: {versions}")
-        time.sleep(0.1)
+
+    def all_finished() -> bool:
+        return all(service.is_finished(m) for m in match_ids)
+
+    try:
+        wait_until(all_finished, seconds, "every match to finish", every=0.1)
+    except AssertionError:
+        versions = {m: service.load(m).version for m in match_ids if not service.is_finished(m)}
+        raise AssertionError(f"matches not finished after {seconds} s: {versions}") from None
     return time.monotonic() - started
 
 
@@ -143,15 +166,17 @@ def _scored_once(service: MatchService, match_id: str) -> int:
     return len(scored)
 
 
-def _run(stack: Any, private_redis: Any, matches: int, kills: int, seed: int) -> dict[str, Any]:
-    rng = random.Random(seed)
+def _run(stack: Any, private_redis: Any, matches: int, kills: int) -> dict[str, Any]:
+    """Kills alternate: a bot job, then a scoring (or deal) job. A fresh match comes before
+    every kill after the first, so jobs of the wanted kind are still ahead (issue 10)."""
     client = private_redis.client()
     service = MatchService(client, pepper=b"wk")
     worker = stack.start_worker(fork=True)
     made = _create(service, matches)
     killed: list[str] = []
     for k in range(kills):
-        time.sleep(rng.uniform(0.2, 1.0))
+        if k:
+            made += _create(service, 1, first=len(made))
         prefixes = ("bot-",) if k % 2 == 0 else ("score-", "system-")
         job_id = _kill_mid_job(worker, client, service, prefixes)
         job = Job.fetch(job_id, connection=client, serializer=JSONSerializer)
@@ -162,7 +187,7 @@ def _run(stack: Any, private_redis: Any, matches: int, kills: int, seed: int) ->
     rounds = sum(_scored_once(service, m) for m in made)
     audited = audit_all(stack.redis_url, [], made)
     summary = {
-        "matches": matches,
+        "matches": len(made),
         "kills": kills,
         "jobs_running_when_killed": killed,
         "seconds_to_finish_after_last_restart": round(finish, 1),
@@ -176,13 +201,14 @@ def _run(stack: Any, private_redis: Any, matches: int, kills: int, seed: int) ->
 def test_worker_killed_mid_job_every_round_scored_once_every_match_finishes(
     stack: Any, private_redis: Any
 ) -> None:
-    summary = _run(stack, private_redis, matches=4, kills=2, seed=41)
+    summary = _run(stack, private_redis, matches=4, kills=2)
     print(f"\nworker kill -9: {table(summary)}")
     killed = summary["jobs_running_when_killed"]
     assert len(killed) == 2 and killed[0].startswith("bot-")
+    assert killed[1].startswith(("score-", "system-"))
 
 
 @pytest.mark.slow
 def test_worker_kill_soak(stack: Any, private_redis: Any) -> None:
-    summary = _run(stack, private_redis, matches=10, kills=soak(3, 10), seed=42)
+    summary = _run(stack, private_redis, matches=10, kills=soak(3, 10))
     print(f"\nworker kill -9 soak: {table(summary)}")

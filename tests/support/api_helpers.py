@@ -16,6 +16,7 @@ from werkzeug.test import TestResponse
 
 from domain.cards import parse_cards
 from domain.gin.melds import deadwood
+from store.jobs import QUEUES
 
 GIN_PLAYERS = [{"name": "ana"}, {"name": "ben"}, {"name": "cy"}]
 CARD_CODE = re.compile(r"^(JK|[A2-9TJQK][CDHS])(=(JK|[A2-9TJQK][CDHS]))?$")
@@ -58,10 +59,7 @@ def run_jobs(service: Any) -> None:
     from workers.connection import set_service
 
     connection = service.queues.connection
-    queues = [
-        Queue(name, connection=connection, serializer=JSONSerializer)
-        for name in ("scoring", "bots")
-    ]
+    queues = [Queue(name, connection=connection, serializer=JSONSerializer) for name in QUEUES]
     set_service(service)
     try:
         worker = SimpleWorker(queues, connection=connection, serializer=JSONSerializer)

@@ -92,7 +92,8 @@ def audit_match(service: MatchService, match_id: str, acks: Iterable[Any]) -> Au
     variant = get_variant(str(log[0].data["variant"]))
     replayed = replay_log(log)  # raises LogRejected naming the first bad event
     state = fold(variant, log)
-    loaded, version = service.load(match_id)
+    _loaded = service.load(match_id)
+    loaded, version = _loaded.state, _loaded.version
     assert version == len(log)
     assert variant.view(loaded, None) == variant.view(state, None)
     assert variant.view(replayed.state, None) == variant.view(state, None)
@@ -188,7 +189,8 @@ def wait_settled(redis_url: str, match_ids: Iterable[str], seconds: float) -> fl
 
 
 def _due(service: MatchService, match_id: str) -> bool:
-    state, _ = service.load(match_id)
+    _loaded = service.load(match_id)
+    state, _ = _loaded.state, _loaded.version
     variant = service.variant(state)
     return variant.pending(state) is not None
 

@@ -10,17 +10,20 @@ and a fresh `Idempotency-Key`. Faults, drawn per move:
   `idempotency_key_reused`.
 A request whose outcome is unknown (a transport error, a timeout, a 5xx) is sent again with the
 same key and body until it gets a definite answer, within a bound. Every acknowledged move
-(a 200) is recorded for the audit (reliability_audit.py).
+(a 200) is recorded for the audit (reliability_audit.py). A fault injector times its fault to a
+move in flight with `Stats.gate` (FaultGate).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import threading
 import time
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +31,7 @@ import httpx
 
 from domain.cards import parse_cards
 from domain.gin.melds import deadwood
+from tests.support.waiting import wait_until
 
 RESEND = 0.10
 STALE = 0.05
@@ -36,8 +40,55 @@ SETTLE_SECONDS = 60.0
 """How long a request of unknown outcome is retried after the run's end (Redis restarting)."""
 
 
+COUNTERS = (
+    "exact_resends",
+    "refused_illegal_move",
+    "refused_not_your_turn",
+    "refused_version_conflict",
+    "reused_keys",
+    "stale_if_match",
+    "unknown_outcome_polls",
+    "unknown_outcome_retries",
+)
+"""Every counter the summary reports, present even at zero (issue 10); `transport_error_*`
+come on top, one per kind of error seen."""
+
+
 class Unknown(Exception):
     """No definite answer: a transport error, a timeout or a 5xx."""
+
+
+class FaultGate:
+    """Holds the next POST of any seat until a fault is in place, so a fault injector knows a
+    move is in flight when Redis is paused or killed (issue 10).
+
+    The injector calls `hold_next_post()`, which returns once a seat has claimed the gate (its
+    POST is about to be sent), then injects the fault and calls `release()`; the seat sends
+    its POST only then. Unarmed, the gate lets every POST through."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._armed = False
+        self._claimed = threading.Event()
+        self._released = threading.Event()
+
+    def hold_next_post(self, timeout: float) -> None:
+        with self._lock:
+            self._armed = True
+            self._claimed.clear()
+            self._released.clear()
+        if not self._claimed.wait(timeout):
+            raise AssertionError(f"no seat sent a move within {timeout} s of arming the gate")
+
+    def release(self) -> None:
+        self._released.set()
+
+    def before_post(self) -> None:
+        with self._lock:
+            claimed, self._armed = self._armed, False
+        if claimed:
+            self._claimed.set()
+            self._released.wait(60.0)
 
 
 @dataclass
@@ -50,6 +101,8 @@ class Ack:
     move: dict[str, Any]
     body: dict[str, Any]
     attempts: int
+    at: float = field(default_factory=time.monotonic)
+    """When the 200 came (time.monotonic)."""
 
 
 @dataclass
@@ -59,7 +112,10 @@ class Stats:
     lock: threading.Lock = field(default_factory=threading.Lock)
     latencies: list[float] = field(default_factory=list)
     move_latencies: list[float] = field(default_factory=list)
-    counts: Counter[str] = field(default_factory=Counter)
+    counts: Counter[str] = field(default_factory=lambda: Counter(dict.fromkeys(COUNTERS, 0)))
+    gate: FaultGate = field(default_factory=FaultGate)
+    stopped: threading.Event = field(default_factory=threading.Event)
+    """Set when the run is over: every seat stops after its current move."""
     statuses: Counter[int] = field(default_factory=Counter)
     acks: list[Ack] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
@@ -236,6 +292,7 @@ class SeatPlayer(threading.Thread):
         attempt = 0
         while True:
             attempt += 1
+            self.stats.gate.before_post()
             try:
                 response = self._send(
                     "POST", f"{self.path}/moves", content=content, headers=headers
@@ -252,7 +309,7 @@ class SeatPlayer(threading.Thread):
 
     def run(self) -> None:
         try:
-            while time.monotonic() < self.deadline:
+            while not self.stats.stopped.is_set() and time.monotonic() < self.deadline:
                 if not self._step():
                     break
         except Unknown as error:
@@ -268,6 +325,7 @@ class SeatPlayer(threading.Thread):
         try:
             response = self._send("GET", f"{self.path}/legal-moves", headers=self.auth)
         except Unknown:
+            self.stats.note("unknown_outcome_polls")
             time.sleep(0.05)
             return True
         if response.status_code != 200:
@@ -358,18 +416,22 @@ def run_load(
     seed: int = 1,
     timeout: float = 10.0,
     during: Any = None,
+    until: Callable[[Stats], bool] | None = None,
+    max_seconds: float = 0.0,
 ) -> Stats:
     """Play `matches` for `seconds` with one thread per human seat; `during(stats)` runs in
-    this thread meanwhile (a fault injector). Returns when every seat thread is done."""
+    this thread meanwhile (a fault injector). With `until`, the play goes on after `seconds`
+    until `until(stats)` holds or `max_seconds` have passed (a loaded machine plays slower; the
+    test's own assertions then name what is missing). Returns when every seat thread is done."""
     stats = Stats()
     started = time.monotonic()
-    deadline = started + seconds
+    longest = started + max(seconds, max_seconds)
     players = [
         SeatPlayer(
             base_url,
             Seat(match_id, variant, s, token),
             stats,
-            deadline,
+            longest,
             seed * 1000 + i * 10 + s,
             timeout,
         )
@@ -382,11 +444,25 @@ def run_load(
     try:
         if during is not None:
             during(stats)
+        _play_on(stats, started + seconds, longest, until)
     finally:
+        stats.stopped.set()
         for player in players:
-            player.join(timeout=seconds + SETTLE_SECONDS + 30)
+            player.join(timeout=max(seconds, max_seconds) + SETTLE_SECONDS + 30)
     stats.wall = time.monotonic() - started
     alive = [p.name for p in players if p.is_alive()]
     if alive:
         stats.fail(f"seat threads still running: {alive}")
     return stats
+
+
+def _play_on(
+    stats: Stats, end: float, longest: float, until: Callable[[Stats], bool] | None
+) -> None:
+    """Until `end`, then (with `until`) until `until(stats)` holds or `longest` passes."""
+    stats.stopped.wait(max(0.0, end - time.monotonic()))
+    if until is not None and time.monotonic() < longest:
+        with contextlib.suppress(AssertionError):
+            wait_until(
+                lambda: until(stats), longest - time.monotonic(), "the run's goals", every=0.2
+            )

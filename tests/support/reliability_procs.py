@@ -13,14 +13,15 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import redis
 
+from api.serving import WORKER_CLASS
 from cli.procs import free_port, redis_server_binary, wait_port
+from tests.support.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 SOAK = os.environ.get("DEADWOOD_SOAK") == "1"
@@ -95,20 +96,18 @@ class PrivateRedis:
         else:
             args += ["--appendonly", "no"]
         self.proc = spawn(args, self.dir / "redis.log")
+        proc = self.proc
         client = redis.Redis(port=self.port, socket_timeout=1)
+
+        def answers() -> bool:
+            with contextlib.suppress(redis.exceptions.BusyLoadingError, redis.ConnectionError):
+                return bool(client.ping())
+            if proc.poll() is not None:
+                raise RuntimeError(f"redis-server exited: see {self.dir / 'redis.log'}")
+            return False
+
         try:
-            for _ in range(400):
-                try:
-                    if client.ping():
-                        return
-                except redis.exceptions.BusyLoadingError:
-                    pass
-                except redis.ConnectionError:
-                    pass
-                if self.proc.poll() is not None:
-                    raise RuntimeError(f"redis-server exited: see {self.dir / 'redis.log'}")
-                time.sleep(0.025)
-            raise RuntimeError(f"redis-server did not answer on port {self.port}")
+            wait_until(answers, 30.0, f"redis-server to answer on port {self.port}", every=0.025)
         finally:
             client.close()
 
@@ -136,12 +135,13 @@ class PrivateRedis:
 
 
 class Gunicorn:
-    """`gunicorn -k gevent -w N 'api:create_app()'` on a free port against `env`'s Redis."""
+    """`gunicorn -k api.serving.ProblemGeventWorker -w N 'api:create_app()'` (gevent, as
+    `deadwood up` runs it) on a free port against `env`'s Redis."""
 
     def __init__(self, directory: Path, env: Mapping[str, str], workers: int = 2) -> None:
         self.port = free_port()
         self.log = directory / "gunicorn.log"
-        command = [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", str(workers)]
+        command = [sys.executable, "-m", "gunicorn", "-k", WORKER_CLASS, "-w", str(workers)]
         command += [
             "-b",
             f"127.0.0.1:{self.port}",
@@ -250,3 +250,77 @@ class Stack:
             worker.stop()
         if self.api is not None:
             self.api.stop()
+
+
+def descendants(pid: int) -> set[int]:
+    """Every process below `pid` (children started in sessions of their own included)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        children.setdefault(int(stat.rsplit(")", 1)[1].split()[1]), []).append(int(entry.name))
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+class DeadwoodUp:
+    """`deadwood up` as a user runs it (embedded Redis, gunicorn with gevent, a worker) on
+    free ports with its data directory and output in `directory`; the app's own defaults, with
+    only the pepper set. Stopped with SIGINT, as Ctrl-C does; what is left is killed."""
+
+    def __init__(self, directory: Path, **env: str) -> None:
+        self.port = free_port()
+        self.log = directory / "deadwood-up.log"
+        script = Path(sys.executable).with_name("deadwood")
+        launcher = [str(script)] if script.exists() else [sys.executable, "-m", "cli"]
+        command = [*launcher, "up", "--port", str(self.port), "--workers", "1"]
+        command += ["--data-dir", str(directory / "var"), "--redis-port", str(free_port())]
+        clean = {k: v for k, v in os.environ.items() if not k.startswith(("REDIS_", "QUEUE_"))}
+        full = {**clean, "DEADWOOD_TOKEN_PEPPER": PEPPER, "PYTHONUNBUFFERED": "1", **env}
+        with self.log.open("ab") as handle:
+            self.proc = subprocess.Popen(
+                command, cwd=ROOT, env=full, stdout=handle, stderr=subprocess.STDOUT
+            )
+        self._wait_healthy()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def _wait_healthy(self, seconds: float = 60.0) -> None:
+        import httpx
+
+        def healthy() -> bool:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"deadwood up exited: {self.log.read_text()[-2000:]}")
+            with contextlib.suppress(httpx.HTTPError):
+                return httpx.get(f"{self.base_url}/v1/health", timeout=2).status_code == 200
+            return False
+
+        wait_until(healthy, seconds, "deadwood up to answer /v1/health", every=0.2)
+
+    def text(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def stop(self) -> None:
+        children = descendants(self.proc.pid)
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(timeout=40)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        for pid in children:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)

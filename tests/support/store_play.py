@@ -22,7 +22,8 @@ def create(service: MatchService, variant: str, seed: int = 3, **kw: Any) -> Any
 def step(service: MatchService, match_id: str, rng: random.Random) -> bool:
     """One move: the pending SYSTEM move, else a random legal move of the seat to act.
     False when the match is over."""
-    state, version = service.load(match_id)
+    _loaded = service.load(match_id)
+    state, version = _loaded.state, _loaded.version
     game = service.variant(state)
     if game.is_finished(state):
         return False

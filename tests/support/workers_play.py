@@ -13,7 +13,7 @@ from rq.serializers import JSONSerializer
 
 from domain import bots
 from domain.gin.melds import deadwood
-from store.jobs import BOTS, SCORING
+from store.jobs import QUEUES
 from store.service import MatchService
 
 GIN = "three-hand-gin"
@@ -64,7 +64,7 @@ class BurstWorker(SimpleWorker):
 
 def burst(client: redis.Redis) -> None:
     """Run every queued job (and the jobs they enqueue) with a SimpleWorker in burst mode."""
-    queues = [Queue(name, connection=client, serializer=JSONSerializer) for name in (SCORING, BOTS)]
+    queues = [Queue(name, connection=client, serializer=JSONSerializer) for name in QUEUES]
     BurstWorker(queues, connection=client, serializer=JSONSerializer).work(
         burst=True, logging_level="WARNING"
     )
@@ -77,7 +77,8 @@ def play_humans(
     rng = random.Random(seed)
     for _ in range(limit):
         burst(client)
-        state, version = service.load(match_id)
+        _loaded = service.load(match_id)
+        state, version = _loaded.state, _loaded.version
         game = service.variant(state)
         if game.is_finished(state):
             return state

@@ -14,6 +14,7 @@ import pytest
 from domain import gin
 from domain.cards import FULL_DECK, Card, codes
 from domain.errors import (
+    AdviceLimit,
     ForbiddenMove,
     IllegalMove,
     InvalidCard,
@@ -190,12 +191,12 @@ def test_g1_4_stock_draws_shown_to_the_drawer_and_the_captains_advisor_only() ->
 
 def test_g1_4_advice_reaches_captain_and_advisor_only_and_binds_nobody() -> None:
     """G1.4: the advice channel; AdviceGiven is redacted for BOX and spectators; no state
-    changes but the version."""
+    changes but the version and the advice counter."""
     state = dry()
     advice = {"type": "advise", "text": "take it", "move": {"type": "take_upcard"}}
     after, events = play(state, ADVISOR, advice)
     assert [e.type for e in events] == ["AdviceGiven"]
-    assert dataclasses.replace(after, version=state.version) == state
+    assert dataclasses.replace(after, version=state.version, advice=0) == state
     event = events[0]
     assert gin.event_view(state, event, CAPTAIN)["data"]["text"] == "take it"
     assert gin.event_view(state, event, ADVISOR)["data"]["move"] == {"type": "take_upcard"}
@@ -204,6 +205,24 @@ def test_g1_4_advice_reaches_captain_and_advisor_only_and_binds_nobody() -> None
         assert data["text"] is None and data["move"] is None
     after, _ = play(after, CAPTAIN, PASS)  # not bound by the advice
     assert after.turn == BOX
+
+
+def test_g1_4_at_most_three_pieces_of_advice_per_turn_of_the_captain() -> None:
+    """G1.4 (issue 11): the fourth advice before the CAPTAIN's turn ends is refused with
+    AdviceLimit (`advice_limit`) and is no longer listed; the count starts again once the
+    CAPTAIN has passed the upcard."""
+    state = dry()
+    advice = {"type": "advise", "text": "hm"}
+    for _ in range(3):
+        state, _ = play(state, ADVISOR, advice)
+    assert gin.legal_moves(state, ADVISOR) == []
+    with pytest.raises(AdviceLimit, match="at most 3 per turn of the CAPTAIN") as refused:
+        gin.decide(state, ADVISOR, advice)
+    assert refused.value.code == "advice_limit"
+    state, _ = play(state, CAPTAIN, PASS)
+    assert gin.legal_moves(state, ADVISOR) == [{"type": "advise"}]
+    state, events = play(state, ADVISOR, advice)
+    assert [e.type for e in events] == ["AdviceGiven"]
 
 
 def test_g1_4_only_the_advisor_advises_and_advice_can_be_switched_off() -> None:

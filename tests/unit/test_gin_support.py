@@ -150,6 +150,12 @@ def choose(
     return rng.choice(moves)
 
 
+def _may_advise(state: GinState) -> bool:
+    """The advisor may advise now (G1.4: at most 3 times per turn of the captain)."""
+    assert state.roles is not None
+    return bool(gin.legal_moves(state, state.roles.advisor))
+
+
 def random_match(
     seed: int,
     options: Mapping[str, Any] | None = None,
@@ -173,7 +179,7 @@ def random_match(
         if seat is None:
             seat = SYSTEM
             move: dict[str, Any] = gin.pending(state) or {}
-        elif advise and state.roles is not None and rng.random() < 0.05:
+        elif advise and state.roles is not None and rng.random() < 0.05 and _may_advise(state):
             seat, move = state.roles.advisor, {"type": "advise", "text": "hm"}
         else:
             move = choose(state, seat, rng, knock_rate=knock_rate)

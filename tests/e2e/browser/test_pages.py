@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from store.service import MatchService
 from tests.e2e.test_leak_scan import CARD_IN_TEXT, card_strings, truth
+from tests.support.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -45,13 +45,7 @@ def view(base_url: str, match_id: str, token: str | None = None, at: int | None 
 
 def until(condition: Any, seconds: float = 30.0, what: str = "") -> Any:
     """Poll the server until `condition()` is truthy (a wait on a condition, not a sleep)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        found = condition()
-        if found:
-            return found
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
+    return wait_until(condition, seconds, what or "a condition", every=0.05)
 
 
 def wait(driver: Any, condition: Any, seconds: float = 30.0) -> Any:

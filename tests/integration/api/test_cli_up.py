@@ -1,6 +1,10 @@
 """`deadwood up` (issue 4, "One command to run it"): embedded Redis with its AOF under the data
 directory, the API under gunicorn (gevent) and an RQ worker, in the foreground; SIGINT stops
-every child and loses nothing (a second start on the same directory still has the match)."""
+every child and loses nothing (a second start on the same directory still has the match).
+
+Issue 11: with no DEADWOOD_TOKEN_PEPPER it generates a pepper once, keeps it in the data
+directory (mode 0600) and says so, so seat tokens survive a restart; the API alone refuses to
+start with the public development pepper; rate limits are on by default."""
 
 from __future__ import annotations
 
@@ -9,12 +13,15 @@ import os
 import signal
 import subprocess
 import sys
-import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from cli.procs import free_port
+from tests.support.waiting import wait_until
 
 
 def _get(url: str, timeout: float = 2.0) -> Any:
@@ -22,12 +29,23 @@ def _get(url: str, timeout: float = 2.0) -> Any:
         return response.status, json.loads(response.read())
 
 
-def _post(url: str, body: dict[str, Any]) -> Any:
+def _post(url: str, body: dict[str, Any], headers: dict[str, str] | None = None) -> Any:
     request = urllib.request.Request(
-        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+        url,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", **(headers or {})},
     )
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, {**json.loads(error.read()), "retry_after": error.headers["Retry-After"]}
+
+
+def _get_as(url: str, token: str) -> Any:
+    request = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"})
     with urllib.request.urlopen(request, timeout=5) as response:
-        return response.status, json.loads(response.read())
+        return json.loads(response.read())
 
 
 def _descendants(pid: int) -> set[int]:
@@ -60,7 +78,8 @@ def _alive(pid: int) -> bool:
 
 
 def _start(data: Path, port: int, redis_port: int) -> subprocess.Popen[bytes]:
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_URL")}
+    dropped = ("REDIS_URL", "QUEUE_URL", "DEADWOOD_TOKEN_PEPPER", "DEADWOOD_DEV")
+    env = {k: v for k, v in os.environ.items() if k not in dropped}
     script = Path(sys.executable).with_name("deadwood")
     launcher = [str(script)] if script.exists() else [sys.executable, "-m", "cli.up"]
     command = [*launcher, "up", "--host", "127.0.0.1"]
@@ -70,15 +89,14 @@ def _start(data: Path, port: int, redis_port: int) -> subprocess.Popen[bytes]:
 
 
 def _wait_healthy(base: str, proc: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    def healthy() -> bool:
         assert proc.poll() is None, proc.stdout.read().decode() if proc.stdout else ""
         try:
-            if _get(f"{base}/v1/health")[0] == 200:
-                return
+            return bool(_get(f"{base}/v1/health")[0] == 200)
         except OSError:
-            time.sleep(0.2)
-    raise AssertionError("deadwood up did not become healthy")
+            return False
+
+    wait_until(healthy, 60, "deadwood up to answer /v1/health", every=0.2)
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> tuple[int, str]:
@@ -86,10 +104,9 @@ def _stop(proc: subprocess.Popen[bytes]) -> tuple[int, str]:
     assert len(children) >= 3, "redis-server, gunicorn and the worker run under the launcher"
     proc.send_signal(signal.SIGINT)
     output, _ = proc.communicate(timeout=60)
-    deadline = time.monotonic() + 10
-    while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not [pid for pid in children if _alive(pid)], "every child exited"
+    wait_until(
+        lambda: not [pid for pid in children if _alive(pid)], 10, "every child to exit", every=0.1
+    )
     return proc.returncode, output.decode()
 
 
@@ -112,14 +129,67 @@ def test_up_serves_stops_cleanly_and_keeps_the_data(tmp_path: Path) -> None:
     assert code == 0, output
     assert "all stopped" in output
     assert list((data / "appendonlydir").glob("*.aof")), "the append-only file is under --data-dir"
+    pepper = data / "token_pepper"
+    assert f"generated a new token pepper in {pepper}" in output
+    assert pepper.stat().st_mode & 0o777 == 0o600 and len(pepper.read_text().strip()) >= 32
+    kept = pepper.read_text()
 
     again = _start(data, port, redis_port)
     try:
         _wait_healthy(base, again)
         status, view = _get(f"{base}/v1/matches/{created['id']}")
         assert status == 200 and view["version"] == created["version"]
+        seat = created["seats"][0]
+        assert _get_as(f"{base}/v1/matches/{created['id']}", seat["token"])["you"]["seat"] == 0
         code, output = _stop(again)
         assert code == 0, output
+        assert f"token pepper from {pepper}" in output and pepper.read_text() == kept
     finally:
         if again.poll() is None:
             again.kill()
+
+
+def test_up_limits_creates_and_moves_by_default(tmp_path: Path) -> None:
+    """Issue 11 item 5: with no flags, creates per address (20 a minute) and moves per seat
+    (120 a minute) are limited: 429 `rate_limited` with Retry-After, and the refused create
+    made nothing."""
+    port, redis_port = free_port(), free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = _start(tmp_path / "var", port, redis_port)
+    try:
+        _wait_healthy(base, proc)
+        body = {"variant": "three-hand-gin", "players": [{"name": n} for n in "abc"]}
+        answers = [_post(f"{base}/v1/matches", body) for _ in range(25)]
+        created = [a for s, a in answers if s == 201]
+        refused = [a for s, a in answers if s == 429]
+        assert refused and refused[0]["code"] == "rate_limited", answers[-1]
+        assert int(refused[0]["retry_after"]) >= 1 and len(created) + len(refused) == 25
+        match, seat = created[0], created[0]["seats"][0]
+        auth = {"Authorization": f"Bearer {seat['token']}"}
+        url = f"{base}/v1/matches/{match['id']}/moves"
+        statuses = [_post(url, {"type": "advise", "text": "x"}, auth)[0] for _ in range(130)]
+        assert 429 in statuses, statuses
+        _stop(proc)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+@pytest.mark.parametrize("pepper", [None, "dev-pepper"])
+def test_the_api_and_the_worker_refuse_the_development_pepper(
+    tmp_path: Path, pepper: str | None
+) -> None:
+    """Issue 11 item 3: without DEADWOOD_TOKEN_PEPPER (or with the public `dev-pepper`) and
+    without DEADWOOD_DEV=1, gunicorn cannot load the app and the worker exits, each naming
+    the variable."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DEADWOOD_DEV", "REDIS_URL")}
+    env.pop("DEADWOOD_TOKEN_PEPPER", None)
+    if pepper is not None:
+        env["DEADWOOD_TOKEN_PEPPER"] = pepper
+    env["REDIS_URL"] = f"redis://127.0.0.1:{free_port()}/0"  # never reached
+    api = [sys.executable, "-m", "gunicorn", "-w", "1", "-b", f"127.0.0.1:{free_port()}"]
+    worker = [sys.executable, "-m", "workers.run", "--burst"]
+    for command in ([*api, "api:create_app()"], worker):
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+        assert done.returncode != 0, done.stdout + done.stderr
+        assert "DEADWOOD_TOKEN_PEPPER" in done.stdout + done.stderr

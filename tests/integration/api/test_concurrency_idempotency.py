@@ -172,8 +172,12 @@ def test_create_with_a_key_returns_the_same_match_and_tokens(
     client: Any, redis_client: Any
 ) -> None:
     body = {"variant": "three-hand-gin", "players": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}
-    first = client.post("/v1/matches", json=body, headers={"Idempotency-Key": "create-1"})
-    again = client.post("/v1/matches", json=body, headers={"Idempotency-Key": "create-1"})
+    first = client.post(
+        "/v1/matches", json=body, headers={"Idempotency-Key": "create-1-0123456789abcdef"}
+    )
+    again = client.post(
+        "/v1/matches", json=body, headers={"Idempotency-Key": "create-1-0123456789abcdef"}
+    )
     assert first.status_code == again.status_code == 201
     assert again.get_json() == first.get_json()
     assert again.headers["Location"] == first.headers["Location"]
@@ -183,7 +187,9 @@ def test_create_with_a_key_returns_the_same_match_and_tokens(
     assert client.get(f"/v1/matches/{match_id}", headers=auth(token)).status_code == 200
     other = {**body, "seed": 1}
     problem(
-        client.post("/v1/matches", json=other, headers={"Idempotency-Key": "create-1"}),
+        client.post(
+            "/v1/matches", json=other, headers={"Idempotency-Key": "create-1-0123456789abcdef"}
+        ),
         422,
         "idempotency_key_reused",
     )

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import threading
 import time
 from typing import Any
 
@@ -122,34 +121,38 @@ def test_stream_of_a_finished_match_sends_all_and_ends(client: Any, service: Any
 
 def test_live_stream_delivers_a_move_and_heartbeats(app: Any, client: Any) -> None:
     """A stream open before a move receives it (redacted for the spectator), with heartbeat
-    comments while idle, and ends after SSE_MAX_SECONDS."""
+    comments while idle, and ends after SSE_MAX_SECONDS.
+
+    The move is made once the stream has sent its first heartbeat (so it is open and was idle),
+    not after a fixed sleep (issue 10)."""
     match_id, tokens = create(client, seed=46)
     view = client.get(f"/v1/matches/{match_id}").get_json()
-    captain = view["turn"]
-
-    def move_soon() -> None:
-        time.sleep(0.5)
-        mover = app.test_client()
-        headers = auth(tokens[captain])
-        mover.post(f"/v1/matches/{match_id}/moves", json={"type": "take_upcard"}, headers=headers)
-
     stream = client.get(
         f"/v1/matches/{match_id}/events/stream",
         headers={"Last-Event-ID": str(view["version"])},
         buffered=False,
     )
-    thread = threading.Thread(target=move_soon)
-    thread.start()
-    started = time.monotonic()
-    text = ""
+    deadline = time.monotonic() + 30  # SSE_MAX_SECONDS is 3 in the fixture
+    text, moved = "", False
     for chunk in stream.response:
         text += chunk.decode() if isinstance(chunk, bytes) else chunk
-    thread.join()
+        if not moved and ": heartbeat" in text:
+            moved = _take_upcard(app, match_id, tokens[view["turn"]])
+        assert time.monotonic() < deadline, "the stream did not end after SSE_MAX_SECONDS"
     stream.close()
+    assert moved, "the stream sent no heartbeat before it ended"
     frames = _sse(text)
     events = [f for f in frames if "id" in f]
     assert [f["event"] for f in events] == ["UpcardTaken"]
     assert int(events[0]["id"]) == view["version"] + 1
-    assert any(f.get("comment") == "heartbeat" for f in frames)
+    assert frames.index(events[0]) > frames.index({"comment": "heartbeat"})
     assert frames[0].get("retry")
-    assert time.monotonic() - started < 30  # it ended (SSE_MAX_SECONDS is 3 in the fixture)
+
+
+def _take_upcard(app: Any, match_id: str, token: str) -> bool:
+    mover = app.test_client()
+    answer = mover.post(
+        f"/v1/matches/{match_id}/moves", json={"type": "take_upcard"}, headers=auth(token)
+    )
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    return True

@@ -169,12 +169,14 @@ def test_malformed_replay_bodies_are_validation_errors(client: Any) -> None:
         422,
         "validation_error",
     )
-    bad_line = b'{"type": "MatchCreated", "data": {}}\nnot json\n'
-    problem(
-        client.post("/v1/replays", data=bad_line, headers={"Content-Type": "application/x-ndjson"}),
-        400,
-        "bad_request",
-    )
+    ndjson = {"Content-Type": "application/x-ndjson"}
+    bad_line = b'not json\n{"type": "MatchCreated", "data": {}}\n'
+    found = problem(client.post("/v1/replays", data=bad_line, headers=ndjson), 400, "bad_request")
+    assert "line 1" in found["detail"]
+    # issue 11 item 2: refused at line 1, which cannot open a match, before line 2 is read
+    bad_later = b'{"type": "MatchCreated", "data": {}}\nnot json\n'
+    found = problem(client.post("/v1/replays", data=bad_later, headers=ndjson), 422, "invalid_log")
+    assert found["event"] == 1
     problem(
         client.post("/v1/replays", data=b"x", content_type="text/csv"),
         415,
@@ -224,6 +226,37 @@ def test_an_unseeded_match_replays_from_its_secret_deal_key(client: Any, service
     )
     if log[2]["data"]["stock"][0] != log[2]["data"]["stock"][1]:
         _rejected_at(client, log, 3)
+
+
+def test_a_log_over_its_cpu_budget_is_422_replay_too_costly(client: Any, service: Any) -> None:
+    """Issue 11 item 2: the check of a log has a CPU budget proportional to its events; with
+    a budget of nothing even a valid log is refused, clearly, at the event where it ran out."""
+    from api import create_app
+
+    log, _ = _finished(client, service, "three-hand-gin")
+    poor = create_app(
+        {"SERVICE": service, "REPLAY_CPU_SECONDS": 0, "REPLAY_CPU_SECONDS_PER_EVENT": 0}
+    )
+    body = "".join(json.dumps(e) + "\n" for e in log)
+    answer = poor.test_client().post(
+        "/v1/replays", data=body, headers={"Content-Type": "application/x-ndjson"}
+    )
+    found = problem(answer, 422, "replay_too_costly")
+    assert found["event"] == 1 and "budget" in found["detail"]
+    assert _post(client, log).status_code == 200  # the default budget is ample
+
+
+def test_junk_after_a_valid_opening_is_refused_at_its_first_line(client: Any, service: Any) -> None:
+    """Issue 11 item 2: the first line that cannot continue the match is named, whatever
+    follows it (here 8 MiB of `{}` lines after the first four events)."""
+    log, _ = _finished(client, service, "three-hand-gin")
+    head = "".join(json.dumps(e) + "\n" for e in log[:4])
+    body = head + "{}\n" * (8 * 1024 * 1024 // 3 - len(head))
+    answer = client.post("/v1/replays", data=body, headers={"Content-Type": "application/x-ndjson"})
+    found = problem(answer, 422, "validation_error")
+    assert found["detail"].startswith("event 5 is not an event object"), found
+    wrong_seq = [*log[:4], {**log[4], "seq": 9}, *log[5:]]
+    assert _rejected_at(client, wrong_seq, 5).startswith("event 5 has seq 9")
 
 
 @pytest.mark.parametrize("variant", ["three-hand-gin", "manipulation-rummy"])

@@ -23,6 +23,7 @@ from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from api import create_app
 from deadwood_client import Client
+from store.jobs import QUEUES
 from tests.support.client_support import FAST
 
 
@@ -50,9 +51,7 @@ class ThreadWorker(SimpleWorker):
 
 def _work(service: Any, stop: threading.Event) -> None:
     connection = service.queues.connection
-    queues = [
-        Queue(n, connection=connection, serializer=JSONSerializer) for n in ("scoring", "bots")
-    ]
+    queues = [Queue(n, connection=connection, serializer=JSONSerializer) for n in QUEUES]
     while not stop.is_set():
         worker = ThreadWorker(queues, connection=connection, serializer=JSONSerializer)
         worker.work(burst=True, logging_level="WARNING")

@@ -50,7 +50,8 @@ def test_a_log_with_old_entries_loads_to_the_same_state(
     to exactly the state of the current log."""
     created = store_play.create(service, store_play.GIN)
     store_play.play(service, created.match_id, 40)
-    original, version = service.load(created.match_id)
+    _loaded = service.load(created.match_id)
+    original, version = _loaded.state, _loaded.version
     legacy = "m_legacy"
     drawn = 0
     for entry_id, fields in redis_client.xrange(events_key(created.match_id)):
@@ -63,6 +64,7 @@ def test_a_log_with_old_entries_loads_to_the_same_state(
         redis_client.xadd(events_key(legacy), fields, id=entry_id)
     redis_client.hset(meta_key(legacy), mapping=redis_client.hgetall(meta_key(created.match_id)))
     assert drawn > 0
-    state, legacy_version = service.load(legacy)
+    _loaded = service.load(legacy)
+    state, legacy_version = _loaded.state, _loaded.version
     assert (state, legacy_version) == (original, version)
     assert replay([e.event for e in service.events(legacy, limit=10_000)]) == original

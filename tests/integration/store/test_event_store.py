@@ -16,7 +16,7 @@ from redis.exceptions import ResponseError
 from domain.events import Event
 from store.errors import VersionConflict
 from store.event_store import AppendRequest, Conflict, IdemTaken, events_key
-from store.service import MatchService
+from store.service import MatchService, StoredEvent
 
 ADD = {"type": "add", "n": 1}
 
@@ -80,34 +80,41 @@ def test_low_level_append_twice_at_one_version_never_duplicates(
     with pytest.raises((Conflict, IdemTaken)):
         store.append(idem)
     assert redis_client.xlen(events_key(match_id)) == 3
-    state, version = counter.load(match_id)
+    _loaded = counter.load(match_id)
+    state, version = _loaded.state, _loaded.version
     assert (state.total, version) == (5, 3)
 
 
-def test_a_resent_multi_block_cannot_append_twice(
+def test_a_resent_append_script_cannot_append_twice(
     counter: MatchService, redis_client: redis.Redis
 ) -> None:
-    """Even the raw MULTI/EXEC block sent a second time, without WATCH, fails its XADDs: the
-    explicit id 0-<seq> can be written once only."""
+    """The append script sent a second time with the same arguments (a client re-sending a
+    command whose reply was lost) meets its own version check and writes nothing; a raw XADD
+    of an explicit id at or below the top fails too: 0-<seq> can be written once only."""
     match_id = _new(counter)
     request = AppendRequest(match_id, 1, [Event("Added", {"seat": 0, "n": 2})] * 2)
-    stored, tx = counter.store.append(request)
-    pipe = redis_client.pipeline(transaction=True)
-    counter.store._write(pipe, request, stored, tx)
-    replies = pipe.execute(raise_on_error=False)
-    assert all(isinstance(r, ResponseError) for r in replies[:2])
+    store = counter.store
+    stored = [StoredEvent(2 + i, e, request.at) for i, e in enumerate(request.events)]
+    keys, args = store.keys(request), store.args(request, stored, "nonce-1")
+    first, _ = store._eval(keys, args)
+    again, _ = store._eval(keys, args)
+    assert (first[0], again[0]) == (b"ok", b"conflict")
+    assert (int(again[1]), again[2]) == (3, b"nonce-1")
+    with pytest.raises(ResponseError):
+        redis_client.xadd(events_key(match_id), {"type": "Added"}, id="0-3")
     assert redis_client.xlen(events_key(match_id)) == 3
 
 
 class LosingExecReply(redis.Connection):
-    """A connection that, once armed, loses the reply of the next EXEC after the server ran it."""
+    """A connection that, once armed, loses the reply of the next append script (EVALSHA)
+    after the server ran it."""
 
     armed = False
     sent_exec = 0
 
     def send_packed_command(self, command: Any, check_health: bool = True) -> None:
         chunks = [command] if isinstance(command, bytes | str) else command
-        if any(b"EXEC" in (c if isinstance(c, bytes) else c.encode()) for c in chunks):
+        if any(b"EVALSHA" in (c if isinstance(c, bytes) else c.encode()) for c in chunks):
             type(self).sent_exec += 1
         super().send_packed_command(command, check_health)
 
@@ -123,8 +130,9 @@ class LosingExecReply(redis.Connection):
 def test_lost_exec_reply_is_settled_by_the_append_nonce(
     counter: MatchService, redis_url: str, redis_client: redis.Redis
 ) -> None:
-    """The server commits, the reply is lost, redis-py gives up with WatchError (it does not
-    re-send a watched transaction): the append reads its nonce back and reports success, once."""
+    """The server commits, the reply is lost: whether redis-py re-sends the script (its retry
+    meets the version check) or gives up (the store reads entry 0-2 back), the append finds its
+    own nonce and reports success, and the move is in the stream once."""
     match_id = _new(counter)
     host, port = (
         redis_client.connection_pool.connection_kwargs["host"],
@@ -139,7 +147,7 @@ def test_lost_exec_reply_is_settled_by_the_append_nonce(
         match_id, 0, ADD, expected_version=1, idempotency_key=None, fingerprint="f"
     )
     assert not LosingExecReply.armed, "the fault was not injected"
-    assert LosingExecReply.sent_exec == 1, "the transaction was sent more than once"
+    assert LosingExecReply.sent_exec >= 1
     assert appended.version == 2
     assert redis_client.xlen(events_key(match_id)) == 2
     pool.disconnect()
@@ -187,7 +195,8 @@ def test_many_threads_without_if_match_lose_nothing_and_double_nothing(
     for t in threads:
         t.join()
     counter.forget_cache()
-    state, version = counter.load(match_id)
+    _loaded = counter.load(match_id)
+    state, version = _loaded.state, _loaded.version
     assert version == 37 and state.total == 36
     assert sorted(seat for seat, _ in state.moves) == sorted(list(range(12)) * 3)
     assert redis_client.xlen(events_key(match_id)) == 37
@@ -202,6 +211,20 @@ def test_wait_events_returns_new_events_and_times_out_empty(counter: MatchServic
     got = counter.wait_events(match_id, after=1, block_ms=5000)
     timer.join()
     assert [e.seq for e in got] == [2] and got[0].event.type == "Added"
+
+
+def test_a_wait_longer_than_the_socket_timeout_ends_empty_not_in_a_timeout(
+    counter: MatchService, redis_client: redis.Redis
+) -> None:
+    """Issue 11 item 1: XREAD BLOCK is cut to half the client's socket timeout, so a long
+    wait on an idle match returns [] (the caller asks again) instead of TimeoutError."""
+    match_id = _new(counter)
+    port = redis_client.connection_pool.connection_kwargs["port"]
+    short = redis.Redis(port=port, socket_timeout=0.4)
+    store = MatchService(short, pepper=b"test-pepper").store
+    assert store.max_block_ms() == 200
+    assert store.wait(match_id, after=1, block_ms=2000, variant="counter") == []
+    short.close()
 
 
 def test_unknown_match_raises_unknown_match(counter: MatchService) -> None:

@@ -16,7 +16,7 @@ from rq.serializers import JSONSerializer
 from domain.events import Event
 from domain.replay import replay
 from store.event_store import AppendRequest, Conflict
-from store.jobs import BOTS, SCORING, JobSpec, bot_job_id, score_job_id
+from store.jobs import BOTS_LOW, SCORING, JobSpec, bot_job_id, score_job_id
 from store.service import MatchService
 from tests.support import store_play
 
@@ -31,11 +31,12 @@ def test_a_bot_to_act_gets_its_job_in_the_same_append(
     service: MatchService, redis_client: redis.Redis
 ) -> None:
     """The create that leaves a bot to act also wrote job bot-<match>-<version> on queue
-    `bots`, whose arguments are the match id and the version and nothing else (no leak)."""
+    `bots-low` (every seat is a bot), whose arguments are the match id and the version and
+    nothing else (no leak)."""
     created = service.create_match("three-hand-gin", BOT_PLAYERS, {}, 2)
     assert service.variant(created.state).to_act(created.state) is not None
     job_id = bot_job_id(created.match_id, created.version)
-    assert _queued(redis_client, BOTS) == [job_id]
+    assert _queued(redis_client, BOTS_LOW) == [job_id]
     job = Job.fetch(job_id, connection=redis_client, serializer=JSONSerializer)
     assert job.func_name == "workers.bot_turn.play_bot_turn"
     assert job.args == [created.match_id, created.version]
@@ -62,7 +63,8 @@ def test_an_ended_round_gets_its_scoring_job(
     match_id = store_play.create(service, store_play.GIN).match_id
     rng = random.Random(4)
     for _ in range(2000):
-        state, version = service.load(match_id)
+        _loaded = service.load(match_id)
+        state, version = _loaded.state, _loaded.version
         game = service.variant(state)
         if game.pending(state) == {"type": "score_round"}:
             break
@@ -90,7 +92,7 @@ def test_jobs_on_another_queue_server_are_enqueued_after_the_commit(redis_url: s
         assert not svc.store.jobs_in_transaction
         created = svc.create_match("three-hand-gin", [{"name": "a", "bot": "random"}] * 3, {}, 2)
         job_id = bot_job_id(created.match_id, created.version)
-        assert Queue(BOTS, connection=queue_client).job_ids == [job_id]
+        assert Queue(BOTS_LOW, connection=queue_client).job_ids == [job_id]
         assert not store_client.exists(f"rq:job:{job_id}")
     finally:
         queue_client.flushdb()
@@ -103,10 +105,11 @@ def test_load_at_a_version_equals_the_replay_of_that_prefix(service: MatchServic
     store_play.play(service, match_id, 25)
     log = [e.event for e in service.events(match_id, limit=1000)]
     for at in (0, 1, 3, 10, len(log)):
-        state, version = service.load(match_id, at=at)
+        _loaded = service.load(match_id, at=at)
+        state, version = _loaded.state, _loaded.version
         assert version == at
         assert state == (replay(log[:at]) if at else service.variant(state).initial_state())
-    assert service.load(match_id, at=len(log) + 50)[1] == len(log)
+    assert service.load(match_id, at=len(log) + 50).version == len(log)
 
 
 def test_event_pages_and_states_along_the_log(service: MatchService) -> None:
@@ -151,5 +154,6 @@ def test_a_cached_state_of_a_replaced_stream_is_dropped(
     other = MatchService(redis_client, pepper=b"test-pepper")
     manip = other.create_match("manipulation-rummy", [{"name": "a"}] * 2, {}, 1, "same-key", "f")
     assert manip.match_id == gin.match_id
-    state, version = service.load(gin.match_id)
+    _loaded = service.load(gin.match_id)
+    state, version = _loaded.state, _loaded.version
     assert (state, version) == (manip.state, manip.version)

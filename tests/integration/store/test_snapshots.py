@@ -28,7 +28,8 @@ def test_load_with_snapshot_equals_a_full_replay(redis_client: redis.Redis, vari
         if not store_play.step(service, match_id, rng):
             break
         fresh = MatchService(redis_client, pepper=b"test-pepper", snapshot_every=5)
-        state, version = fresh.load(match_id)
+        _loaded = fresh.load(match_id)
+        state, version = _loaded.state, _loaded.version
         log = [e.event for e in service.events(match_id, limit=10_000)]
         assert version == len(log)
         assert state == replay(log)
@@ -47,9 +48,11 @@ def test_snapshots_are_written_every_n_events(redis_client: redis.Redis) -> None
     match_id = store_play.create(service, store_play.GIN).match_id
     previous = 0
     for _ in range(20):
-        _, before = service.load(match_id)
+        _loaded = service.load(match_id)
+        _, before = _loaded.state, _loaded.version
         store_play.play(service, match_id, 1)
-        _, after = service.load(match_id)
+        _loaded = service.load(match_id)
+        _, after = _loaded.state, _loaded.version
         snap = snapshots.decode_state(redis_client.get(snap_key(match_id)))
         version = snap[0] if snap else 0
         if after // 4 > before // 4:
@@ -65,17 +68,20 @@ def test_the_snapshot_is_used_and_a_foreign_one_is_ignored(redis_client: redis.R
     service = MatchService(redis_client, pepper=b"test-pepper", snapshot_every=4)
     match_id = store_play.create(service, store_play.GIN).match_id
     store_play.play(service, match_id, 6)
-    truth, version = service.load(match_id)
+    _loaded = service.load(match_id)
+    truth, version = _loaded.state, _loaded.version
     payload = json.loads(redis_client.get(snap_key(match_id)) or b"")
     doctored = json.loads(json.dumps(payload).replace('"p1"', '"mallory"'))
     redis_client.set(snap_key(match_id), json.dumps(doctored))
     fresh = MatchService(redis_client, pepper=b"test-pepper")
-    state, _ = fresh.load(match_id)
+    _loaded = fresh.load(match_id)
+    state, _ = _loaded.state, _loaded.version
     assert state != truth and "mallory" in repr(state)
     doctored["code"] = "another-build"
     redis_client.set(snap_key(match_id), json.dumps(doctored))
     fresh = MatchService(redis_client, pepper=b"test-pepper")
-    assert fresh.load(match_id) == (truth, version)
+    reloaded = fresh.load(match_id)
+    assert (reloaded.state, reloaded.version) == (truth, version)
 
 
 def test_the_snapshot_form_refuses_classes_outside_the_domain() -> None:
@@ -91,7 +97,8 @@ def test_states_round_trip_through_the_snapshot_form(service: MatchService) -> N
     for variant in (store_play.GIN, store_play.MANIP):
         match_id = store_play.create(service, variant).match_id
         store_play.play(service, match_id, 8)
-        state, version = service.load(match_id)
+        _loaded = service.load(match_id)
+        state, version = _loaded.state, _loaded.version
         assert snapshots.decode_state(snapshots.encode_state(version, state)) == (version, state)
 
 
@@ -103,7 +110,8 @@ def test_a_long_match_loads_from_the_snapshot_plus_a_short_tail(
     service = MatchService(redis_client, pepper=b"test-pepper", snapshot_every=8)
     match_id = store_play.create(service, store_play.GIN).match_id
     store_play.play(service, match_id, 60)
-    _, version = service.load(match_id)
+    _loaded = service.load(match_id)
+    _, version = _loaded.state, _loaded.version
     assert version > 30
     fresh = MatchService(redis_client, pepper=b"test-pepper", snapshot_every=8)
     folded: list[int] = []

@@ -53,6 +53,7 @@ def test_an_all_bot_match_plays_on_without_any_client(
     players = [{"name": f"b{i}", "bot": "hasty"} for i in range(3)]
     created = service.create_match(GIN, players, {"target_score": 50}, 12, "gin-2", "f")
     burst(redis_client)
-    state, _ = service.load(created.match_id)
+    _loaded = service.load(created.match_id)
+    state, _ = _loaded.state, _loaded.version
     assert _check_final(service, created.match_id, state) >= 2
     assert service.variant(state).name == workers_play.GIN

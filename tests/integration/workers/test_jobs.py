@@ -16,7 +16,7 @@ import workers.bot_turn as bot_turn
 from domain import bots
 from domain.events import SYSTEM
 from store.event_store import events_key
-from store.jobs import BOTS, SCORING, JobSpec, Queues
+from store.jobs import BOTS_LOW, SCORING, JobSpec, Queues
 from store.service import MatchService
 from tests.support.workers_play import GIN, MANIP, burst, hasty
 from workers import scoring
@@ -37,7 +37,8 @@ def _to_pending_score(service: MatchService, match_id: str) -> int:
     """Play random human moves until a round waits to be scored; the version then."""
     rng = random.Random(3)
     for _ in range(3000):
-        state, version = service.load(match_id)
+        _loaded = service.load(match_id)
+        state, version = _loaded.state, _loaded.version
         game = service.variant(state)
         if game.pending(state) == {"type": "score_round"}:
             return version
@@ -118,7 +119,7 @@ def test_job_arguments_are_only_the_match_id_and_a_version(
     players = [{"name": n, "bot": "hasty"} for n in "abc"]
     created = service.create_match(GIN, players, {"target_score": 5}, 6, "args-1", "f")
     burst(redis_client)
-    assert service.variant(created.state).is_finished(service.load(created.match_id)[0])
+    assert service.variant(created.state).is_finished(service.load(created.match_id).state)
     assert {s.func for s in made} >= {
         "workers.bot_turn.play_bot_turn",
         "workers.scoring.score_round",
@@ -153,7 +154,8 @@ def test_a_bot_receives_its_seat_view_and_legal_moves_only(
     players = [{"name": "a"}, {"name": "b", "bot": "random"}]
     created = service.create_match(MANIP, players, {"target_score": 1}, 8, "view-1", "f")
     for _ in range(30):
-        state, version = service.load(created.match_id)
+        _loaded = service.load(created.match_id)
+        state, version = _loaded.state, _loaded.version
         game = service.variant(state)
         seat = game.to_act(state)
         if seat == 0:
@@ -167,12 +169,13 @@ def test_a_bot_receives_its_seat_view_and_legal_moves_only(
                 fingerprint="",
             )
         burst(redis_client)
-        if game.is_finished(service.load(created.match_id)[0]):
+        if game.is_finished(service.load(created.match_id).state):
             break
     assert seen, "the bot never played"
     for variant, bot, view, legal, seed in seen:
         match_id, version = seed.rsplit(":", 1)
-        state, _ = service.load(match_id, at=int(version))
+        _loaded = service.load(match_id, at=int(version))
+        state, _ = _loaded.state, _loaded.version
         game = service.variant(state)
         seat = game.to_act(state)
         assert (variant, bot, seat) == (MANIP, "random", 1)
@@ -193,7 +196,7 @@ def test_jobs_go_to_the_scoring_and_bots_queues_with_the_json_serializer(
 ) -> None:
     players = [{"name": n, "bot": "random"} for n in "abc"]
     created = service.create_match(GIN, players, {}, 4)
-    queue = Queue(BOTS, connection=redis_client, serializer=JSONSerializer)
-    (job,) = queue.jobs
-    assert job.args == [created.match_id, created.version] and job.origin == BOTS
+    queue = Queue(BOTS_LOW, connection=redis_client, serializer=JSONSerializer)
+    (job,) = queue.jobs  # every seat is a bot: the low-priority queue (store/jobs.py)
+    assert job.args == [created.match_id, created.version] and job.origin == BOTS_LOW
     assert Queue(SCORING, connection=redis_client).count == 0

@@ -8,7 +8,7 @@ from rq import Queue
 from rq.job import Job
 from rq.serializers import JSONSerializer
 
-from store.jobs import BOTS, SCORING, bot_job_id
+from store.jobs import BOTS_LOW, QUEUES, bot_job_id
 from store.service import MatchService
 from tests.support.workers_play import GIN, MANIP, burst
 from workers import run
@@ -25,12 +25,13 @@ def _bot_matches(service: MatchService) -> list[str]:
 
 
 def _finished(service: MatchService, match_id: str) -> bool:
-    state, _ = service.load(match_id)
+    _loaded = service.load(match_id)
+    state, _ = _loaded.state, _loaded.version
     return service.variant(state).is_finished(state)
 
 
 def _drop_all_jobs(client: redis.Redis) -> None:
-    for name in (SCORING, BOTS):
+    for name in QUEUES:
         Queue(name, connection=client, serializer=JSONSerializer).empty()
 
 
@@ -54,7 +55,7 @@ def test_a_job_lost_mid_match_heals_too(service: MatchService, redis_client: red
     players = [{"name": n, "bot": "hasty"} for n in "abc"]
     created = service.create_match(GIN, players, {"target_score": 25}, 3, "rec-mid", "f")
     job_id = bot_job_id(created.match_id, created.version)
-    redis_client.lrem(f"rq:queue:{BOTS}", 0, job_id)
+    redis_client.lrem(f"rq:queue:{BOTS_LOW}", 0, job_id)
     assert (
         Job.fetch(job_id, connection=redis_client, serializer=JSONSerializer).get_status()
         == "queued"
@@ -69,7 +70,7 @@ def test_live_jobs_and_finished_matches_are_left_alone(
 ) -> None:
     matches = _bot_matches(service)
     assert reconcile(service) == []
-    assert Queue(BOTS, connection=redis_client).count == 2
+    assert Queue(BOTS_LOW, connection=redis_client).count == 2
     burst(redis_client)
     assert all(_finished(service, m) for m in matches)
     assert reconcile(service) == []

@@ -1,0 +1,76 @@
+"""How gunicorn serves the app: its gevent worker, with problem+json for the refusals that
+gunicorn makes itself, before the app sees a request (issue 11 item 7).
+
+gunicorn answers a request line over `limit_request_line` (4094 bytes) with 414 and too many
+or too large header fields with 431, as an HTML page. `ProblemGeventWorker` writes those two as
+problem+json like every other refusal (api.md Conventions); anything else gunicorn refuses
+itself keeps gunicorn's own answer. Both `deadwood up` and the reliability tests run it:
+
+    gunicorn --worker-class api.serving.ProblemGeventWorker 'api:create_app()'
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from gunicorn import util
+from gunicorn.http.errors import LimitRequestHeaders, LimitRequestLine
+from gunicorn.workers.ggevent import GeventWorker
+
+from api.errors import PROBLEM_TYPE
+
+WORKER_CLASS = "api.serving.ProblemGeventWorker"
+
+_PROBLEMS = (
+    (
+        LimitRequestLine,
+        414,
+        "URI Too Long",
+        "uri_too_long",
+        "the request line is longer than this server reads (4094 bytes): shorten the path "
+        "and query",
+    ),
+    (
+        LimitRequestHeaders,
+        431,
+        "Request Header Fields Too Large",
+        "headers_too_large",
+        "the request has more header fields, or longer ones, than this server reads",
+    ),
+)
+
+
+def problem_bytes(status: int, reason: str, code: str, detail: str) -> bytes:
+    """A whole HTTP/1.1 response carrying one problem, closing the connection."""
+    body = json.dumps(
+        {
+            "type": PROBLEM_TYPE + code,
+            "title": reason,
+            "status": status,
+            "detail": detail,
+            "code": code,
+        },
+        separators=(",", ":"),
+    ).encode()
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
+        f"Content-Type: application/problem+json\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
+    return head.encode("latin-1") + body
+
+
+class ProblemGeventWorker(GeventWorker):  # type: ignore[misc]
+    """gunicorn's gevent worker; its 414 and 431 are problem+json."""
+
+    def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
+        for kind, status, reason, code, detail in _PROBLEMS:
+            if isinstance(exc, kind):
+                ip = addr[0] if addr else ""
+                self.log.warning("Invalid request from ip=%s: %s", ip, exc)
+                try:
+                    util.write_nonblock(client, problem_bytes(status, reason, code, detail))
+                except OSError:
+                    self.log.debug("Failed to send error message.")
+                return
+        super().handle_error(req, client, addr, exc)

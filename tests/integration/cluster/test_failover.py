@@ -1,0 +1,127 @@
+"""Failover (issue 14, DEADWOOD_DURABILITY=replica): kill -9 a primary under load; its replica
+is promoted, the clients resume, and no acknowledged event is lost.
+
+Each client thread plays its own gin match through the service with an Idempotency-Key per
+move, and retries the same request (same key, same move) on any store error or
+NotReplicated (503), which settles its outcome. An append is acknowledged only after one
+replica confirmed it (WAIT 1), so the promoted replica holds every acknowledged event.
+(Without `replica`, a write acknowledged in the few milliseconds before the kill may not have
+reached the replica yet, and is gone after the failover: Redis replication is asynchronous.)
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from redis.cluster import RedisCluster
+
+from cli.cluster import LocalCluster
+from cli.procs import redis_server_binary
+from domain.events import SYSTEM
+from store.durability import Durability
+from store.errors import NotReplicated
+from store.event_store import events_key
+from store.service import MatchService
+from tests.support import cluster_play
+
+CLIENTS = 6
+BEFORE_KILL_S = 1.5
+AFTER_KILL_S = 6.0
+
+
+@pytest.fixture
+def own_cluster(tmp_path: Path) -> Any:
+    cluster = LocalCluster.start(tmp_path, redis_server_binary())
+    yield cluster
+    cluster.stop()
+
+
+class Player(threading.Thread):
+    """One client: moves of its own match, each retried with its key until it is answered."""
+
+    def __init__(self, service: MatchService, match_id: str, index: int, stop: threading.Event):
+        super().__init__(daemon=True)
+        self.service, self.match_id, self.stop = service, match_id, stop
+        self.rng = random.Random(index)
+        self.acked: list[tuple[float, int, str]] = []  # (time, version, last event type)
+        self.index, self.steps = index, 0
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            request = self._next()
+            if request is None:
+                return
+            appended = self._until_answered(*request)
+            if appended is not None:
+                self.acked.append(
+                    (time.monotonic(), appended.version, appended.events[-1].event.type)
+                )
+
+    def _next(self) -> tuple[int, dict[str, Any], int, str] | None:
+        while True:
+            try:
+                loaded = self.service.load(self.match_id)
+                break
+            except redis.RedisError:
+                time.sleep(0.1)
+        game, state = loaded.variant, loaded.state
+        if game.is_finished(state):
+            return None
+        pending = game.pending(state)
+        seat = SYSTEM if pending is not None else game.to_act(state)
+        assert seat is not None
+        move = pending if pending is not None else self.rng.choice(game.legal_moves(state, seat))
+        self.steps += 1
+        return seat, move, loaded.version, f"c{self.index}-{self.steps}"
+
+    def _until_answered(self, seat: int, move: dict[str, Any], expected: int, key: str) -> Any:
+        while not self.stop.is_set():
+            try:
+                return self.service.submit(
+                    self.match_id,
+                    seat,
+                    move,
+                    expected_version=expected,
+                    idempotency_key=key,
+                    fingerprint=str(sorted(move.items())),
+                )
+            except (redis.RedisError, NotReplicated):
+                time.sleep(0.1)
+        return None
+
+
+def test_no_acknowledged_event_is_lost_when_a_primary_is_killed(
+    own_cluster: LocalCluster, redis_client: redis.Redis
+) -> None:
+    client = RedisCluster.from_url(own_cluster.url)
+    durability = Durability("replica", 500)
+    service = MatchService(client, queue_redis=redis_client, pepper=b"t", durability=durability)
+    ids = [cluster_play.new_gin(service, seed) for seed in range(CLIENTS)]
+    victim = int(client.get_node_from_key(events_key(ids[0])).port)
+    stop = threading.Event()
+    players = [Player(service, m, i, stop) for i, m in enumerate(ids)]
+    for player in players:
+        player.start()
+    time.sleep(BEFORE_KILL_S)
+    killed_at = time.monotonic()
+    own_cluster.kill(victim)
+    time.sleep(AFTER_KILL_S)
+    stop.set()
+    for player in players:
+        player.join(timeout=30)
+    own_cluster.wait_healthy()
+    assert victim not in own_cluster.primary_ports() and len(own_cluster.primary_ports()) == 3
+    for player in players:
+        entries = client.xrange(events_key(player.match_id))
+        types = {int(eid.split(b"-")[1]): fields[b"type"].decode() for eid, fields in entries}
+        for _, version, kind in player.acked:
+            assert types.get(version) == kind, f"acknowledged event {version} lost"
+    on_victim = [p for p in players if p.match_id == ids[0]]
+    assert any(t > killed_at for t, _, _ in on_victim[0].acked), "the client did not resume"
+    client.close()
