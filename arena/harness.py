@@ -20,13 +20,13 @@ import hashlib
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any
 
 from domain import bots
 from domain.events import SYSTEM
-from domain.variants import Variant, get_variant
+from domain.variants import State, Variant, get_variant
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
@@ -177,7 +177,7 @@ def bot_rng(seed: int, version: int, seat: int) -> random.Random:
     return random.Random(f"{seed}:{version}:{seat}")  # noqa: S311 - seeded, for bots
 
 
-def _apply(game: Variant, state: Any, seat: int, move: Mapping[str, Any]) -> Any:
+def _apply(game: Variant, state: State, seat: int, move: Mapping[str, Any]) -> State:
     for event in game.decide(state, seat, move):
         state = game.evolve(state, event)
     return state
@@ -198,11 +198,8 @@ def play_match(
     is shown every view a bot decides from (bench/bots.py collects positions so).
     """
     game = get_variant(variant)
-    players = [{"name": f"{name}-{seat}", "bot": name} for seat, name in enumerate(spec.lineup)]
     choosers = [bots.get_bot(variant, name).choose for name in spec.lineup]
-    state = game.initial_state()
-    for event in game.create(players, options or {}, spec.seed, ""):
-        state = game.evolve(state, event)
+    state = _opened(game, spec, options)
     moves = 0
     while not game.is_finished(state):
         state, moved = _step(game, state, spec, choosers, advice, observe)
@@ -212,14 +209,23 @@ def play_match(
     return _record(spec, game.view(state, None), moves)
 
 
+def _opened(game: Variant, spec: MatchSpec, options: Mapping[str, Any] | None) -> State:
+    """The state after the opening events of a match of bots named after their seats."""
+    players = [{"name": f"{name}-{seat}", "bot": name} for seat, name in enumerate(spec.lineup)]
+    state = game.initial_state()
+    for event in game.create(players, options or {}, spec.seed, ""):
+        state = game.evolve(state, event)
+    return state
+
+
 def _step(
     game: Variant,
-    state: Any,
+    state: State,
     spec: MatchSpec,
     choosers: Sequence[Chooser],
     advice: bool,
     observe: Callable[[dict[str, Any]], None] | None,
-) -> tuple[Any, int]:
+) -> tuple[State, int]:
     """One due SYSTEM move (0 moves) or one bot move (1), with advice first if asked."""
     due = game.pending(state)
     if due is not None:
@@ -240,12 +246,12 @@ def _step(
 
 def _advise(
     game: Variant,
-    state: Any,
+    state: State,
     spec: MatchSpec,
     choosers: Sequence[Chooser],
     seat: int,
     observe: Callable[[dict[str, Any]], None] | None,
-) -> tuple[Any, dict[str, Any] | None]:
+) -> tuple[State, dict[str, Any] | None]:
     """G1.4: the ADVISOR's advice to CAPTAIN `seat`, applied; None when it has nothing."""
     roles = game.view(state, None).get("roles") or {}
     advisor = roles.get("advisor")
@@ -265,8 +271,9 @@ def _advise(
 
 
 def _play(
-    game: Variant, state: Any, spec: MatchSpec, seat: int, chooser: Chooser, view: Any
-) -> Any:
+    game: Variant, state: State, spec: MatchSpec, seat: int, chooser: Chooser, view: Any
+) -> State:
+    """The seat chooses from its own view (what an HTTP client sees) and moves."""
     legal = view["you"]["legal_moves"]
     move = chooser(view, legal, bot_rng(spec.seed, view["version"], seat))
     try:
@@ -325,34 +332,50 @@ def summarise(records: Sequence[MatchRecord]) -> tuple[BotSummary, ...]:
     return tuple(_summary(name, records) for name in names)
 
 
+@dataclass
+class _Tally:
+    """One bot's counts over the seats it played, built up record by record."""
+
+    seat_matches: int = 0
+    won: int = 0
+    rounds: int = 0
+    rounds_won: int = 0
+    points: list[float] = field(default_factory=list)
+    scores: list[int] = field(default_factory=list)
+    shares: list[float] = field(default_factory=list)
+
+    def add(self, record: MatchRecord, seat: int) -> None:
+        self.seat_matches += 1
+        self.won += seat in record.winners
+        self.scores.append(record.scores[seat])
+        self.shares.append(1 / len(record.lineup))
+        self.rounds += len(record.round_points)
+        self.rounds_won += sum(seat in w for w in record.round_winners)
+        self.points.extend(p[seat] for p in record.round_points)
+
+
 def _summary(name: str, records: Sequence[MatchRecord]) -> BotSummary:
-    seat_matches = won = rounds = rounds_won = 0
-    points: list[float] = []
-    scores: list[int] = []
-    shares: list[float] = []
+    tally = _Tally()
     for record in records:
         for seat, bot in enumerate(record.lineup):
-            if bot != name:
-                continue
-            seat_matches += 1
-            won += seat in record.winners
-            scores.append(record.scores[seat])
-            shares.append(1 / len(record.lineup))
-            rounds += len(record.round_points)
-            rounds_won += sum(seat in w for w in record.round_winners)
-            points.extend(p[seat] for p in record.round_points)
+            if bot == name:
+                tally.add(record, seat)
     return BotSummary(
         bot=name,
-        seat_matches=seat_matches,
-        matches_won=won,
-        match_share=wilson(won, seat_matches),
-        even_share=sum(shares) / len(shares) if shares else 0.0,
-        rounds=rounds,
-        rounds_won=rounds_won,
-        round_share=wilson(rounds_won, rounds),
-        points_per_round=mean_interval(points),
-        mean_score=sum(scores) / len(scores) if scores else 0.0,
+        seat_matches=tally.seat_matches,
+        matches_won=tally.won,
+        match_share=wilson(tally.won, tally.seat_matches),
+        even_share=_mean(tally.shares),
+        rounds=tally.rounds,
+        rounds_won=tally.rounds_won,
+        round_share=wilson(tally.rounds_won, tally.rounds),
+        points_per_round=mean_interval(tally.points),
+        mean_score=_mean(tally.scores),
     )
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
 
 
 @dataclass(frozen=True, slots=True)
