@@ -64,7 +64,13 @@ class Roles:
     advisor: int
 
     def of(self, seat: int) -> str:
-        return {self.box: "box", self.captain: "captain", self.advisor: "advisor"}[seat]
+        if seat == self.box:
+            return "box"
+        if seat == self.captain:
+            return "captain"
+        if seat == self.advisor:
+            return "advisor"
+        raise KeyError(seat)
 
     def other(self, seat: int) -> int:
         """The other active player: BOX for CAPTAIN and CAPTAIN for BOX."""
