@@ -275,7 +275,17 @@ MANIPULATION_RESULT: dict[str, Any] = {
 
 
 def manipulation_components() -> dict[str, dict[str, Any]]:
-    moves = {"type": "array", "items": ref("ManipulationMove")}
+    moves = {
+        "type": "array",
+        "items": ref("ManipulationMove"),
+        "description": (
+            "draw, knock, end_turn and pass are listed exactly; meld moves are a representative "
+            "set from cheap rules: each new meld from the hand alone, each one-card extension "
+            "of a table meld, and each joker swap (a hand card takes a table joker's place and "
+            "the freed joker extends a meld or joins two hand cards). Any other table that "
+            "passes I1-I6 is accepted too; GET /hint gives the solver's best meld."
+        ),
+    }
     common = _common(
         MANIPULATION_NAME,
         ManipulationPhase,

@@ -1,14 +1,19 @@
-"""Speed of the Manipulation table maths: validating a submitted table, can_arrange, best_move.
+"""Speed of Manipulation (issue 13): views, the table maths and random play, with gin's
+view as the reference measured in the same run.
 
-Positions: a valid table built from random melds of a two-deck pack (106 cards, two jokers;
-each joker lies on the table as often as any card would, i.e. with probability table/106,
-declared in one of its melds), and a hand dealt from the remaining cards. For each table
-size the script times, over several positions: `validate_meld_move` on a submitted table
-(the best move found, or the table with one card laid off), `can_arrange` on the table cards
-plus the hand (jokers free), and `best_move`. Prints min / median / max in milliseconds.
+Rows (min / median / p99 / max in ms, and the issue's target):
+- a view at every decision of random 3-player matches, three-hand-gin and Manipulation
+  (each state is new, so each Manipulation view is a first view), and their ratio;
+- `validate_meld_move` on a whole-pack (106-card) table;
+- `can_arrange` on valid tables of 3-30 random cards (jokers taken off) plus 0, 1 or 2 free
+  jokers;
+- `best_move` at 60, 80 and 91 table cards with 15 hand cards (a table built from random
+  melds of the two-deck pack, each joker on the table as often as a card would be);
+- random play through the domain surface (domain.arena.play_match), hands per second with
+  2 and 4 players.
 
-    .venv/bin/python bench/table.py            # 20 positions per row
-    .venv/bin/python bench/table.py --quick    # 5 positions per row
+    .venv/bin/python bench/table.py            # 40 positions per row, 6 matches
+    .venv/bin/python bench/table.py --quick    # 8 positions per row, 2 matches
 """
 
 from __future__ import annotations
@@ -21,14 +26,19 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from itertools import pairwise
+from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from arena import harness as arena
+from domain import bots
 from domain.cards import JOKER, Card, TableCard
+from domain.events import SYSTEM
 from domain.manipulation.table.rules import validate_meld_move
 from domain.manipulation.table.solver import best_move, can_arrange
+from domain.variants import get_variant
 
 Meld = tuple[TableCard, ...]
-
-ROWS = [(20, 10), (40, 15), (60, 15), (60, 20), (80, 15), (106 - 16, 16), (106, 0)]
 
 
 def _random_meld(rng: random.Random, pool: Counter[Card], joker_rate: float) -> Meld | None:
@@ -129,54 +139,123 @@ def _timed(fn: Callable[[], object]) -> float:
     return (time.perf_counter() - start) * 1000
 
 
-def _stats(samples: list[float]) -> str:
-    return f"{min(samples):7.2f} {statistics.median(samples):7.2f} {max(samples):7.2f}"
+def _stats(samples: list[float]) -> tuple[float, float, float, float]:
+    ordered = sorted(samples)
+    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+    return ordered[0], statistics.median(ordered), p99, ordered[-1]
+
+
+def _row(name: str, samples: list[float], target: str = "") -> str:
+    low, mid, p99, high = _stats(samples)
+    return (
+        f"{name:<44} {len(samples):>5} {low:>9.3f} {mid:>9.3f} {p99:>9.3f} {high:>9.3f}  {target}"
+    )
+
+
+# --- views: a first view of a position, both games in one run ----------------------------
+
+
+def _views(variant: str, players: int, matches: int, seed: int) -> list[float]:
+    """Time `view(state, seat)` at every decision of random play (each state is new, so
+    every view is a first view: nothing cached for it)."""
+    game = get_variant(variant)
+    lineup = ["random"] * players
+    samples: list[float] = []
+    for spec in arena.plan(lineup, matches, seed):
+        state = game.initial_state()
+        names = [{"name": f"p{k}", "bot": "random"} for k in range(players)]
+        for event in game.create(names, {}, spec.seed, ""):
+            state = game.evolve(state, event)
+        bot = bots.get_bot(variant, "random")
+        for _ in range(4000):
+            if game.is_finished(state):
+                break
+            due = game.pending(state)
+            if due is not None:
+                state = _apply(game, state, -1, due)
+                continue
+            seat = game.to_act(state)
+            start = time.perf_counter()
+            view = game.view(state, seat)
+            samples.append((time.perf_counter() - start) * 1000)
+            legal = view["you"]["legal_moves"]
+            move = bot.choose(view, legal, arena.bot_rng(spec.seed, view["version"], seat))
+            state = _apply(game, state, seat, move)
+    return samples
+
+
+def _apply(game: object, state: object, seat: int, move: object) -> object:
+    who = SYSTEM if seat < 0 else seat
+    for event in game.decide(state, who, move):  # type: ignore[attr-defined]
+        state = game.evolve(state, event)  # type: ignore[attr-defined]
+    return state
+
+
+def _hands_per_second(players: int, matches: int, seed: int) -> tuple[float, int]:
+    """Random play through the domain surface (domain.arena.play_match): rounds per second."""
+    specs = arena.plan(["random"] * players, matches, seed)
+    start = time.perf_counter()
+    rounds = sum(
+        len(arena.play_match("manipulation-rummy", spec, {"target_score": 150}).round_points)
+        for spec in specs
+    )
+    return rounds / (time.perf_counter() - start), rounds
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="5 positions per row")
-    parser.add_argument("--positions", type=int, default=None)
+    parser.add_argument("--quick", action="store_true", help="fewer positions and matches")
     parser.add_argument("--seed", type=int, default=20150)
     args = parser.parse_args(argv)
-    count = args.positions or (5 if args.quick else 20)
+    count = 8 if args.quick else 40
+    matches = 2 if args.quick else 6
     rng = random.Random(args.seed)
-    print(f"{count} positions per row; times in ms (min / median / max)")
-    columns = ("validate T1", "can_arrange T0", "can_arrange T0+H", "best_move")
-    header = f"{'table':>5} {'hand':>4} | " + " | ".join(f"{c:^23}" for c in columns)
-    print(header)
-    print("-" * len(header))
-    for table_cards, hand_cards in ROWS:
-        validate: list[float] = []
-        arrange_table: list[float] = []
-        arrange_all: list[float] = []
-        solve: list[float] = []
-        for _ in range(count):
-            melds, hand = position(rng, table_cards, hand_cards)
-            found = None
-            if hand:
-                solve.append(_timed(lambda m=melds, h=hand: best_move(m, h)))
-                found = best_move(melds, hand)
-            if found is not None:
-                before, held, after = melds, hand, found.table
-            else:  # no legal move (or no hand): validate laying the last meld from a hand
-                before, after = melds[:-1], melds
-                held = tuple(tc.card for tc in melds[-1])
-            validate.append(
-                statistics.median(
-                    _timed(lambda b=before, h=held, a=after: validate_meld_move(b, h, a))
-                    for _ in range(5)
-                )
-            )
-            table_only = [tc.card for meld in melds for tc in meld]
-            arrange_table.append(_timed(lambda c=table_only: can_arrange(c)))
-            arrange_all.append(_timed(lambda c=table_only + list(hand): can_arrange(c)))
-        dash = f"{'-':>7} {'-':>7} {'-':>7}"
+    print("times in ms; one process on a shared, loaded machine (other helpers run too)")
+    print(f"{'measure':<44} {'n':>5} {'min':>9} {'median':>9} {'p99':>9} {'max':>9}  target")
+    gin = _views("three-hand-gin", 3, matches, args.seed)
+    manip = _views("manipulation-rummy", 3, matches, args.seed)
+    print(_row("view, three-hand-gin (reference)", gin))
+    print(_row("view, manipulation (first view)", manip, "<= 5x median, 50x p99"))
+    ratio = [m / g for m, g in zip(_stats(manip), _stats(gin), strict=True)]
+    print(f"{'  ratio manipulation / gin':<44} {'':>5} " + " ".join(f"{r:>9.1f}" for r in ratio))
+    _solver_rows(rng, count)
+    for players, target in ((2, 100), (4, 40)):
+        rate, rounds = _hands_per_second(players, matches, args.seed)
         print(
-            f"{table_cards:>5} {hand_cards:>4} | {_stats(validate)} | {_stats(arrange_table)} | "
-            f"{_stats(arrange_all)} | {_stats(solve) if solve else dash}"
+            f"{f'random play, {players} players: hands/s':<44} {rounds:>5} {rate:>9.1f}"
+            f"{'':>30}  >= {target}"
         )
     return 0
+
+
+def _solver_rows(rng: random.Random, count: int) -> None:
+    validate: list[float] = []
+    for _ in range(count):
+        melds = _whole_pack(rng)
+        before, after = melds[:-1], melds
+        held = tuple(tc.card for tc in melds[-1])
+        validate.append(_timed(lambda b=before, h=held, a=after: validate_meld_move(b, h, a)))
+    print(_row("validate_meld_move, 106-card table", validate, "<= 1 ms"))
+    for jokers in (0, 1, 2):
+        arrange: list[float] = []
+        for _ in range(count):
+            melds, _ = position(rng, rng.randint(3, 30), 0)
+            cards = [tc.card for meld in melds for tc in meld if not tc.card.is_joker]
+            cards += [JOKER] * jokers
+            arrange.append(_timed(lambda c=cards: can_arrange(c)))
+        print(_row(f"can_arrange, 3-30 cards, {jokers} free jokers", arrange, "<= 1 ms median"))
+    for table_cards in (60, 80, 91):
+        solve: list[float] = []
+        for _ in range(count):
+            melds, hand = position(rng, table_cards, 15)
+            solve.append(_timed(lambda m=melds, h=hand: best_move(m, h)))
+        print(
+            _row(
+                f"best_move, {table_cards} table cards, 15 in hand",
+                solve,
+                "<= 20 ms median, 200 p99",
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ from domain.cards import FULL_DECK, Card
 from domain.events import Event
 from domain.frozen import freeze
 from domain.gin.options import GinOptions, options_of
+from domain.players import Player
 
 SEATS = 3
 
@@ -47,12 +48,6 @@ class Phase(StrEnum):
     DISCARD = "discard"  # G5.2.2: discard or knock
     SCORING = "scoring"  # the hand ended (knock or G5.6 draw); score_round is due
     FINISHED = "finished"  # G8.1
-
-
-@dataclass(frozen=True, slots=True)
-class Player:
-    name: str
-    bot: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +153,7 @@ def _set_hand(state: GinState, seat: int, hand: tuple[Card, ...]) -> tuple[tuple
 
 
 def _match_created(state: GinState, data: Mapping[str, Any], **stamp: int) -> GinState:
-    players = tuple(Player(str(p["name"]), p.get("bot")) for p in data["players"])
+    players = tuple(Player.of(p) for p in data["players"])
     return replace(
         state,
         phase=Phase.ROLE_DRAW,

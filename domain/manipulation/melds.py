@@ -2,9 +2,13 @@
 
 `check_meld` is `validate_meld_move` with the engine's knowledge passed in (has this player
 opened this round, one pack or two). `meld_candidates` lists a representative set of legal
-meld moves for `legal_moves`: the solver's best move, every new meld from the hand alone, and
-every one-card extension of a table meld; each is checked by `validate_meld_move`, so every
-listed table is accepted by `decide`. The list is not exhaustive: any table passing I1-I6 is.
+meld moves for `legal_moves`, from cheap rules only (no search, so a view costs little): every
+new meld from the hand alone, every one-card extension of a table meld, and every joker swap
+(a real card from the hand takes a table joker's place, M5.2, and the freed joker joins
+another meld as a one-card extension or a new meld with two hand cards, M5.4). Each is
+checked by `validate_meld_move`, so every listed table is accepted by `decide`. The list is
+not exhaustive: any table passing I1-I6 is, and the solver's best move
+(`domain.manipulation.table.solver.best_move`) is what the hint and the bots use.
 """
 
 from __future__ import annotations
@@ -17,7 +21,6 @@ from domain.cards import JOKER, Card, TableCard
 from domain.errors import IllegalMove
 from domain.manipulation.options import ManipOptions
 from domain.manipulation.table.rules import meld_kind, validate_meld_move
-from domain.manipulation.table.solver import best_move
 
 Meld = tuple[TableCard, ...]
 Table = tuple[Meld, ...]
@@ -58,22 +61,40 @@ def meld_candidates(
 def _raw_candidates(
     table: Table, hand: tuple[Card, ...], options: ManipOptions, opened: bool, decks: int
 ) -> Iterator[Table]:
-    solved = _solver_table(table, hand, options, opened, decks)
-    if solved is not None:
-        yield solved
     for meld in hand_melds(hand):
         yield (*table, meld)
     for i, meld in enumerate(table):
         for extended in extensions(meld, hand):
             yield (*table[:i], extended, *table[i + 1 :])
+    yield from joker_swaps(table, hand)
 
 
-def _solver_table(
-    table: Table, hand: tuple[Card, ...], options: ManipOptions, opened: bool, decks: int
-) -> Table | None:
-    """The table of the solver's best move (domain/manipulation/table/solver.py), if any."""
-    found = best_move(table, hand, options, has_opened=opened, decks=decks)
-    return None if found is None else tuple(tuple(meld) for meld in found.table)
+def joker_swaps(table: Table, hand: Sequence[Card]) -> Iterator[Table]:
+    """M5.2, M5.4: a hand card equal to a table joker's declared card takes its place, and
+    the freed joker goes on as a one-card extension of a meld, or into a new meld with two
+    hand cards (declared as the card they miss)."""
+    plain = sorted({c for c in hand if not c.is_joker})
+    for i, meld in enumerate(table):
+        for k, tc in enumerate(meld):
+            if tc.declared is None or tc.declared not in plain:
+                continue
+            swapped = (*meld[:k], TableCard(tc.declared), *meld[k + 1 :])
+            rest = (*table[:i], swapped, *table[i + 1 :])
+            left = list(hand)
+            left.remove(tc.declared)
+            yield from _seat_freed(rest, left)
+
+
+def _seat_freed(table: Table, hand: Sequence[Card]) -> Iterator[Table]:
+    """A freed joker placed again: onto any meld, or with two hand cards."""
+    for i, meld in enumerate(table):
+        for declared in _fitting(meld):
+            grown = (*meld, TableCard(JOKER, declared))
+            if meld_kind(grown) is not None:
+                yield (*table[:i], grown, *table[i + 1 :])
+    for meld in hand_melds([*hand, JOKER]):
+        if sum(tc.card.is_joker for tc in meld) == 1 and len(meld) == 3:
+            yield (*table, meld)
 
 
 def hand_melds(hand: Sequence[Card]) -> Iterator[Meld]:
@@ -149,7 +170,11 @@ def extensions(meld: Meld, hand: Sequence[Card]) -> Iterator[Meld]:
     """The meld with one more card from the hand (a plain card, or a joker declared as a
     card that fits), whenever the result is still a valid meld."""
     plain = sorted({c for c in hand if not c.is_joker})
+    acting = [tc.acts_as for tc in meld]
+    ranks, suits = {c.rank for c in acting}, {c.suit for c in acting}
     for card in plain:
+        if card.rank not in ranks and card.suit not in suits:
+            continue  # fits neither a group of this rank nor a sequence of this suit
         grown = (*meld, TableCard(card))
         if meld_kind(grown) is not None:
             yield grown

@@ -230,9 +230,10 @@ def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
     """Every legal move of `seat` now; for `meld` a representative set, not every table.
 
     draw, knock, end_turn and pass are listed exactly. The meld space is huge (any table that
-    passes I1-I6 is accepted), so the list holds the solver's best move when there is one,
-    every new meld made from the hand alone and every one-card extension of a table meld;
-    each listed meld has been checked by the same validation as `decide`.
+    passes I1-I6 is accepted), so the list holds meld moves from cheap rules, with no search:
+    every new meld made from the hand alone, every one-card extension of a table meld and
+    every joker swap (domain/manipulation/melds.py); each listed meld has been checked by the
+    same validation as `decide`. The solver's best move is what the hint and the bots use.
     """
     if to_act(state) != seat:
         return []

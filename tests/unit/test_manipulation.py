@@ -774,8 +774,10 @@ def test_a_m18_freed_joker_placement_option() -> None:
         step(state, 0, table_move("AC 2C 3C | 5D 6D 7D | JK=9D 9S 9H"))
 
 
-def test_legal_meld_moves_include_the_solver_best_move_and_simple_moves() -> None:
-    """legal_moves lists the solver's best move, each new meld from hand, each extension."""
+def test_legal_meld_moves_are_cheap_rules_and_the_best_move_is_the_solvers_m6() -> None:
+    """legal_moves lists each new meld from hand and each one-card extension (no search);
+    the solver's best move (31 points here, two cards at once) need not be listed, and
+    `decide` accepts it all the same (any table passing I1-I6 is legal)."""
     from domain.manipulation.table.solver import best_move
 
     state = with_table(three("4C 9C 9H 9S KD", stock="QH 4D 4S"), "AC 2C 3C | 7D 8D 9D")
@@ -784,10 +786,25 @@ def test_legal_meld_moves_include_the_solver_best_move_and_simple_moves() -> Non
     shapes = [sorted(sorted(meld) for meld in table) for table in listed]
     best = best_move(state.table, state.hands[0], state.options, decks=2)
     assert best is not None and best.points == 31
-    assert sorted(sorted(str(c) for c in meld) for meld in best.table) in shapes
+    best_codes = [[str(c) for c in meld] for meld in best.table]
+    m.decide(state, 0, {"type": "meld", "table": best_codes})
     run, diamonds, nines = ["2C", "3C", "AC"], ["7D", "8D", "9D"], ["9C", "9H", "9S"]
     assert sorted([run, diamonds, nines]) in shapes  # a new meld from the hand alone
     assert sorted([["2C", "3C", "4C", "AC"], diamonds]) in shapes  # a one-card extension
     assert len(shapes) == len({str(s) for s in shapes})  # no duplicates
+    for table in listed:
+        m.decide(state, 0, {"type": "meld", "table": table})
+
+
+def test_legal_meld_moves_list_joker_swaps_m5_2_m5_4() -> None:
+    """A hand card equal to a table joker's card takes its place; the freed joker extends a
+    meld or joins two hand cards (M5.4). Each listed swap is accepted by decide."""
+    state = with_table(three("8S KD KC 2H", stock="QH 4D 4S"), "7S JK=8S 9S | 4H 5H 6H")
+    state, _ = step(state, 0, {"type": "draw"})
+    listed = [mv["table"] for mv in m.legal_moves(state, 0) if mv["type"] == "meld"]
+    shapes = [sorted(sorted(meld) for meld in table) for table in listed]
+    kings = [t for t in shapes if ["JK=KH", "KC", "KD"] in t or ["JK=KS", "KC", "KD"] in t]
+    assert kings and all(["7S", "8S", "9S"] in t for t in kings)
+    assert sorted([["7S", "8S", "9S"], ["4H", "5H", "6H", "JK=7H"]]) in shapes
     for table in listed:
         m.decide(state, 0, {"type": "meld", "table": table})

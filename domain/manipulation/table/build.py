@@ -1,230 +1,163 @@
-"""Melds from a traced run of the table program (`table.dp`), and extension jokers.
+"""Melds from a traced run of the table program (`table.dp`).
 
-The program only counts sequences per suit and group slots per rank; this module replays its
-choices rank by rank with real cards: which sequence continues, which closes, which slot a
-free joker takes (the soft roles first, as the program counted them), how the group slots of
-a rank split into groups of distinct suits, and where the free jokers not needed go (onto a
-meld with room). A 14-card ace-to-ace sequence is split 11 + 3.
+The program only counts sequences per suit and group slots per rank; this module replays
+its choices rank by rank with real cards: the slots of an identity are filled by its
+mandatory cards, then the hand cards and free jokers the choice placed; the short
+sequences continue, the first `kept` long ones continue and the others close; aces set
+aside at rank 1 end sequences at the high end; the group slots of a rank are dealt round
+the G groups suit after suit (each suit gives at most G, so no group repeats a suit). A
+sequence longer than 13 (ace to ace) is split into its first 3 cards and the rest.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from domain.cards import JOKER, Card, TableCard
-from domain.manipulation.table.dp import Option, Supply, _decode
-from domain.manipulation.table.rules import is_group, is_sequence
+from domain.manipulation.table.dp import JOKER_POINTS, Choice, Supply
+
+Meld = tuple[TableCard, ...]
+MAX_SEQUENCE = 13
 
 
-class _Run:
-    """A sequence being built: its cards, and whether it ends in a free joker."""
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """The melds found, the hand cards they use (jokers as JOKER) and the points shed."""
 
-    __slots__ = ("cards", "joker_end")
-
-    def __init__(self, card: TableCard, joker: bool) -> None:
-        self.cards = [card]
-        self.joker_end = joker
-
-    def add(self, card: TableCard, joker: bool) -> None:
-        self.cards.append(card)
-        self.joker_end = joker
-
-    def joker_tail(self, normal: bool) -> bool:
-        """A 4+ sequence ending in a free joker: in the normal form it must go on."""
-        return normal and len(self.cards) >= 4 and self.joker_end
+    melds: tuple[Meld, ...]
+    played: tuple[Card, ...]
+    points: int
 
 
-def build(
-    supply: Supply,
-    steps: list[tuple[int, int, Option]],
-    key: int,
-    high_jokers: tuple[int, ...],
-    normal: bool,
-) -> tuple[tuple[tuple[TableCard, ...], ...], tuple[Card, ...]] | None:
-    """The melds of a traced solution, with the extension jokers added (None: no room)."""
-    runs: list[list[_Run]] = [[] for _ in range(4)]
-    melds: list[list[TableCard]] = []
-    high_aces: list[list[TableCard]] = [[] for _ in range(4)]
-    played: list[Card] = []
-    jokers_used = 0
-    groups: list[list[TableCard]] = [[] for _ in range(4)]
-    for rank, suit, option in steps:
-        code2, g, j, _, k3, new, h, _ = option
-        i = suit * 13 + rank - 1
-        card = Card(i)
-        real = [TableCard(JOKER, card)] * supply.fixed_jokers[i]
-        real += [TableCard(card)] * (supply.table_real[i] + h)
-        free = [TableCard(JOKER, card)] * j
-        played += [card] * h
-        jokers_used += j
-        if rank == 1:  # aces promised high: real cards first (the normal form needs them)
-            take = min(k3, len(real))
-            high_aces[suit] = real[:take] + free[: k3 - take]
-            real, free = real[take:], free[k3 - take :]
-            k3 = 0
-        groups[suit] = _advance(runs[suit], melds, real, free, (k3, new, g), rank, normal)
-        _close_extra(runs[suit], melds, code2, normal)
-        if suit == 3:
-            melds += _groups(groups)
-    for suit in range(4):
-        jokers_high = [TableCard(JOKER, Card.of(1, suit))] * high_jokers[suit]
-        _high_end(runs[suit], melds, high_aces[suit], jokers_high, normal)
-        jokers_used += high_jokers[suit]
-    out = [part for meld in melds for part in _split_long(tuple(meld))]
-    jokers = supply.jokers_hand + supply.jokers_freed
-    if normal and jokers > jokers_used:
-        extended = _extend(out, jokers - jokers_used)
-        if extended is None:
-            return None
-        out, jokers_used = extended, jokers
-    played += [JOKER] * (jokers_used - supply.jokers_freed)
-    return tuple(out), tuple(sorted(played))
+@dataclass(slots=True)
+class _Suit:
+    """One suit's sequences while the ranks are replayed."""
+
+    open: list[list[TableCard]] = field(default_factory=list)
+    aside: list[TableCard] = field(default_factory=list)
+    high_jokers: int = 0
+    tails: int = 0  # long sequences a free joker continued: they go on (the normal form)
 
 
-def _advance(
-    open_runs: list[_Run],
-    melds: list[list[TableCard]],
-    real: list[TableCard],
-    free: list[TableCard],
-    counts: tuple[int, int, int],
-    rank: int,
-    normal: bool,
-) -> list[TableCard]:
-    """Apply one step to a suit's open sequences; returns the suit's group slots.
+@dataclass(slots=True)
+class _Builder:
+    """The melds so far, the open sequences, and the hand cards used."""
 
-    Free jokers go to the soft roles first (short sequences, groups, new sequences where a
-    joker may start one), the rest to long sequences; real cards fill every other slot."""
-    k3, new, g = counts
-    short = [run for run in open_runs if len(run.cards) < 3]
-    tails = [run for run in open_runs if len(run.cards) >= 3 and run.joker_tail(normal)]
-    closable = [run for run in open_runs if len(run.cards) >= 3 and not run.joker_tail(normal)]
-    melds += [run.cards for run in closable[k3:]]
-    long_slots = tails + closable[:k3]
-    start_ok = not normal or rank >= 10
-    soft: list[_Run | str] = [*short, *(["group"] * g), *(["new"] * (new if start_ok else 0))]
-    hard_new = 0 if start_ok else new
-    jokers = list(free)
-    reals = list(real)
-    group_slots: list[TableCard] = []
-    fresh: list[_Run] = []
-    for role in soft:
-        is_joker = bool(jokers)
-        item = jokers.pop() if is_joker else reals.pop()
-        if role == "group":
-            group_slots.append(item)
-        elif role == "new":
-            fresh.append(_Run(item, is_joker))
-        else:
-            assert isinstance(role, _Run)
-            role.add(item, is_joker)
-    for run in long_slots:
-        is_joker = bool(jokers)
-        run.add(jokers.pop() if is_joker else reals.pop(), is_joker)
-    fresh += [_Run(reals.pop(), False) for _ in range(hard_new)]
-    assert not jokers and not reals
-    open_runs[:] = short + long_slots + fresh
-    return group_slots
+    supply: Supply
+    suits: list[_Suit] = field(default_factory=lambda: [_Suit() for _ in range(4)])
+    melds: list[Meld] = field(default_factory=list)
+    played: list[Card] = field(default_factory=list)
+    free_jokers: int = 0
 
 
-def _close_extra(
-    open_runs: list[_Run], melds: list[list[TableCard]], code: int, normal: bool
-) -> None:
-    """Close the long sequences the state no longer keeps open (see `_options`)."""
-    keep = _decode(code)[2]
-    closable = [run for run in open_runs if len(run.cards) >= 3 and not run.joker_tail(normal)]
-    for run in closable[keep:]:
-        melds.append(run.cards)
-        open_runs.remove(run)
+def build(supply: Supply, steps: list[Choice]) -> Arrangement:
+    """Replay the 52 choices (rank by rank, suit by suit) into melds."""
+    builder = _Builder(supply)
+    for rank in range(1, 14):
+        slots: list[TableCard] = []
+        for suit in range(4):
+            slots += _place(builder, rank, suit, steps[4 * (rank - 1) + suit])
+        builder.melds += _groups(slots, [steps[4 * (rank - 1) + s].group for s in range(4)])
+    for number, state in enumerate(builder.suits):
+        _close_high(builder, state, Card(number * 13))
+    hand_jokers = builder.free_jokers - supply.jokers_freed
+    played = sorted([*builder.played, *([JOKER] * hand_jokers)])
+    melds = tuple(part for meld in builder.melds for part in _split_long(meld))
+    points = sum(c.value for c in builder.played) + JOKER_POINTS * hand_jokers
+    return Arrangement(melds, tuple(played), points)
 
 
-def _high_end(
-    open_runs: list[_Run],
-    melds: list[list[TableCard]],
-    aces: list[TableCard],
-    jokers: list[TableCard],
-    normal: bool,
-) -> None:
-    """Rank 14: real high aces go to joker-tailed sequences, then short ones, then long
-    ones; high-ace jokers to the short ones left. Then every sequence closes."""
-    tails = [run for run in open_runs if len(run.cards) >= 3 and run.joker_tail(normal)]
-    short = [run for run in open_runs if len(run.cards) < 3]
-    rest = [run for run in open_runs if len(run.cards) >= 3 and not run.joker_tail(normal)]
-    order = tails + short + rest
-    items = list(aces)
-    for run in order:
-        if not items:
-            break
-        run.add(items.pop(0), False)
-    for run in short:
-        if len(run.cards) < 3:
-            run.add(jokers.pop(), True)
-    assert not jokers and not items
-    melds += [run.cards for run in open_runs]
+def _fillers(builder: _Builder, i: int, choice: Choice) -> list[TableCard]:
+    """The cards of one identity's slots: mandatory ones, then hand cards, then jokers."""
+    supply = builder.supply
+    card = Card(i)
+    out = [TableCard(card)] * supply.table_real[i]
+    out += [TableCard(JOKER, card)] * supply.fixed_jokers[i]
+    out += [TableCard(card)] * choice.hand
+    out += [TableCard(JOKER, card)] * choice.jokers
+    builder.played += [card] * choice.hand
+    builder.free_jokers += choice.jokers
+    return out
 
 
-def _groups(slots: list[list[TableCard]]) -> list[list[TableCard]]:
-    """Group slots of one rank into 3-4 card groups of distinct suits (3 * max <= total)."""
-    count = max(len(s) for s in slots)
-    if count == 0:
+def _place(builder: _Builder, rank: int, suit: int, choice: Choice) -> list[TableCard]:
+    """Lay one identity's slots; returns its group slots."""
+    cards = _fillers(builder, suit * 13 + rank - 1, choice)
+    state = builder.suits[suit]
+    if rank == 1:
+        state.aside = cards[: choice.high]
+        cards = cards[choice.high :]
+    state.high_jokers = choice.high_jokers
+    shorts = [run for run in state.open if len(run) < 3]
+    longs = [run for run in state.open if len(run) >= 3]
+    kept = choice.kept + state.tails
+    state.tails = choice.tail
+    going = shorts + longs[:kept]
+    builder.melds += [tuple(run) for run in longs[kept:]]
+    for run, card in zip(going, cards, strict=False):
+        run.append(card)
+    cards = cards[len(going) :]
+    state.open = going + [[card] for card in cards[: choice.new]]
+    return cards[choice.new :]
+
+
+def _close_high(builder: _Builder, state: _Suit, ace: Card) -> None:
+    """After the kings: free jokers (as many as the program chose) and then the aces set
+    aside end sequences, the 2-card ones first."""
+    runs = sorted(state.open, key=len)
+    ends = [TableCard(JOKER, ace)] * state.high_jokers + state.aside
+    builder.free_jokers += state.high_jokers
+    for run, end in zip(runs, ends, strict=False):
+        run.append(end)
+    builder.melds += [tuple(run) for run in runs]
+    state.open = []
+
+
+def _groups(slots: list[TableCard], per_suit: list[int]) -> list[Meld]:
+    """Deal a rank's group slots (in suit order) round G groups of 3-4 distinct suits."""
+    total = len(slots)
+    if not total:
         return []
-    built: list[list[TableCard]] = [[] for _ in range(count)]
-    omit = 0  # each group misses at most one suit; hand the misses out one group each
-    for suit_slots in slots:
-        skipped = count - len(suit_slots)
-        targets = [k for k in range(count) if not omit <= k < omit + skipped]
-        omit += skipped
-        for k, item in zip(targets, suit_slots, strict=True):
-            built[k].append(item)
-    return built
+    count = next(g for g in range(1, 8) if max(per_suit) <= g and 3 * g <= total <= 4 * g)
+    groups: list[list[TableCard]] = [[] for _ in range(count)]
+    for k, card in enumerate(slots):
+        groups[k % count].append(card)
+    return [tuple(g) for g in groups]
 
 
-def _split_long(meld: tuple[TableCard, ...]) -> list[tuple[TableCard, ...]]:
-    """A 14-card ace-to-ace sequence becomes A..J and Q-K-A (M2.4)."""
-    if len(meld) > 13:
-        return [meld[:11], meld[11:]]
-    return [meld]
-
-
-def _extend(melds: list[tuple[TableCard, ...]], jokers: int) -> list[tuple[TableCard, ...]] | None:
-    """Add `jokers` free jokers onto melds with room (a sequence end, a group of three; a
-    13-card sequence splits 11 + 2 and the two take the joker)."""
+def lay_jokers(melds: tuple[Meld, ...], count: int) -> tuple[Meld, ...] | None:
+    """`count` more free jokers laid as extensions (a group of 3 takes a missing suit, a
+    sequence grows at an end), or None when the melds have no room for them all."""
     out = list(melds)
-    for _ in range(jokers):
+    for _ in range(count):
         for k, meld in enumerate(out):
-            grown = _grow(meld)
+            grown = _grown(meld)
             if grown is not None:
                 out[k] = grown
                 break
         else:
-            for k, meld in enumerate(out):
-                if len(meld) == 13 and is_sequence(meld):
-                    ordered = _in_order(meld)
-                    head, tail = ordered[:11], ordered[11:]
-                    out[k : k + 1] = [head, _grow(tail) or tail]
-                    break
-            else:
-                return None
-    return out
-
-
-def _in_order(meld: tuple[TableCard, ...]) -> tuple[TableCard, ...]:
-    """A sequence in rank order (a high ace last)."""
-    ranks = {tc.acts_as.rank for tc in meld}
-    high = 1 in ranks and 13 in ranks and 2 not in ranks
-    return tuple(
-        sorted(meld, key=lambda tc: 14 if high and tc.acts_as.rank == 1 else tc.acts_as.rank)
-    )
-
-
-def _grow(meld: tuple[TableCard, ...]) -> tuple[TableCard, ...] | None:
-    acting = [tc.acts_as for tc in meld]
-    if is_group(meld):
-        if len(meld) == 4:
             return None
-        suit = next(s for s in range(4) if all(c.suit != s for c in acting))
-        return (*meld, TableCard(JOKER, Card.of(acting[0].rank, suit)))
+    return tuple(out)
+
+
+def _grown(meld: Meld) -> Meld | None:
+    acting = [tc.acts_as for tc in meld]
+    if len({c.rank for c in acting}) == 1:
+        suits = {c.suit for c in acting}
+        free = [s for s in range(4) if s not in suits]
+        return (*meld, TableCard(JOKER, Card.of(acting[0].rank, free[0]))) if free else None
+    if len(meld) >= MAX_SEQUENCE:
+        return None
     suit = acting[0].suit
-    ranks = {c.rank for c in acting}
-    for rank in range(1, 14):
-        trial = (*meld, TableCard(JOKER, Card.of(rank, suit)))
-        if rank not in ranks and is_sequence(trial):
-            return trial
-    return None
+    ranks = sorted(c.rank for c in acting)
+    high = (ranks[0] == 1 and ranks[-1] == 13) or (ranks[0] == 1 and 2 not in ranks)
+    low, top = (ranks[1], 14) if high else (ranks[0], ranks[-1])
+    if top < 14:
+        return (*meld, TableCard(JOKER, Card.of(top % 13 + 1, suit)))
+    return (*meld, TableCard(JOKER, Card.of(low - 1, suit)))
+
+
+def _split_long(meld: Meld) -> list[Meld]:
+    if len(meld) <= MAX_SEQUENCE:
+        return [meld]
+    return [meld[:3], meld[3:]]

@@ -1,430 +1,458 @@
 """The value-by-value dynamic program that arranges cards into melds (M2), after van Rijn,
-Takes and Vis, "The Complexity of Rummikub Problems" (2015).
+Takes and Vis, "The Complexity of Rummikub Problems" (2015). Exact: no budget, no clock, no
+heuristics; every pruning below only drops states that cannot lead to a valid arrangement
+(or one above the floor of branch and bound), or states another one is at least as good as.
+With `normal=True` free jokers go only where they cannot be taken off at the high end of a
+sequence (see `choices`); `table.arrange` lays the taken-off jokers back on, or runs
+the full program when there is no room, so the answer is exact either way.
 
-The cards to place are counted per *identity* i = suit * 13 + rank - 1 (the card a slot
-counts as). At each identity some cards are mandatory (table cards, and table jokers that
-keep their declared card, I3), some optional (hand cards, worth their points M1.4), and free
-jokers (freed table jokers, which must be placed; hand jokers, 25 points each) may fill slots.
+The cards are counted per *identity* i = suit * 13 + rank - 1 (the card a slot counts as).
+At each identity some cards are mandatory (table cards, and table jokers that keep their
+declared card, I3), some optional (hand cards, worth their points, M1.4), and free jokers
+(freed table jokers, which must be placed; hand jokers, 25 points each) may fill any slot.
 
-Ranks are processed 1 (ace low) .. 13, suit by suit, then the ace-high position 14. The state
-holds, per suit, how many open sequences end at the previous rank with length 1, 2, 3-or-more,
-and 4-or-more ending in a free joker; the free jokers used; and how many aces of each suit
-are promised to the ace-high position (the ace cards are filled at rank 1, their slots used
-at 14). Per rank and suit the choice is how many length-3+ sequences continue, how many new
-ones start (only when every open one continues: closing one and starting another is the
-same as continuing it) and how many slots go into groups. The group slots of a rank form
-groups of 3-4 distinct suits exactly when 3 * max(slots of a suit) <= total slots. Each slot
-is filled by the mandatory cards, then hand cards or free jokers. The program maximises the
-points of the hand cards placed with every mandatory card placed. A sequence of 14 (ace to
-ace) is allowed here and split 11 + 3 on output.
+The program walks the ranks 1 (ace low) .. 13 and, inside a rank, the four suits. A state
+holds, per suit, how many open sequences end at the previous rank with length 1, 2 and
+3-or-more, and how many aces of that suit were set aside at rank 1 for the high end (Q-K-A,
+M2.4; they are placed, and scored, at rank 1); the free jokers used so far; and, inside a
+rank, the number G of groups the rank makes (chosen when the rank starts) and the group
+slots so far. At one suit and rank the choice is how many slots the identity gets (every
+mandatory card, some hand cards, some free jokers), how many long sequences continue, how
+many new ones start and how many slots go into groups. Group slots of a rank form G groups
+of 3-4 distinct suits exactly when every suit gives at most G and the total is 3G..4G.
 
-Free jokers are where the states multiply, so without the copy-count cap (M5.7) the program
-searches only arrangements in a normal form, which loses nothing: (a) no free joker sits at
-an end of a sequence of 4+ or in a group of 4, where it could be taken off and the meld stays
-valid (such jokers are "extensions"; every free joker not needed is added back at the end
-onto a meld with room, and the result is re-solved without the normal form in the rare case
-that no meld has room); (b) no free joker starts a sequence below rank 10 (move it to the far
-end, or split the sequence first when it reaches the high ace); (c) a high ace taken by a
-free joker is decided at the end rather than promised at rank 1; (d) no free joker takes a
-card's place while a hand copy of that card stays unplayed (swap them: more points, and the
-joker becomes an extension). Group jokers are not otherwise restricted (groups leave nothing
-in the state). With the cap, every joker is counted as is.
-
-The reconstruction of melds from a traced run is in `table.build`; the searches that drive
-the program (going out, the floors, the free jokers) in `table.arrange`.
+Two choices are left out because another choice reaches a state at least as good: starting
+a sequence while a long one of that suit closes (continue it instead), and carrying more
+long sequences than the next rank could continue (close the extra ones now). A sequence may
+reach 14 cards (ace to ace) here; `table.build` splits it into two valid ones.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from domain.cards import Card, TableCard
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
 JOKER_POINTS = 25
-_NO_CAP = 99
-_M = 7  # the most sequences of one kind per suit a state holds (3 bits)
+NO_CAP = 7  # the most slots one identity can take (2 copies, kept and free jokers)
+VALUES = tuple(min(i % 13 + 1, 10) for i in range(52))  # M1.4
+
+# the state, one int: 15 bits per suit (short1, short2, long, aces set aside, long ones
+# ending in a free joker: 3 bits each), then the free jokers used, then (inside a rank) the
+# group slots so far and the most group slots one suit gave
+_WIDTH = 15
+USED = 60
+_SUM = 63
+_LARGEST = 68
+_OUTER = (1 << _SUM) - 1
+_SUIT = (1 << _WIDTH) - 1
 
 
 @dataclass(frozen=True, slots=True)
 class Supply:
     """What there is to place, per identity 0..51 (see the module docstring)."""
 
-    table_real: tuple[int, ...]  # real table cards of this identity (mandatory)
+    table_real: tuple[int, ...]  # real table cards (mandatory)
     fixed_jokers: tuple[int, ...]  # table jokers that keep this declared card (mandatory)
-    hand_real: tuple[int, ...]  # real hand cards of this identity (optional, scored)
+    hand_real: tuple[int, ...]  # real hand cards (optional, scored)
     hand_min: tuple[int, ...]  # at least this many hand cards here (to free a joker, I3)
     cap: tuple[int, ...] | None  # at most this many slots here (copy count, M5.7)
     jokers_hand: int  # optional free jokers, 25 points each
     jokers_freed: int  # mandatory free jokers (freed table jokers)
-    values: tuple[int, ...] = tuple(min(i % 13 + 1, 10) for i in range(52))  # points, M1.4
+
+    @property
+    def jokers(self) -> int:
+        return self.jokers_hand + self.jokers_freed
+
+    def mandatory(self, i: int) -> int:
+        return self.table_real[i] + self.fixed_jokers[i]
+
+    def limit(self, i: int) -> int:
+        return NO_CAP if self.cap is None else min(self.cap[i], NO_CAP)
+
+    def real(self, i: int) -> int:
+        """Real cards of identity i, mandatory or not."""
+        return self.table_real[i] + self.hand_real[i]
+
+    @property
+    def sparse(self) -> bool:
+        """At most two jokers in all, so every meld holds a real card, and every joker in a
+        sequence is within 2 ranks of one (the pruning of `Cell.lone`)."""
+        return self.jokers + sum(self.fixed_jokers) <= 2
+
+    def reach(self, i: int) -> int:
+        """The most slots identity i can take without jokers."""
+        return min(self.limit(i), self.mandatory(i) + self.hand_real[i])
 
 
 @dataclass(frozen=True, slots=True)
-class Arrangement:
-    """The melds found, the hand cards they use (jokers as JOKER) and the points shed."""
+class Choice:
+    """One suit at one rank: hand cards and free jokers placed, long sequences continued,
+    sequences started, group slots and (rank 1) aces set aside for the high end."""
 
-    melds: tuple[tuple[TableCard, ...], ...]
-    played: tuple[Card, ...]
-    points: int
-
-
-def _code(n1: int, n2: int, n3: int, nj: int) -> int:
-    return n1 | n2 << 3 | n3 << 6 | nj << 9
-
-
-def _decode(code: int) -> tuple[int, int, int, int]:
-    return code & 7, code >> 3 & 7, code >> 6 & 7, code >> 9 & 7
-
-
-# new code, group slots, free jokers, points, k3 (rank 1: aces promised), new, hand cards,
-# jokers continuing long sequences
-Option = tuple[int, int, int, int, int, int, int, int]
-Step = dict[int, tuple[int, Option | None]]
+    hand: int
+    jokers: int
+    kept: int
+    new: int
+    group: int
+    high: int
+    tail: int = 0  # free jokers continuing long sequences (which must then go on)
+    high_jokers: int = 0  # rank 13: free jokers taking the high ace of Q-K sequences
 
 
 @dataclass(frozen=True, slots=True)
-class _Rank:
-    """The per-(rank, suit) inputs of one step of the program."""
+class Cell:
+    """The inputs of one (rank, suit) step."""
 
-    here: tuple[int, int, int, int]  # mandatory, hand cards, hand cards required, cap
-    after: tuple[int, int, int, int]  # cards and cap at the next rank, and the one after
-    promise_max: int
-    value: int  # points of a hand card here
+    rank: int
+    suit: int
+    mandatory: int
+    hand: int
+    hand_min: int
+    limit: int
+    value: int
+    next_reach: int  # slots the next rank of this suit reaches without jokers
+    next_limit: int
+    high_reach: int  # rank 1: the most aces worth setting aside (kings there could be)
+    lone: bool  # no real card of the suit within 2 ranks: a joker here only fits a group
+    normal: bool  # free jokers only where they cannot be taken off (see `choices`)
 
 
-def _options(rank: int, code: int, budget: int, step: _Rank, normal: bool) -> list[Option]:
-    """Every choice for one suit at one rank from open sequences `code`, `budget` jokers
-    left. Short sequences must find slots at the next ranks; long ones beyond the slots the
-    next rank can hold are closed now (closing later would change nothing)."""
-    mand, opt, hmin, cap = step.here
-    cards1, cap1, cards2, cap2 = step.after
-    n1, n2, n3, nj = _decode(code)
-    value = step.value
-    start_ok = not normal or rank >= 10
-    most = min(cap, mand + opt + budget, _M)
-    must = n1 + n2 + nj
-    out: list[Option] = []
-    for k3 in range(n3 + 1):
-        base = must + k3
-        if base > most:
-            break
-        new_max = most - base if k3 == n3 and rank <= 12 else 0
-        for new in range(new_max + 1):
-            for extra in range(most - base - new + 1):
-                n = base + new + extra
-                if n < mand:
-                    continue
-                free = n - mand
-                for h in range(max(hmin, free - budget), min(opt, free) + 1):
-                    j = free - h
-                    if normal and j and h < opt:
-                        continue  # (d) a hand card of this identity beats a joker here
-                    left = budget - j
-                    next1 = min(cap1, cards1 + left)
-                    if new > min(cap2, cards2 + left):
-                        continue
-                    for a in range(min(extra, step.promise_max) + 1 if rank == 1 else 1):
-                        g = extra - a
-                        jl = 0
-                        if normal:
-                            if a > mand + h:
-                                continue
-                            jl = max(0, j - (n1 + n2 + g + (new if start_ok else 0)))
-                            if jl > k3 + nj:
-                                continue
-                        short = new + n1 + jl
-                        if short > next1:
-                            continue
-                        long = n2 + k3 + nj - jl
-                        if rank < 13:
-                            long = min(long, max(0, next1 - short))
-                        code2 = _code(new, n1, long, jl)
-                        out.append((code2, g, j, h * value, a if rank == 1 else k3, new, h, jl))
+def code(short1: int, short2: int, long: int, high: int, tail: int = 0) -> int:
+    return short1 | short2 << 3 | long << 6 | high << 9 | tail << 12
+
+
+def decode(value: int) -> tuple[int, int, int, int, int]:
+    return value & 7, value >> 3 & 7, value >> 6 & 7, value >> 9 & 7, value >> 12 & 7
+
+
+def cells(supply: Supply, normal: bool) -> list[Cell]:
+    """The 52 steps, rank by rank and suit by suit inside a rank."""
+    out = []
+    for rank in range(1, 14):
+        for suit in range(4):
+            out.append(_cell(supply, rank, suit, normal))
     return out
 
 
-def _steps(supply: Supply) -> list[_Rank]:
-    jokers = supply.jokers_hand + supply.jokers_freed
-    plain = [[0] * 4 for _ in range(16)]
-    caps = [[_NO_CAP] * 4 for _ in range(16)]
-    for suit in range(4):
-        for rank in range(1, 15):
-            i = suit * 13 + (rank - 1) % 13
-            cap = _NO_CAP if supply.cap is None else supply.cap[i]
-            cards = supply.table_real[i] + supply.fixed_jokers[i] + supply.hand_real[i]
-            plain[rank][suit] = min(cards, cap, _M)
-            caps[rank][suit] = cap
-    steps = []
+def _cell(supply: Supply, rank: int, suit: int, normal: bool) -> Cell:
+    i = suit * 13 + rank - 1
+    after = suit * 13 + rank if rank < 13 else suit * 13
+    king = suit * 13 + 12
+    return Cell(
+        rank=rank,
+        suit=suit,
+        mandatory=supply.mandatory(i),
+        hand=supply.hand_real[i],
+        hand_min=supply.hand_min[i],
+        limit=supply.limit(i),
+        value=VALUES[i],
+        next_reach=supply.reach(after),
+        next_limit=supply.limit(after),
+        high_reach=min(supply.reach(king) + supply.jokers, NO_CAP),
+        lone=supply.sparse and not supply.real(i) and not _near(supply, rank, suit),
+        normal=normal,
+    )
+
+
+def _near(supply: Supply, rank: int, suit: int) -> bool:
+    """A real card of the suit within 2 ranks (the ace both below 2 and above K)."""
+    ranks = {r if r <= 13 else 1 for r in range(rank - 2, rank + 3) if 1 <= r <= 14}
+    if rank == 1:
+        ranks |= {12, 13}
+    ranks.discard(rank)
+    return any(supply.real(suit * 13 + r - 1) for r in ranks)
+
+
+# --- the choices at one (rank, suit) --------------------------------------------------------
+
+Option = tuple[int, int, int, Choice]  # state delta, group slots, points, the choice
+
+
+def choices(cell: Cell, suit_code: int, left: int) -> list[tuple[int, Choice]]:
+    """Every choice from this suit's open sequences with `left` free jokers to use:
+    (the suit's code after it, the choice), duplicates of the same outcome dropped.
+
+    In the normal form (`cell.normal`) a free joker is never where it could be taken off
+    with the meld still valid at the high end of a sequence: it does not end a sequence of
+    4 or more (one that a joker continues must go on), nor is it an ace set aside for the
+    high end (a free joker takes the high ace only of a Q-K sequence, at the end). Every
+    arrangement becomes one in the normal form by taking such jokers off, and
+    `table.arrange` lays them back on melds with room."""
+    seen: dict[tuple[int, int, int, int], tuple[int, Choice]] = {}
+    for n in range(cell.mandatory, min(cell.limit, cell.mandatory + cell.hand + left) + 1):
+        for hand in range(max(cell.hand_min, n - cell.mandatory - left), cell.hand + 1):
+            jokers = n - cell.mandatory - hand
+            if jokers < 0:
+                break
+            for after, choice in _splits(cell, suit_code, (n, jokers), left - jokers):
+                key = (after, choice.group, jokers + choice.high_jokers, hand)
+                if key not in seen:
+                    seen[key] = (after, replace(choice, hand=hand, jokers=jokers))
+    return list(seen.values())
+
+
+def _splits(
+    cell: Cell, suit_code: int, slots: tuple[int, int], left: int
+) -> list[tuple[int, Choice]]:
+    """How the slots (n of them, `jokers` free jokers among them) split between the open
+    sequences, new ones, groups and set-aside aces."""
+    n, jokers = slots
+    short1, short2, long, high, tail = decode(suit_code)
+    opened = (short1, short2, high, tail)
+    if cell.lone:
+        if short1 or short2 or tail:
+            return []
+        return _keep(cell, opened, [Choice(0, 0, 0, 0, n, 0)], left)
+    rest = n - short1 - short2 - tail
+    found: list[Choice] = []
+    for kept in range(min(long, rest) + 1):
+        free = rest - kept
+        most_new = free if kept == long and cell.rank <= 12 else 0
+        for new in range(most_new + 1):
+            for aside in _asides(cell, free - new, n - jokers):
+                group = free - new - aside
+                others = short1 + short2 + new + group
+                for x in _tails(cell, jokers, kept + tail, others):
+                    found.append(Choice(0, 0, kept, new, group, aside, x))
+    return _keep(cell, opened, found, left)
+
+
+def _asides(cell: Cell, most: int, real: int) -> range:
+    """Aces set aside for the high end: rank 1 only; real cards only in the normal form."""
+    if cell.rank != 1:
+        return range(1)
+    return range(min(most, cell.high_reach, real if cell.normal else most) + 1)
+
+
+def _tails(cell: Cell, jokers: int, longs: int, others: int) -> range:
+    """How many of the free jokers continue long sequences (the rest fill other slots)."""
+    if not cell.normal:
+        return range(1)
+    return range(max(0, jokers - others), min(jokers, longs) + 1)
+
+
+def _keep(
+    cell: Cell, opened: tuple[int, int, int, int], found: list[Choice], left: int
+) -> list[tuple[int, Choice]]:
+    out = []
+    for choice in found:
+        after = _after(cell, opened, choice, left)
+        if after is not None:
+            out.append((after[0], replace(choice, high_jokers=after[1])))
+    return out
+
+
+def _after(
+    cell: Cell, opened: tuple[int, int, int, int], choice: Choice, left: int
+) -> tuple[int, int] | None:
+    """The suit's code after the choice (and the free jokers the high end takes), or None
+    when its sequences cannot be finished."""
+    short1, short2, high, tail = opened
+    if cell.rank == 1:
+        high = choice.high
+    plain = short2 + choice.kept + tail - choice.tail  # long ones ending in a real card
+    if cell.rank == 13:
+        return _close(cell, (short1, plain, choice.tail), high, left - choice.jokers)
+    if cell.rank == 12 and not cell.normal and choice.new > high:
+        return None  # a sequence started at Q needs K and a high ace
+    room = min(cell.next_limit, cell.next_reach + left)
+    shorts = choice.new + short1 + choice.tail  # these must go on at the next rank
+    if shorts > room:
+        return None
+    long = min(plain, room - shorts)
+    return code(choice.new, short1, long, high, choice.tail), 0
+
+
+def _close(cell: Cell, runs: tuple[int, int, int], high: int, left: int) -> tuple[int, int] | None:
+    """After the king: Q-K sequences must take a high ace, sequences ending in a free joker
+    a real one; every set-aside ace must end a sequence. (0, free jokers taken) or None."""
+    twos, plain, tails = runs
+    if not cell.normal:
+        return (0, 0) if twos <= high <= twos + plain else None
+    if high < tails:
+        return None
+    spare = high - tails
+    covered = min(twos, spare)
+    need = twos - covered
+    if need > left or spare - covered > plain:
+        return None
+    return 0, need
+
+
+@lru_cache(maxsize=1 << 16)
+def options(cell: Cell, suit_code: int, left: int) -> tuple[Option, ...]:
+    """The choices as state deltas (memoised: cells repeat across positions)."""
+    shift = _WIDTH * cell.suit
+    out: list[Option] = []
+    for after, choice in choices(cell, suit_code, left):
+        delta = (after - suit_code) << shift
+        delta += (choice.jokers + choice.high_jokers) << USED
+        delta += choice.group << _SUM
+        out.append((delta, choice.group, choice.hand * cell.value, choice))
+    return tuple(out)
+
+
+# --- the program -------------------------------------------------------------------------
+
+Back = dict[int, tuple[int, Choice | None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A finished program: the back pointers of every step, and the states at the end
+    (free jokers used -> best points of the hand cards)."""
+
+    history: tuple[Back, ...]
+    final: dict[int, int]
+
+
+def _groups_fit(total: int, largest: int) -> bool:
+    """Group slots of one rank (`largest` from one suit) make groups of 3-4 distinct suits:
+    some G has largest <= G and 3G <= total <= 4G."""
+    return any(largest <= g and 3 * g <= total <= 4 * g for g in range(total // 3 + 1))
+
+
+_FITS = tuple(tuple(_groups_fit(t, m) for m in range(8)) for t in range(32))
+
+
+def search(supply: Supply, floor: int = -1, normal: bool = False, fewer: bool = False) -> Run:
+    """The program over ranks 1..13, suit by suit inside a rank (see the module doc).
+    States that cannot end with more than `floor` points (their points plus every hand
+    card still to come and every hand joker) are dropped: a best answer above the floor
+    is still found exactly. With `fewer` (only for a supply with nothing optional, where
+    the question is whether everything fits), a state is dropped when the same state with
+    one free joker fewer used exists: whatever completes it completes that one, whose spare
+    joker `table.arrange` lays on afterwards (or, with no room, asks again without
+    `fewer`)."""
+    steps = cells(supply, normal)
+    rest = _rest_points(supply)
+    history: list[Back] = []
+    layer: dict[int, int] = {0: 0}
     for rank in range(1, 14):
-        for suit in range(4):
-            i = suit * 13 + rank - 1
-            here = (
-                supply.table_real[i] + supply.fixed_jokers[i],
-                supply.hand_real[i],
-                supply.hand_min[i],
-                caps[rank][suit],
-            )
-            r2 = rank + 2
-            after = (
-                plain[rank + 1][suit],
-                caps[rank + 1][suit],
-                plain[r2][suit] if r2 <= 14 else 0,
-                caps[r2][suit] if r2 <= 14 else 0,
-            )
-            promise = 0
-            if rank == 1:
-                # at most one per queen and king there could be (so a card added at rank
-                # 12 or 13 changes rank 1: see `_enumerate`)
-                promise = min(plain[13][suit], plain[12][suit]) + jokers
-                promise = min(promise, here[0] + here[1] + jokers, _M)
-            steps.append(_Rank(here, after, promise, supply.values[i]))
-    return steps
+        row = steps[4 * (rank - 1) : 4 * rank]
+        room = _group_room(row, supply.jokers)
+        for cell in row:
+            k = 4 * (rank - 1) + cell.suit
+            limits = _Limits(floor - rest[k], room[cell.suit], cell.suit == 3)
+            layer, back = _step(cell, layer, supply.jokers, limits)
+            if fewer:
+                _drop_more_jokers(layer)
+            history.append(back)
+        layer, back = _close_rank(layer)
+        if fewer:
+            _drop_more_jokers(layer)
+        history.append(back)
+        if not layer:
+            break
+    return Run(tuple(history), layer)
+
+
+def _drop_more_jokers(layer: dict[int, int]) -> None:
+    one = 1 << USED
+    for key in [k for k in layer if k >> USED & 7 and k - one in layer]:
+        del layer[key]
+
+
+@dataclass(frozen=True, slots=True)
+class _Limits:
+    """What a state after one step must meet: more points than `below`, and group slots
+    that the suits still to come at this rank can still complete (`room` more at most)."""
+
+    below: int
+    room: int
+    last: bool
 
 
 def _rest_points(supply: Supply) -> list[int]:
-    """rest[k]: points of the hand cards at the steps after step k = 4 * (rank - 1) + suit."""
-    suffix = [0] * 53
-    for k in range(51, -1, -1):
-        rank, suit = k // 4 + 1, k % 4
-        i = suit * 13 + rank - 1
-        suffix[k] = suffix[k + 1] + supply.hand_real[i] * supply.values[i]
-    return suffix[1:]
+    """rest[k]: the most points still to come after step k (hand cards, hand jokers)."""
+    rest = [JOKER_POINTS * supply.jokers_hand] * 52
+    for k in range(50, -1, -1):
+        rank, suit = divmod(k + 1, 4)
+        i = suit * 13 + rank
+        rest[k] = rest[k + 1] + supply.hand_real[i] * VALUES[i]
+    return rest
 
 
-# A state is one int: 12 bits of open sequences per suit, then the free jokers used, the aces
-# promised high (3 bits per suit) and, inside a rank, the group slots so far and the number
-# of groups this rank makes.
-_U = 48
-_P = 51
-_S = 63
-_G = 68
-_STATE = (1 << _S) - 1
-_FIELD = 0xFFF
+def _group_room(row: list[Cell], jokers: int) -> list[int]:
+    """room[s]: the most group slots the suits after s at this rank can add."""
+    most = [min(c.limit, c.mandatory + c.hand + jokers) for c in row]
+    return [sum(most[s + 1 :]) for s in range(4)]
 
 
-def _shifted(options: list[Option], rank: int, suit: int, code: int) -> list[tuple[int, ...]]:
-    """The options as (key delta, group slots, points, open sequences after, index)."""
-    out: list[tuple[int, ...]] = []
-    for index, option in enumerate(options):
-        code2, g, j, gain, k3, _, _, _ = option
-        delta = (code2 - code) << (12 * suit)
-        delta += j << _U
-        if rank == 1:
-            delta += k3 << (_P + 3 * suit)
-        delta += g << _S
-        out.append((delta, g, gain, _open(code2), index))
-    out.sort(key=lambda entry: entry[1])  # by group slots, so a search can stop early
-    return out
+def _step(
+    cell: Cell, states: dict[int, int], jokers: int, limits: _Limits
+) -> tuple[dict[int, int], Back]:
+    """One (rank, suit) step over every state."""
+    shift = _WIDTH * cell.suit
+    nxt: dict[int, int] = {}
+    back: Back = {}
+    below, room = limits.below, limits.room
+    cache: dict[int, tuple[Option, ...]] = {}
+    for key, pts in states.items():
+        local = (key >> shift & _SUIT) | (key >> USED & 7) << _WIDTH
+        found = cache.get(local)
+        if found is None:
+            found = options(cell, key >> shift & _SUIT, jokers - (key >> USED & 7))
+            cache[local] = found
+        for delta, group, gain, choice in found:
+            total = pts + gain
+            if total <= below:
+                continue
+            new_key = key + delta
+            largest = new_key >> _LARGEST
+            if group > largest:
+                new_key += (group - largest) << _LARGEST
+                largest = group
+            slots = new_key >> _SUM & 31
+            if slots + room < 3 * largest or (limits.last and not _FITS[slots][largest]):
+                continue
+            if nxt.get(new_key, -1) < total:
+                nxt[new_key] = total
+                back[new_key] = (key, choice)
+    return nxt, back
 
 
-def _group_max(steps: list[_Rank], rank: int, jokers: int) -> int:
-    """The most groups a rank can make: a third of its slots, at most a suit's slots."""
-    most = [
-        min(steps[4 * (rank - 1) + s].here[3], sum(steps[4 * (rank - 1) + s].here[:2]) + jokers)
-        for s in range(4)
-    ]
-    return min(max(most), sum(most) // 3, 7)
+def _close_rank(states: dict[int, int]) -> tuple[dict[int, int], Back]:
+    """The end of a rank: its group slots must form groups; forget them."""
+    layer: dict[int, int] = {}
+    back: Back = {}
+    for key, pts in states.items():
+        if not _FITS[key >> _SUM & 31][key >> _LARGEST]:
+            continue
+        short = key & _OUTER
+        if layer.get(short, -1) < pts:
+            layer[short] = pts
+            back[short] = (key, None)
+    return layer, back
 
 
-class OutOfWork(Exception):
-    """A search used up its work budget (see `Budget`)."""
+def best_final(supply: Supply, run: Run) -> tuple[int, int] | None:
+    """(free jokers used, points with the hand jokers placed) of the best end state."""
+    best: tuple[int, int] | None = None
+    for key, pts in run.final.items():
+        used = key >> USED
+        hand_jokers = used - supply.jokers_freed
+        if not 0 <= hand_jokers <= supply.jokers_hand:
+            continue
+        total = pts + JOKER_POINTS * hand_jokers
+        if best is None or total > best[1]:
+            best = (used, total)
+    return best
 
 
-class Budget:
-    """A deterministic cap on the options a search may expand (the domain has no clock)."""
-
-    __slots__ = ("left",)
-
-    def __init__(self, left: int) -> None:
-        self.left = left
-
-    def spend(self, work: int) -> None:
-        self.left -= work
-        if self.left < 0:
-            raise OutOfWork
-
-
-Run = tuple[list[Step], list[dict[int, int]], int]
-
-
-def _search(
-    supply: Supply,
-    normal: bool,
-    floor: int,
-    budget: Budget | None = None,
-    resume: tuple[int, Run] | None = None,
-) -> Run:
-    """The program, rank by rank. Returns the steps' back pointers (five per rank), the
-    states after each rank (index 0: before rank 1) and the first rank after which no state
-    was left (14 if none). `resume` = (rank r, an earlier run on a supply that differs only
-    at ranks above r + 2): start from that run's states after rank r."""
-    jokers = supply.jokers_hand + supply.jokers_freed
-    bonus = JOKER_POINTS * supply.jokers_hand
-    steps = _steps(supply)
-    rest = _rest_points(supply)
-    layer: dict[int, int] = {0: 0}
-    history: list[Step] = []
-    layers: list[dict[int, int]] = [layer]
-    first = 1
-    if resume is not None:
-        first = resume[0] + 1
-        history = resume[1][0][: 5 * resume[0]]
-        layers = resume[1][1][: resume[0] + 1]
-        layer = layers[-1]
-    for rank in range(first, 14):
-        groups = _group_max(steps, rank, jokers)
-        inner = {key | g << _G: pts for key, pts in layer.items() for g in range(groups + 1)}
-        for suit in range(4):
-            k = 4 * (rank - 1) + suit
-            step = steps[k]
-            bound = floor - rest[k] - bonus  # a state needs more points than this
-            later = 3 - suit  # suits still to come at this rank, for the group test
-            shift = 12 * suit
-            promise_shift = _P + 3 * suit
-            check_aces = rank >= 12
-            cache: dict[tuple[int, int], tuple[list[Option], list[tuple[int, ...]]]] = {}
-            nxt: dict[int, int] = {}
-            back: Step = {}
-            for key, pts in inner.items():
-                used = key >> _U & 7
-                code = key >> shift & _FIELD
-                ck = (code, jokers - used)
-                entry = cache.get(ck)
-                if entry is None:
-                    options = _options(rank, code, jokers - used, step, normal)
-                    entry = (options, _shifted(options, rank, suit, code))
-                    cache[ck] = entry
-                options, fast = entry
-                if budget is not None:
-                    budget.spend(len(fast))
-                count = key >> _G
-                need = 3 * count - count * later - (key >> _S & 31)
-                aces = key >> promise_shift & 7 if check_aces else 0
-                for delta, g, gain, open_after, index in fast:
-                    if g > count:
-                        break
-                    total = pts + gain
-                    if total <= bound or g < need or open_after < aces:
-                        continue
-                    new_key = key + delta
-                    if nxt.get(new_key, -1) < total:
-                        nxt[new_key] = total
-                        back[new_key] = (key, options[index])
-            if normal and jokers:
-                _drop_fewer_jokers(nxt)
-            history.append(back)
-            inner = nxt
-        layer = {}
-        back = {}
-        for key, pts in inner.items():
-            short = key & _STATE
-            if layer.get(short, -1) < pts:
-                layer[short] = pts
-                back[short] = (key, None)
-        _drop_shorter_runs(layer, normal)
-        history.append(back)
-        layers.append(layer)
-        if not layer:
-            return history, layers, rank
-    return history, layers, 14
-
-
-def _open(code: int) -> int:
-    n1, n2, n3, nj = _decode(code)
-    return n1 + n2 + n3 + nj
-
-
-def _drop_fewer_jokers(states: dict[int, int]) -> None:
-    """In the normal form every free joker ends up placed, so of two states alike but for the
-    jokers used, the one that used fewer and has at least the points is as good or better."""
-    for key in [k for k in states if k >> _U & 7]:
-        pts = states[key]
-        for fewer in range(1, (key >> _U & 7) + 1):
-            other = states.get(key - (fewer << _U))
-            if other is not None and other >= pts:
-                del states[key]
-                break
-
-
-# one suit's open sequences made "better": one more long one; a length-2 one long; a
-# length-1 one of length 2; a joker-tailed one closable. The better state can copy every
-# later move of the worse one (closing what it has extra), so it is kept alone.
-_BETTER = (1 << 6, (1 << 6) - (1 << 3), (1 << 3) - 1, (1 << 6) - (1 << 9))
-_NEEDS = ((6, 7, 0), (3, 7, 1), (0, 7, 1), (9, 7, 1))
-_RAISES: dict[int, tuple[int, ...]] = {}
-
-
-def _raises(code: int) -> tuple[int, ...]:
-    """The _BETTER changes that apply to one suit's open sequences `code`."""
-    found = _RAISES.get(code)
-    if found is None:
-        found = tuple(
-            delta
-            for delta, (bit, mask, low) in zip(_BETTER, _NEEDS, strict=True)
-            if ((code >> bit & mask) >= 1 if low else (code >> bit & mask) < 7)
-        )
-        _RAISES[code] = found
-    return found
-
-
-def _drop_shorter_runs(states: dict[int, int], normal: bool) -> None:
-    """Drop each state another one dominates: better sequences in one suit (see _BETTER),
-    and in the normal form no more jokers used, with at least the points."""
-    get = states.get
-    for key in list(states):
-        pts = states[key]
-        used = key >> _U & 7 if normal else 0
-        dominated = False
-        for shift in (0, 12, 24, 36):
-            for delta in _raises(key >> shift & _FIELD):
-                better = key + (delta << shift)
-                for fewer in range(used + 1):
-                    other = get(better - (fewer << _U))
-                    if other is not None and other >= pts:
-                        dominated = True
-                        break
-                if dominated:
-                    break
-            if dominated:
-                break
-        if dominated:
-            del states[key]
-
-
-def _finish(key: int, jokers: int, normal: bool) -> tuple[int, tuple[int, ...]] | None:
-    """Close every sequence after rank 13 (M2.4). A length-1 one cannot end; a length-2 one
-    takes a high ace (a promised real one, or a free joker in the normal form); a 4+ one
-    ending in a joker needs a real high ace; 3+ ones may take one. Every promised ace must be
-    taken. Returns (free jokers the program used, high-ace jokers per suit) or None."""
-    high: list[int] = []
-    for suit in range(4):
-        n1, n2, n3, nj = _decode(key >> (12 * suit) & _FIELD)
-        aces = key >> (_P + 3 * suit) & 7
-        if n1 or not nj <= aces <= nj + n2 + n3:
-            return None
-        need = max(0, n2 - (aces - nj))
-        if need and not normal:
-            return None
-        high.append(need)
-    used = (key >> _U & 7) + sum(high)
-    if used > jokers:
-        return None
-    return used, tuple(high)
-
-
-def _trace(history: list[Step], key: int) -> list[tuple[int, int, Option]]:
-    """The choices (rank, suit, option) from rank 1 to 13."""
-    steps: list[tuple[int, int, Option]] = []
-    position = len(history)
-    for rank in range(13, 0, -1):
+def trace(run: Run, used: int) -> list[Choice]:
+    """The 52 choices, rank by rank and suit by suit, of the end state `used`."""
+    key = used << USED
+    out: list[Choice] = []
+    position = len(run.history)
+    for _ in range(13):
         position -= 1
-        key = history[position][key][0]
-        for suit in range(3, -1, -1):
+        key = run.history[position][key][0]
+        for _ in range(4):
             position -= 1
-            before, option = history[position][key]
-            assert option is not None
-            steps.append((rank, suit, option))
-            key = before
-        key &= _STATE
-    steps.reverse()
-    return steps
+            key, choice = run.history[position][key]
+            assert choice is not None
+            out.append(choice)
+        key &= _OUTER
+    out.reverse()
+    return out

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from domain.cards import JOKER, JOKER_INDEX, Card, TableCard
@@ -261,10 +262,16 @@ def _played(before: list[int], after: list[int], hand: list[int]) -> list[int]:
     return played
 
 
+@lru_cache(maxsize=4096)
+def _known_problem(meld: tuple[TableCard, ...]) -> str | None:
+    """`meld_problem`, memoised: a listed move re-checks the same melds many times."""
+    return meld_problem(meld)
+
+
 def _check_melds(table_after: Sequence[Sequence[TableCard]]) -> None:
     """I2: every meld of T1 a valid group or sequence."""
     for number, meld in enumerate(table_after, 1):
-        problem = meld_problem(meld)
+        problem = _known_problem(tuple(meld))
         if problem is not None:
             raise IllegalMove(f"meld {number} {meld_text(meld)}: {problem}")
 
