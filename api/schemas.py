@@ -47,7 +47,7 @@ class PlainText(validate.Regexp):
     def __init__(self) -> None:
         super().__init__(PLAIN_TEXT)
 
-    def __call__(self, value: str) -> str:
+    def __call__(self, value: Any) -> Any:
         _plain_text(value)
         return value
 

@@ -40,15 +40,21 @@ def keep_after(hand: Sequence[Card], card: Card) -> tuple[Card, ...]:
 
 def discardable(state: GinState, hand: Sequence[Card]) -> tuple[Card, ...]:
     """G5.3: every card of the hand except the one taken from the discard pile this turn."""
-    if state.options.no_discard_of_taken_card and state.taken is not None:
-        return tuple(c for c in hand if c != state.taken)
+    taken = state.taken
+    if state.options.no_discard_of_taken_card and taken is not None:
+        return tuple(c for c in hand if c.index != taken.index)
     return tuple(hand)
 
 
 def knock_cards(state: GinState, hand: Sequence[Card]) -> tuple[Card, ...]:
-    """G6.2: the discards that leave at most `knock_limit` deadwood in the other 10 cards."""
+    """G6.2: the discards that leave at most `knock_limit` deadwood in the other 10 cards.
+
+    The 11-card count (G6.2) is the least over every discard, so when even it is over the
+    limit no discard qualifies: one search instead of eleven for most hands."""
     full = sum(c.bit for c in hand)
     limit = state.options.knock_limit
+    if len(hand) == melds.MAX_HAND and melds.deadwood_of_mask(full) > limit:
+        return ()
     return tuple(
         c for c in discardable(state, hand) if melds.deadwood_of_mask(full & ~c.bit) <= limit
     )

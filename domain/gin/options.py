@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from typing import Any
 
 from domain.options import OptionTables, frozen, validate
@@ -71,7 +72,13 @@ class GinOptions:
     shutout_rule: str = "none"  # G8.2
 
     def as_dict(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in NAMES}
+        return dict(_as_dict(self))  # a fresh dict: every view may own (and change) its copy
+
+
+@lru_cache(maxsize=256)
+def _as_dict(options: GinOptions) -> dict[str, Any]:
+    """A pure memo keyed by the options' value: a match's options never change."""
+    return {name: getattr(options, name) for name in NAMES}
 
 
 NAMES = tuple(f.name for f in fields(GinOptions))
