@@ -37,10 +37,10 @@ from domain.manipulation.table.small import Small, small_melds
 __all__ = ["BUDGET", "BestMove", "best_move", "can_arrange"]
 
 # Program states best_move may expand in all (counted, never timed, so the answer is the
-# same on every machine). On the 2-core dev machine under load this is about 0.3-0.6 s,
+# same on every machine). On the 2-core dev machine under load this is about 0.2-0.5 s,
 # which leaves room for the `_cheap` fallback within ~1 s a bot move; oracle-sized
 # positions stay far inside it (the differential test asserts `proven`).
-BUDGET = 150_000
+BUDGET = 100_000
 
 
 @dataclass(frozen=True, slots=True)
