@@ -16,7 +16,7 @@ from flask import Response, current_app, request
 
 from api.errors import ApiError
 from domain.events import Event
-from domain.variants import Variant, get_variant
+from domain.variants import State, Variant, get_variant
 
 _BEARER = re.compile(r"Bearer +([\x21-\x7e]+) *", re.IGNORECASE)
 _IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,200}")
@@ -124,7 +124,7 @@ def json_response(body: Any, status: int = 200, version: int | None = None) -> R
 
 
 def render_view(
-    match_id: str | None, variant: Variant, state: Any, seat: int | None
+    match_id: str | None, variant: Variant, state: State, seat: int | None
 ) -> dict[str, Any]:
     return {"id": match_id, **variant.view(state, seat)}
 
@@ -146,7 +146,7 @@ def raw_event_json(stored: Any) -> dict[str, Any]:
 
 
 def redacted_events(
-    variant: Variant, before: Any, stored_events: Iterable[Any], seat: int | None, public: bool
+    variant: Variant, before: State, stored_events: Iterable[Any], seat: int | None, public: bool
 ) -> list[dict[str, Any]]:
     """Each event as `seat` may see it, folding `before` along; all of it when `public`."""
     shown: list[dict[str, Any]] = []

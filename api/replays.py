@@ -24,6 +24,7 @@ from api.replay_read import read_events
 from api.schemas import ReplayQuerySchema
 from domain.events import Event
 from domain.log_check import LogCheck, LogRejected, Replayed
+from domain.variants import State, Variant
 
 T = TypeVar("T")
 
@@ -72,7 +73,7 @@ def _check(body: Iterator[Event], budget: CpuBudget) -> tuple[Replayed, list[Eve
     return budget.spend(check.finish, count), check.log
 
 
-def _hands(variant: Any, state: Any) -> list[list[str] | None]:
+def _hands(variant: Variant, state: State) -> list[list[str] | None]:
     view = variant.view(state, None)
     hands: list[list[str] | None] = []
     for seat in view["seats"]:

@@ -16,6 +16,7 @@ from typing import Any
 
 from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, fields, validate, validates
 
+from domain.players import MAX_NAME
 from domain.variants import NAMES
 
 INT64 = validate.Range(min=-(2**63), max=2**63 - 1)
@@ -46,12 +47,12 @@ class PlainText(validate.Regexp):
     def __init__(self) -> None:
         super().__init__(PLAIN_TEXT)
 
-    def __call__(self, value: str) -> str:
+    def __call__(self, value: Any) -> Any:
         _plain_text(value)
         return value
 
 
-NAME: list[Callable[[Any], Any]] = [validate.Length(min=1, max=40), PlainText()]
+NAME: list[Callable[[Any], Any]] = [validate.Length(min=1, max=MAX_NAME), PlainText()]
 _ASCII_INT = re.compile(r"[+-]?[0-9]{1,20}")
 
 

@@ -20,13 +20,13 @@ import hashlib
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any
 
 from domain import bots
 from domain.events import SYSTEM
-from domain.variants import Variant, get_variant
+from domain.variants import State, Variant, get_variant
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
@@ -173,7 +173,7 @@ def bot_rng(seed: int, version: int, seat: int) -> random.Random:
     return random.Random(f"{seed}:{version}:{seat}")  # noqa: S311 - seeded, for bots
 
 
-def _apply(game: Variant, state: Any, seat: int, move: Mapping[str, Any]) -> Any:
+def _apply(game: Variant, state: State, seat: int, move: Mapping[str, Any]) -> State:
     for event in game.decide(state, seat, move):
         state = game.evolve(state, event)
     return state
@@ -187,36 +187,47 @@ def play_match(
 ) -> MatchRecord:
     """Play one match to its end; ArenaError if a bot's move is refused or it never ends."""
     game = get_variant(variant)
-    players = [{"name": f"{name}-{seat}", "bot": name} for seat, name in enumerate(spec.lineup)]
-    choosers: list[Callable[..., dict[str, Any]]] = [
-        bots.get_bot(variant, name).choose for name in spec.lineup
-    ]
-    state = game.initial_state()
-    for event in game.create(players, options or {}, spec.seed, ""):
-        state = game.evolve(state, event)
+    choosers = [bots.get_bot(variant, name).choose for name in spec.lineup]
+    state = _opened(game, spec, options)
     moves = 0
     while not game.is_finished(state):
         due = game.pending(state)
         if due is not None:
             state = _apply(game, state, SYSTEM, due)
             continue
-        seat = game.to_act(state)
-        if seat is None:
-            raise ArenaError(f"match {spec.index}: nobody to act and nothing pending")
-        view = game.view(state, seat)
-        legal = view["you"]["legal_moves"]
-        move = choosers[seat](view, legal, bot_rng(spec.seed, view["version"], seat))
-        try:
-            state = _apply(game, state, seat, move)
-        except Exception as refused:
-            raise ArenaError(
-                f"match {spec.index} (seed {spec.seed}): bot {spec.lineup[seat]} of seat {seat} "
-                f"played {move!r} at version {view['version']}: {refused}"
-            ) from refused
+        state = _bot_turn(game, state, spec, choosers)
         moves += 1
         if moves >= max_moves:
             raise ArenaError(f"match {spec.index} (seed {spec.seed}): no end after {moves} moves")
     return _record(spec, game.view(state, None), moves)
+
+
+def _opened(game: Variant, spec: MatchSpec, options: Mapping[str, Any] | None) -> State:
+    """The state after the opening events of a match of bots named after their seats."""
+    players = [{"name": f"{name}-{seat}", "bot": name} for seat, name in enumerate(spec.lineup)]
+    state = game.initial_state()
+    for event in game.create(players, options or {}, spec.seed, ""):
+        state = game.evolve(state, event)
+    return state
+
+
+def _bot_turn(
+    game: Variant, state: State, spec: MatchSpec, choosers: Sequence[Callable[..., Any]]
+) -> State:
+    """The seat to act chooses from its own view (what an HTTP client sees) and moves."""
+    seat = game.to_act(state)
+    if seat is None:
+        raise ArenaError(f"match {spec.index}: nobody to act and nothing pending")
+    view = game.view(state, seat)
+    legal = view["you"]["legal_moves"]
+    move = choosers[seat](view, legal, bot_rng(spec.seed, view["version"], seat))
+    try:
+        return _apply(game, state, seat, move)
+    except Exception as refused:
+        raise ArenaError(
+            f"match {spec.index} (seed {spec.seed}): bot {spec.lineup[seat]} of seat {seat} "
+            f"played {move!r} at version {view['version']}: {refused}"
+        ) from refused
 
 
 def _record(spec: MatchSpec, final: Mapping[str, Any], moves: int) -> MatchRecord:
@@ -258,34 +269,50 @@ def summarise(records: Sequence[MatchRecord]) -> tuple[BotSummary, ...]:
     return tuple(_summary(name, records) for name in names)
 
 
+@dataclass
+class _Tally:
+    """One bot's counts over the seats it played, built up record by record."""
+
+    seat_matches: int = 0
+    won: int = 0
+    rounds: int = 0
+    rounds_won: int = 0
+    points: list[float] = field(default_factory=list)
+    scores: list[int] = field(default_factory=list)
+    shares: list[float] = field(default_factory=list)
+
+    def add(self, record: MatchRecord, seat: int) -> None:
+        self.seat_matches += 1
+        self.won += seat in record.winners
+        self.scores.append(record.scores[seat])
+        self.shares.append(1 / len(record.lineup))
+        self.rounds += len(record.round_points)
+        self.rounds_won += sum(seat in w for w in record.round_winners)
+        self.points.extend(p[seat] for p in record.round_points)
+
+
 def _summary(name: str, records: Sequence[MatchRecord]) -> BotSummary:
-    seat_matches = won = rounds = rounds_won = 0
-    points: list[float] = []
-    scores: list[int] = []
-    shares: list[float] = []
+    tally = _Tally()
     for record in records:
         for seat, bot in enumerate(record.lineup):
-            if bot != name:
-                continue
-            seat_matches += 1
-            won += seat in record.winners
-            scores.append(record.scores[seat])
-            shares.append(1 / len(record.lineup))
-            rounds += len(record.round_points)
-            rounds_won += sum(seat in w for w in record.round_winners)
-            points.extend(p[seat] for p in record.round_points)
+            if bot == name:
+                tally.add(record, seat)
     return BotSummary(
         bot=name,
-        seat_matches=seat_matches,
-        matches_won=won,
-        match_share=wilson(won, seat_matches),
-        even_share=sum(shares) / len(shares) if shares else 0.0,
-        rounds=rounds,
-        rounds_won=rounds_won,
-        round_share=wilson(rounds_won, rounds),
-        points_per_round=mean_interval(points),
-        mean_score=sum(scores) / len(scores) if scores else 0.0,
+        seat_matches=tally.seat_matches,
+        matches_won=tally.won,
+        match_share=wilson(tally.won, tally.seat_matches),
+        even_share=_mean(tally.shares),
+        rounds=tally.rounds,
+        rounds_won=tally.rounds_won,
+        round_share=wilson(tally.rounds_won, tally.rounds),
+        points_per_round=mean_interval(tally.points),
+        mean_score=_mean(tally.scores),
     )
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
 
 
 def _pct(interval: Interval) -> str:

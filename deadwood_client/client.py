@@ -39,11 +39,8 @@ A definite refusal on the first answer (4xx) is never retried: nothing was appen
 from __future__ import annotations
 
 import json
-import secrets
-import time
 import uuid
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import IO, Any, cast
 
 import httpx
@@ -56,9 +53,9 @@ from deadwood_client.errors import (
     OutcomeUnknown,
     RateLimited,
     ServerError,
-    TransportError,
     VersionConflict,
 )
+from deadwood_client.retry import Lost, Retry, answer, problem
 from deadwood_client.types import (
     Bot,
     Created,
@@ -99,23 +96,6 @@ MOVE_EVENTS: dict[str, tuple[str, ...]] = {
 """The event that records each move type (for telling whether a lost move landed)."""
 
 _REFUSED_AFTER_UNKNOWN = (VersionConflict, NotYourTurn, IllegalMove, InvalidCard)
-
-
-@dataclass(frozen=True)
-class Retry:
-    """How often and how patiently one request is resent when its answer is lost."""
-
-    attempts: int = 8
-    backoff: float = 0.1
-    """The first pause (seconds); each next pause doubles, up to `max_backoff`."""
-    max_backoff: float = 2.0
-    sleep: Callable[[float], None] = time.sleep
-
-    def pause(self, attempt: int, hint: float | None = None) -> None:
-        """Sleep before attempt `attempt + 1` (jittered), or `hint` seconds if the server said."""
-        base = min(self.max_backoff, self.backoff * (2**attempt))
-        delay = hint if hint is not None else base * (0.5 + secrets.randbelow(1000) / 2000)
-        self.sleep(min(delay, max(self.max_backoff, 30.0)))
 
 
 def api_root(base_url: str) -> str:
@@ -253,39 +233,24 @@ class Client:
             headers["If-Match"] = f'"{expected}"'
         body = json.dumps(dict(move), separators=(",", ":")).encode()
         path = f"/matches/{match_id}/moves"
-        unknown: str | None = None
-        hint: float | None = None
-        for attempt in range(self.retry.attempts):
-            if attempt:
-                self.retry.pause(attempt - 1, hint)
-            hint = None
-            try:
-                response = self.http.post(path, content=body, headers=self._auth(headers))
-            except httpx.TransportError as exc:
-                unknown = f"{type(exc).__name__}: {exc}"
-                continue
-            if response.status_code >= 500:
-                unknown = f"HTTP {response.status_code}"
-                continue
-            if response.status_code == 429:
-                hint = _retry_after(response)
-                continue
-            if response.is_success:
-                result = cast(MoveResult, response.json())
-                self.last_replayed = response.headers.get("Idempotent-Replayed") == "true"
-                self._note_version(match_id, result["version"])
-                return result
-            error = _problem(response)
-            if unknown is not None and isinstance(error, _REFUSED_AFTER_UNKNOWN):
-                return self._settle(match_id, dict(move), key, expected, known, error)
-            raise error
-        if unknown is None:
-            raise RateLimited(f"{self.retry.attempts} attempts were all refused with 429")
-        raise OutcomeUnknown(
-            f"the move's outcome is unknown after {self.retry.attempts} attempts ({unknown}); "
-            f"resend it with idempotency_key={key!r}",
-            idempotency_key=key,
-        )
+        lost: list[Lost] = []
+
+        def post() -> httpx.Response:
+            return self.http.post(path, content=body, headers=self._auth(headers))
+
+        try:
+            response = self.retry.run(lambda: answer(post, f"POST {path}"), (Lost,), lost.append)
+        except Lost as last:
+            raise _exhausted([*lost, last], key, self.retry.attempts) from None
+        if response.is_success:
+            result = cast(MoveResult, response.json())
+            self.last_replayed = response.headers.get("Idempotent-Replayed") == "true"
+            self._note_version(match_id, result["version"])
+            return result
+        error = problem(response)
+        if any(attempt.unknown for attempt in lost) and isinstance(error, _REFUSED_AFTER_UNKNOWN):
+            return self._settle(match_id, dict(move), key, expected, known, error)
+        raise error
 
     def event_page(self, match_id: str, after: int = 0, limit: int = 100) -> EventPage:
         """GET .../events: up to `limit` (1-1000) events with seq > `after`, as seen here."""
@@ -332,16 +297,18 @@ class Client:
         progress: Callable[[int, int | None], None] | None = None,
     ) -> int:
         """Write the NDJSON log to `sink` as it arrives; the byte count. `progress(done, total)`."""
-        for attempt in range(self.retry.attempts):
-            try:
-                return self._export_once(match_id, sink, progress)
-            except (httpx.TransportError, ServerError):
-                if attempt + 1 == self.retry.attempts or sink.seekable() is False:
-                    raise
-                sink.seek(0)
-                sink.truncate()
-                self.retry.pause(attempt)
-        raise AssertionError("unreachable")
+
+        def rewind(exc: Exception) -> None:
+            if sink.seekable() is False:
+                raise exc
+            sink.seek(0)
+            sink.truncate()
+
+        return self.retry.run(
+            lambda: self._export_once(match_id, sink, progress),
+            (httpx.TransportError, ServerError),
+            rewind,
+        )
 
     def _export_once(
         self, match_id: str, sink: IO[bytes], progress: Callable[[int, int | None], None] | None
@@ -350,7 +317,7 @@ class Client:
         with self.http.stream("GET", f"/matches/{match_id}/log", headers=headers) as response:
             if not response.is_success:
                 response.read()
-                raise _problem(response)
+                raise problem(response)
             total = response.headers.get("Content-Length")
             done = 0
             for chunk in response.iter_bytes():
@@ -414,31 +381,22 @@ class Client:
         if json_body is not None:
             content = json.dumps(json_body, separators=(",", ":")).encode()
             headers = {"Content-Type": "application/json", **(headers or {})}
-        last: DeadwoodError | None = None
-        hint: float | None = None
-        for attempt in range(self.retry.attempts):
-            if attempt:
-                self.retry.pause(attempt - 1, hint)
-            hint = None
-            try:
-                response = self.http.request(
-                    method, path, params=params, content=content, headers=self._auth(headers)
-                )
-            except httpx.TransportError as exc:
-                last = TransportError(f"{method} {path}: {type(exc).__name__}: {exc}")
-                continue
-            if response.status_code >= 500 or response.status_code == 429:
-                last = _problem(response)
-                hint = _retry_after(response)
-                continue
-            if not response.is_success:
-                raise _problem(response)
-            version = response.headers.get("ETag", "").strip('"')
-            if version.isdigit() and path.startswith("/matches/") and not params:
-                self._note_version(path.split("/")[2], int(version))
-            return response
-        assert last is not None
-        raise last
+
+        def send() -> httpx.Response:
+            return self.http.request(
+                method, path, params=params, content=content, headers=self._auth(headers)
+            )
+
+        try:
+            response = self.retry.run(lambda: answer(send, f"{method} {path}"), (Lost,))
+        except Lost as last:
+            raise last.error from None
+        if not response.is_success:
+            raise problem(response)
+        version = response.headers.get("ETag", "").strip('"')
+        if version.isdigit() and path.startswith("/matches/") and not params:
+            self._note_version(path.split("/")[2], int(version))
+        return response
 
     def _settle(
         self,
@@ -482,16 +440,13 @@ def records_move(event: Mapping[str, Any], seat: int, move: Mapping[str, Any]) -
     return True
 
 
-def _problem(response: httpx.Response) -> DeadwoodError:
-    try:
-        body: Any = response.json()
-    except ValueError:
-        body = response.text
-    return DeadwoodError.from_problem(response.status_code, body, response.headers)
-
-
-def _retry_after(response: httpx.Response) -> float | None:
-    value = response.headers.get("Retry-After")
-    if value is None or not value.strip().replace(".", "", 1).isdigit():
-        return None
-    return float(value)
+def _exhausted(lost: Sequence[Lost], key: str, attempts: int) -> DeadwoodError:
+    """Every attempt of a move was lost: OutcomeUnknown if any may have landed, else 429s."""
+    unknown = [attempt.reason for attempt in lost if attempt.unknown]
+    if not unknown:
+        return RateLimited(f"{attempts} attempts were all refused with 429")
+    return OutcomeUnknown(
+        f"the move's outcome is unknown after {attempts} attempts ({unknown[-1]}); "
+        f"resend it with idempotency_key={key!r}",
+        idempotency_key=key,
+    )

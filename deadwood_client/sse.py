@@ -29,6 +29,7 @@ import httpx
 from httpx_sse import SSEError, connect_sse
 
 from deadwood_client.errors import DeadwoodError, ServerError, TransportError
+from deadwood_client.retry import problem
 from deadwood_client.types import Event
 
 if TYPE_CHECKING:
@@ -85,9 +86,7 @@ def _connection(client: Client, match_id: str, last: int) -> Iterator[Event]:
             raise _Dropped(f"HTTP {response.status_code}")
         if not response.is_success:
             response.read()
-            from deadwood_client.client import _problem
-
-            raise _problem(response)
+            raise problem(response)
         for message in source.iter_sse():
             if not message.data:
                 continue

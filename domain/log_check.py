@@ -33,12 +33,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from domain.errors import RulesError
 from domain.events import SYSTEM, Event
-from domain.variants import Variant, get_variant
+from domain.replay import fold
+from domain.variants import State, Variant, get_variant
 
 LAG = 16
 """Events read past the step being checked; more than any one move or due deal records."""
@@ -60,7 +61,7 @@ class LogRejected(Exception):
 @dataclass(frozen=True)
 class Replayed:
     variant: Variant
-    state: Any
+    state: State
     events: int
 
 
@@ -150,7 +151,7 @@ def _secret(seed: Any, deal_key: Any, salt_key: Any) -> str:
     return secret
 
 
-def _candidates(variant: Variant, state: Any, event: Event) -> list[tuple[int, dict[str, Any]]]:
+def _candidates(variant: Variant, state: State, event: Event) -> list[tuple[int, dict[str, Any]]]:
     out: list[tuple[int, dict[str, Any]]] = []
     due = variant.pending(state)
     if due is not None:
@@ -165,7 +166,7 @@ def _candidates(variant: Variant, state: Any, event: Event) -> list[tuple[int, d
     return out
 
 
-def _fallback(variant: Variant, state: Any) -> list[tuple[int, dict[str, Any]]]:
+def _fallback(variant: Variant, state: State) -> list[tuple[int, dict[str, Any]]]:
     seat = variant.to_act(state)
     if seat is None:
         return []
@@ -176,9 +177,41 @@ class _NeedMore(Exception):
     """The step's first fitting candidate records more events than have been read."""
 
 
+@dataclass
+class _Search:
+    """What the tries at one position found so far: the moves tried, the first refusal of a
+    recorded move, and the closest miss (how many events it matched, what it expected)."""
+
+    tried: set[str] = field(default_factory=set)
+    refusal: str | None = None
+    matched: int = 0
+    expected: str = ""
+
+    def try_move(
+        self, variant: Variant, state: State, seat: int, move: dict[str, Any], recorded: bool
+    ) -> tuple[Event, ...] | None:
+        """The events `move` makes now; None when tried before or refused."""
+        key = json.dumps([seat, move], sort_keys=True, default=str)
+        if key in self.tried:
+            return None
+        self.tried.add(key)
+        try:
+            return variant.decide(state, seat, move)
+        except RulesError as exc:
+            if self.refusal is None and recorded:
+                self.refusal = str(exc)
+        except (TypeError, ValueError, KeyError, AttributeError):
+            pass
+        return None
+
+    def note_miss(self, made: Sequence[Event], matched: int) -> None:
+        if matched > self.matched:
+            self.matched, self.expected = matched, made[matched].type
+
+
 def _step(
-    variant: Variant, state: Any, log: Sequence[Event], at: int, final: bool = True
-) -> tuple[Any, int]:
+    variant: Variant, state: State, log: Sequence[Event], at: int, final: bool = True
+) -> tuple[State, int]:
     """Re-derive the events at `at`; the state after them and how many there were.
 
     When no candidate gives the log's events, the first event that differs from the closest
@@ -186,44 +219,34 @@ def _step(
     the log (`final` False), a candidate that agrees with every event read so far but needs
     more raises _NeedMore: the events still to come decide.
     """
-    event = log[at]
-    refusal: str | None = None
-    tried: set[str] = set()
-    closest = (0, "")
+    search = _Search()
     for recorded in (True, False):
-        pairs = _candidates(variant, state, event) if recorded else _fallback(variant, state)
+        pairs = _candidates(variant, state, log[at]) if recorded else _fallback(variant, state)
         for seat, move in pairs:
-            key = json.dumps([seat, move], sort_keys=True, default=str)
-            if key in tried:
-                continue
-            tried.add(key)
-            try:
-                made = variant.decide(state, seat, move)
-            except RulesError as exc:
-                if refusal is None and recorded:
-                    refusal = str(exc)
-                continue
-            except (TypeError, ValueError, KeyError, AttributeError):
+            made = search.try_move(variant, state, seat, move, recorded)
+            if made is None:
                 continue
             matched = _matching(made, log, at)
             if made and matched == len(made):
-                for e in made:
-                    state = variant.evolve(state, e)
-                return state, len(made)
+                return fold(variant, made, state), len(made)
             if not final and made and at + matched == len(log):
                 raise _NeedMore()
-            if matched > closest[0]:
-                closest = (matched, made[matched].type)
-    if closest[0]:
-        bad = at + closest[0]
+            search.note_miss(made, matched)
+    raise _rejection(log, at, search)
+
+
+def _rejection(log: Sequence[Event], at: int, search: _Search) -> LogRejected:
+    """Why no candidate gave the log's events at `at` (the closest miss, else the refusal)."""
+    if search.matched:
+        bad = at + search.matched
         name = _name(log[bad], bad + 1) if bad < len(log) else "the end of the log"
-        raise LogRejected(
-            bad + 1, f"{name} is not what the rules record here (expected {closest[1]})"
+        return LogRejected(
+            bad + 1, f"{name} is not what the rules record here (expected {search.expected})"
         )
-    name = _name(event, at + 1)
-    if refusal is not None:
-        raise LogRejected(at + 1, f"{name} records a move the rules refuse: {refusal}")
-    raise LogRejected(at + 1, f"{name} is not what any legal move or due deal produces here")
+    name = _name(log[at], at + 1)
+    if search.refusal is not None:
+        return LogRejected(at + 1, f"{name} records a move the rules refuse: {search.refusal}")
+    return LogRejected(at + 1, f"{name} is not what any legal move or due deal produces here")
 
 
 class LogCheck:
@@ -233,7 +256,7 @@ class LogCheck:
         self.log: list[Event] = []
         self.opening: list[Event] = []
         self.variant: Variant | None = None
-        self.state: Any = None
+        self.state: Any = None  # the variant's State once event 1 is read
         self.at = 0  # events checked and folded
 
     def feed(self, event: Event) -> None:

@@ -1,7 +1,9 @@
 """The surface every game offers, and the registry that finds a game by name.
 
-Each game module (`domain.gin`, `domain.manipulation`) defines `VARIANT = Variant(...)`. The
-store, the API, the workers and the arena use only this surface, so they treat both games alike.
+Each game module (`domain.gin`, `domain.manipulation`) defines `VARIANT: Game[ItsState]`, the
+surface typed by its own state. The store, the API, the workers and the arena use only this
+surface, so they treat both games alike: `Variant` is `Game[State]`, a game found by name, and
+`State` the union of the games' states (adopt it where a state of either game flows).
 
     validate_options(options) -> dict          full options with defaults; InvalidOptions names
                                                the bad key
@@ -33,16 +35,25 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar, cast
 
 from domain.errors import InvalidOptions
 from domain.events import Event
 
-State = Any
+if TYPE_CHECKING:
+    from domain.gin.state import GinState
+    from domain.manipulation.state import State as ManipState
+
+State: TypeAlias = "GinState | ManipState"
+"""The state of a match of any game (each game's own frozen dataclass)."""
+
+S = TypeVar("S")
 
 
 @dataclass(frozen=True)
-class Variant:
+class Game(Generic[S]):
+    """The surface of one game whose states are `S` (the module docstring says what each does)."""
+
     name: str
     min_players: int
     max_players: int
@@ -50,15 +61,23 @@ class Variant:
     create: Callable[
         [Sequence[Mapping[str, Any]], Mapping[str, Any], int | None, str], tuple[Event, ...]
     ]
-    initial_state: Callable[[], State]
-    evolve: Callable[[State, Event], State]
-    decide: Callable[[State, int, Mapping[str, Any]], tuple[Event, ...]]
-    pending: Callable[[State], dict[str, Any] | None]
-    to_act: Callable[[State], int | None]
-    legal_moves: Callable[[State, int], list[dict[str, Any]]]
-    view: Callable[[State, int | None], dict[str, Any]]
-    event_view: Callable[[State, Event, int | None], dict[str, Any]]
-    is_finished: Callable[[State], bool]
+    initial_state: Callable[[], S]
+    evolve: Callable[[S, Event], S]
+    decide: Callable[[S, int, Mapping[str, Any]], tuple[Event, ...]]
+    pending: Callable[[S], dict[str, Any] | None]
+    to_act: Callable[[S], int | None]
+    legal_moves: Callable[[S, int], list[dict[str, Any]]]
+    view: Callable[[S, int | None], dict[str, Any]]
+    event_view: Callable[[S, Event, int | None], dict[str, Any]]
+    is_finished: Callable[[S], bool]
+
+
+if TYPE_CHECKING:
+    Variant: TypeAlias = Game[State]
+else:
+    Variant = Game
+"""A game found by name at run time: its functions take and return any game's `State`
+(the caller passes each the states of that same game, as the store and the arena do)."""
 
 
 _MODULES = {
@@ -77,8 +96,7 @@ def get_variant(name: str) -> Variant:
         raise InvalidOptions(
             f"variant {name!r} is unknown: expected one of {', '.join(NAMES)}"
         ) from None
-    variant: Variant = importlib.import_module(module).VARIANT
-    return variant
+    return cast(Variant, importlib.import_module(module).VARIANT)
 
 
 def variant_of(events: Sequence[Event]) -> Variant:

@@ -24,7 +24,6 @@ import os
 import socket
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import redis
 from redis.client import Pipeline
@@ -32,7 +31,7 @@ from rq import Queue, Retry, Worker
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
-from domain.variants import Variant
+from domain.variants import State, Variant
 
 SCORING = "scoring"
 BOTS = "bots"
@@ -74,7 +73,7 @@ def bot_job_id(match_id: str, version: int) -> str:
     return f"bot-{match_id}-{version}"
 
 
-def followups(variant: Variant, state: Any, match_id: str, version: int) -> list[JobSpec]:
+def followups(variant: Variant, state: State, match_id: str, version: int) -> list[JobSpec]:
     """The jobs that `state` (after `version` events) needs."""
     if variant.is_finished(state):
         return []
@@ -94,13 +93,13 @@ def followups(variant: Variant, state: Any, match_id: str, version: int) -> list
     return []
 
 
-def all_bots(variant: Variant, state: Any) -> bool:
+def all_bots(variant: Variant, state: State) -> bool:
     """True when no seat of the match is a person's."""
     seats = variant.view(state, None).get("seats") or []
     return bool(seats) and all(entry.get("bot") for entry in seats)
 
 
-def bot_seat(variant: Variant, state: Any, seat: int) -> str | None:
+def bot_seat(variant: Variant, state: State, seat: int) -> str | None:
     """The bot name playing `seat`, or None for a human seat."""
     seats = variant.view(state, None).get("seats") or []
     for entry in seats:

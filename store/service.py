@@ -26,7 +26,7 @@ from domain import bots
 from domain.errors import InvalidOptions, RulesError
 from domain.events import Event
 from domain.replay import fold
-from domain.variants import NAMES, Variant, get_variant
+from domain.variants import NAMES, State, Variant, get_variant
 from store import codec, idempotency, snapshots, tokens
 from store.codec import StoredEvent
 from store.connection import same_server
@@ -46,7 +46,7 @@ class Loaded:
     """A match as loaded: its game, the folded state and the number of events."""
 
     variant: Variant
-    state: Any
+    state: State
     version: int
 
 
@@ -54,7 +54,7 @@ class Loaded:
 class Created:
     match_id: str
     version: int
-    state: Any
+    state: State
     variant: Variant
     tokens: list[str | None]  # per seat; None for bot seats; shown once, stored only as hashes
     replayed: bool = False  # True when an idempotent repeat of a create returned the same match
@@ -67,7 +67,7 @@ class Appended:
 
     version: int
     events: list[StoredEvent]
-    before: Any
+    before: State
     state: Any
     variant: Variant
     replayed: bool
@@ -77,7 +77,7 @@ class Appended:
 @dataclass(frozen=True)
 class _Cached:
     version: int
-    state: Any
+    state: State
     tx: str  # nonce of the entry at `version` ("" when unknown: loaded from a snapshot)
 
 
@@ -170,7 +170,7 @@ class MatchService:
         match_id: str,
         game: Variant,
         events: Sequence[Event],
-        state: Any,
+        state: State,
         seat_tokens: list[str | None],
         idempotency_key: str | None,
         fingerprint: str,
@@ -236,7 +236,7 @@ class MatchService:
         """The match's game; UnknownMatch when there is no such match."""
         return self._meta(match_id).variant
 
-    def variant(self, state: Any) -> Variant:
+    def variant(self, state: State) -> Variant:
         """The game a folded state belongs to (by the state's type)."""
         game = _variants_by_state_type().get(type(state))
         if game is None:
@@ -475,7 +475,7 @@ class MatchService:
         after = self._load_at(match_id, game, record.version)
         return Appended(after.version, events, before, after.state, game, True, record.body)
 
-    def _snapshot(self, before: int, after: int, state: Any) -> str | None:
+    def _snapshot(self, before: int, after: int, state: State) -> str | None:
         """A snapshot when this append crosses a multiple of `snapshot_every`."""
         if after // self.snapshot_every <= before // self.snapshot_every:
             return None

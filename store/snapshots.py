@@ -28,6 +28,7 @@ from typing import Any
 
 import domain
 from domain.cards import Card
+from domain.variants import State
 
 FORMAT = 1
 
@@ -121,7 +122,7 @@ def _build(cls: type, fields: dict[str, Any]) -> Any:
     return obj
 
 
-def encode_state(version: int, state: Any) -> str:
+def encode_state(version: int, state: State) -> str:
     """The snapshot of `state` after `version` events (raises SnapshotError)."""
     payload = {"code": code_tag(), "version": version, "state": encode_value(state)}
     return json.dumps(payload, separators=(",", ":"))

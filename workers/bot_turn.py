@@ -20,7 +20,6 @@ from domain import bots
 from domain.errors import RulesError
 from store.errors import UnknownMatch, VersionConflict
 from store.jobs import bot_seat
-from store.service import MatchService
 from workers.connection import service
 
 log = logging.getLogger(__name__)
@@ -75,9 +74,3 @@ def _legal_moves(view: Mapping[str, Any]) -> list[dict[str, Any]] | None:
     you = view.get("you")
     moves = you.get("legal_moves") if isinstance(you, Mapping) else None
     return list(moves) if isinstance(moves, list) and moves else None
-
-
-def _submit(svc: MatchService, match_id: str, seat: int, move: dict[str, Any], version: int) -> Any:
-    return svc.submit(
-        match_id, seat, move, expected_version=version, idempotency_key=None, fingerprint=""
-    )

@@ -23,6 +23,7 @@ import redis
 from rq import Queue, SimpleWorker, Worker
 from rq.exceptions import StopRequested
 from rq.serializers import JSONSerializer
+from rq.worker.base import BaseWorker
 
 from store.connection import InsecurePepper, pepper_from_env, queue_from_env
 from store.jobs import QUEUES
@@ -56,7 +57,7 @@ def reconcile_forever(interval: float) -> None:
 
 
 def run_workers(
-    worker_class: type[Worker], queues: list[Queue], connection: redis.Redis, *, burst: bool
+    worker_class: type[BaseWorker], queues: list[Queue], connection: redis.Redis, *, burst: bool
 ) -> None:
     """Run an rq worker until it is asked to stop (a signal) or, with `burst`, runs dry.
 
@@ -122,7 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             target=reconcile_forever, args=(args.reconcile_every,), name="reconciler", daemon=True
         )
         timer.start()
-    worker_class = Worker if args.fork else SimpleWorker
+    worker_class: type[BaseWorker] = Worker if args.fork else SimpleWorker
     try:
         run_workers(worker_class, queues, connection, burst=args.burst)
     finally:

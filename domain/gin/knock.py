@@ -40,15 +40,21 @@ def keep_after(hand: Sequence[Card], card: Card) -> tuple[Card, ...]:
 
 def discardable(state: GinState, hand: Sequence[Card]) -> tuple[Card, ...]:
     """G5.3: every card of the hand except the one taken from the discard pile this turn."""
-    if state.options.no_discard_of_taken_card and state.taken is not None:
-        return tuple(c for c in hand if c != state.taken)
+    taken = state.taken
+    if state.options.no_discard_of_taken_card and taken is not None:
+        return tuple(c for c in hand if c.index != taken.index)
     return tuple(hand)
 
 
 def knock_cards(state: GinState, hand: Sequence[Card]) -> tuple[Card, ...]:
-    """G6.2: the discards that leave at most `knock_limit` deadwood in the other 10 cards."""
+    """G6.2: the discards that leave at most `knock_limit` deadwood in the other 10 cards.
+
+    The 11-card count (G6.2) is the least over every discard, so when even it is over the
+    limit no discard qualifies: one search instead of eleven for most hands."""
     full = sum(c.bit for c in hand)
     limit = state.options.knock_limit
+    if len(hand) == melds.MAX_HAND and melds.deadwood_of_mask(full) > limit:
+        return ()
     return tuple(
         c for c in discardable(state, hand) if melds.deadwood_of_mask(full & ~c.bit) <= limit
     )
@@ -73,15 +79,7 @@ def named_arrangement(keep: tuple[Card, ...], named: Melds) -> melds.Arrangement
     deadwood his 10 cards allow (G6.4: so a hand that can be gin is always shown as gin)."""
     used: set[Card] = set()
     for meld in named:
-        shown = " ".join(str(c) for c in meld)
-        if not melds.is_meld(meld):
-            raise IllegalMove(f"cannot knock: [{shown}] is not a set (G3.1) or a run (G3.2)")
-        for c in meld:
-            if c not in keep:
-                raise IllegalMove(f"cannot knock: {c} of [{shown}] is not among your 10 cards")
-            if c in used:
-                raise IllegalMove(f"cannot knock: {c} is in two of your melds (G3.3)")
-            used.add(c)
+        _check_named_meld(keep, meld, used)
     rest = tuple(c for c in keep if c not in used)
     count = sum(c.value for c in rest)
     least = melds.deadwood(keep)
@@ -93,23 +91,24 @@ def named_arrangement(keep: tuple[Card, ...], named: Melds) -> melds.Arrangement
     return melds.Arrangement(tuple(_sorted(m) for m in named), rest, count, None)
 
 
+def _check_named_meld(keep: tuple[Card, ...], meld: tuple[Card, ...], used: set[Card]) -> None:
+    """G3.1-G3.3: a set or run of the knocker's own cards, none in an earlier meld (`used`,
+    to which its cards are added)."""
+    shown = " ".join(str(c) for c in meld)
+    if not melds.is_meld(meld):
+        raise IllegalMove(f"cannot knock: [{shown}] is not a set (G3.1) or a run (G3.2)")
+    for c in meld:
+        if c not in keep:
+            raise IllegalMove(f"cannot knock: {c} of [{shown}] is not among your 10 cards")
+        if c in used:
+            raise IllegalMove(f"cannot knock: {c} is in two of your melds (G3.3)")
+        used.add(c)
+
+
 def knock_event(state: GinState, seat: int, card: Card, named: Melds | None) -> Event:
     """G6.3: the face-down discard and the knocker's spread (melds public, G3.5)."""
-    assert state.roles is not None
     keep = check_knock(state, seat, card)
-    opts = state.options
-    if named is not None:
-        if opts.knocker_arrangement == "auto_canonical":
-            raise IllegalMove(
-                "cannot name melds: this match arranges the knocker's hand itself "
-                "(knocker_arrangement auto_canonical, G6.3)"
-            )
-        shown = named_arrangement(keep, named)
-    elif opts.knocker_arrangement == "auto_canonical":
-        shown = melds.best_melds(keep)
-    else:
-        defender = state.hands[state.roles.other(seat)]
-        shown = melds.choose_knock_arrangement(keep, defender, chain=opts.layoff_chain)
+    shown = _knocker_spread(state, seat, keep, named)
     return Event(
         "Knocked",
         {
@@ -121,6 +120,26 @@ def knock_event(state: GinState, seat: int, card: Card, named: Melds | None) -> 
             "gin": shown.count == 0,
         },
     )
+
+
+def _knocker_spread(
+    state: GinState, seat: int, keep: tuple[Card, ...], named: Melds | None
+) -> melds.Arrangement:
+    """G6.3: the melds he named, the canonical ones, or the least-deadwood spread that leaves
+    the defender the fewest lay-offs (`knocker_arrangement`)."""
+    assert state.roles is not None
+    opts = state.options
+    if named is not None:
+        if opts.knocker_arrangement == "auto_canonical":
+            raise IllegalMove(
+                "cannot name melds: this match arranges the knocker's hand itself "
+                "(knocker_arrangement auto_canonical, G6.3)"
+            )
+        return named_arrangement(keep, named)
+    if opts.knocker_arrangement == "auto_canonical":
+        return melds.best_melds(keep)
+    defender = state.hands[state.roles.other(seat)]
+    return melds.choose_knock_arrangement(keep, defender, chain=opts.layoff_chain)
 
 
 def _per_seat(state: GinState, values: dict[int, Any]) -> list[Any]:
@@ -162,39 +181,47 @@ def _drawn_hand(state: GinState) -> dict[str, Any]:
 def _knock_outcome(state: GinState, knock: Knock) -> dict[str, Any]:
     """G6.5-G6.7 then G7.1-G7.4: the defender's spread and who scores what."""
     assert state.roles is not None
-    opts = state.options
     defender = state.roles.other(knock.seat)
-    held = state.hands[defender]
-    if knock.gin:  # G6.6: no lay-offs after gin
-        own = melds.best_melds(held)
-        laid: tuple[Card, ...] = ()
-        o, own_melds = own.count, own.melds
-    else:
-        found = melds.layoffs(held, knock.melds, chain=opts.layoff_chain)
-        o, own_melds, laid = found.count, found.melds, found.laid_off
-    k = knock.count
-    if knock.gin:
-        outcome, winner = "gin", knock.seat
-        points = opts.gin_bonus + (o if opts.gin_scores_opponent_deadwood else 0)
-    elif k < o or (k == o and not opts.undercut_on_tie):
-        outcome, winner, points = "knock", knock.seat, o - k
-    else:
-        outcome, winner, points = "undercut", defender, k - o + opts.undercut_bonus
-    per_seat = _per_seat(state, {winner: points})
-    gained = [p or 0 for p in per_seat]
+    o, own_melds, laid = _defender_spread(state, knock, defender)
+    outcome, winner, points = _hand_score(state, knock, defender, o)
+    gained = [p or 0 for p in _per_seat(state, {winner: points})]
+    spreads = {
+        knock.seat: [codes(m) for m in knock.melds],
+        defender: [codes(m) for m in own_melds],
+    }
     return {
         "outcome": outcome,
         "points": gained,
         "winners": [winner],
         "knocker": knock.seat,
-        "melds": _per_seat(
-            state,
-            {knock.seat: [codes(m) for m in knock.melds], defender: [codes(m) for m in own_melds]},
-        ),
+        "melds": _per_seat(state, spreads),
         "layoffs": codes(_sorted(laid)),
-        "deadwood": _per_seat(state, {knock.seat: k, defender: o}),
+        "deadwood": _per_seat(state, {knock.seat: knock.count, defender: o}),
         "scores": [s + g for s, g in zip(state.scores, gained, strict=True)],
     }
+
+
+def _defender_spread(
+    state: GinState, knock: Knock, defender: int
+) -> tuple[int, Melds, tuple[Card, ...]]:
+    """G6.5-G6.7: the defender's deadwood, his own melds and the cards he lays off (none
+    after gin, G6.6)."""
+    held = state.hands[defender]
+    if knock.gin:
+        own = melds.best_melds(held)
+        return own.count, own.melds, ()
+    found = melds.layoffs(held, knock.melds, chain=state.options.layoff_chain)
+    return found.count, found.melds, found.laid_off
+
+
+def _hand_score(state: GinState, knock: Knock, defender: int, o: int) -> tuple[str, int, int]:
+    """G7.1-G7.3: the outcome (gin, knock, undercut), its winner and his points."""
+    opts, k = state.options, knock.count
+    if knock.gin:
+        return "gin", knock.seat, opts.gin_bonus + (o if opts.gin_scores_opponent_deadwood else 0)
+    if k < o or (k == o and not opts.undercut_on_tie):
+        return "knock", knock.seat, o - k
+    return "undercut", defender, k - o + opts.undercut_bonus
 
 
 def target_reached(state: GinState) -> bool:
@@ -204,24 +231,35 @@ def target_reached(state: GinState) -> bool:
 
 def finish_event(state: GinState) -> Event:
     """G8.1 the seat at or over the target wins; G8.2 bonuses (all 0 by default)."""
-    opts = state.options
-    target = opts.target_score
+    target = state.options.target_score
     winner = max(
         range(len(state.scores)), key=lambda s: (state.scores[s] >= target, state.scores[s])
     )
-    won = [0] * len(state.scores)
-    for result in state.rounds:
-        for seat in result["winners"]:
-            won[seat] += 1
-    shutout = all(score == 0 for seat, score in enumerate(state.scores) if seat != winner)
-    bonuses = [opts.box_bonus_per_hand * n for n in won]
-    game = opts.game_bonus * (2 if shutout and opts.shutout_rule == "double_game_bonus" else 1)
-    bonuses[winner] += game
-    final = [s + b for s, b in zip(state.scores, bonuses, strict=True)]
-    if shutout and opts.shutout_rule == "double_score":
-        bonuses[winner] += final[winner]
-        final[winner] *= 2
+    final, bonuses = _with_bonuses(state, winner)
     return Event(
         "MatchFinished",
         {"scores": final, "winners": [winner], "totals": list(state.scores), "bonuses": bonuses},
     )
+
+
+def _hands_won(state: GinState) -> list[int]:
+    won = [0] * len(state.scores)
+    for result in state.rounds:
+        for seat in result["winners"]:
+            won[seat] += 1
+    return won
+
+
+def _with_bonuses(state: GinState, winner: int) -> tuple[list[int], list[int]]:
+    """G8.2: the final scores and each seat's bonus (box bonus, game bonus, shutout)."""
+    opts = state.options
+    shutout = all(score == 0 for seat, score in enumerate(state.scores) if seat != winner)
+    bonuses = [opts.box_bonus_per_hand * n for n in _hands_won(state)]
+    bonuses[winner] += opts.game_bonus * (
+        2 if shutout and opts.shutout_rule == "double_game_bonus" else 1
+    )
+    final = [s + b for s, b in zip(state.scores, bonuses, strict=True)]
+    if shutout and opts.shutout_rule == "double_score":
+        bonuses[winner] += final[winner]
+        final[winner] *= 2
+    return final, bonuses

@@ -105,7 +105,7 @@ def _melds(value: object) -> Melds:
 
 def parse_move(move: object) -> Move:
     """Check the shape of a JSON move of api.md; MalformedMove / InvalidCard name the field."""
-    if not isinstance(move, Mapping):
+    if type(move) is not dict and not isinstance(move, Mapping):  # the ABC check is slow
         raise MalformedMove(f"a move must be an object with a 'type', not {move!r:.80}")
     kind = move.get("type")
     if kind in SYSTEM_TYPES and set(move) == {"type"}:
@@ -114,6 +114,12 @@ def parse_move(move: object) -> Move:
         raise MalformedMove(
             f"move type {kind!r:.40} is unknown: expected one of {', '.join(_FIELDS)}"
         )
+    _check_fields(kind, move)
+    return _PARSERS[kind](kind, move)
+
+
+def _check_fields(kind: str, move: Mapping[str, Any]) -> None:
+    """A move of `kind` has every field it needs and no other."""
     required, optional = _FIELDS[kind]
     extra = set(move) - required - optional - {"type"}
     if extra:
@@ -121,7 +127,6 @@ def parse_move(move: object) -> Move:
     missing = required - set(move)
     if missing:
         raise MalformedMove(f"{kind} move needs the field {sorted(missing)[0]!r}")
-    return _PARSERS[kind](kind, move)
 
 
 def _parse_plain(kind: str, move: Mapping[str, Any]) -> Move:
@@ -198,18 +203,23 @@ def decide(state: GinState, seat: int, move: Mapping[str, Any]) -> tuple[Event, 
         raise ForbiddenMove(f"seat {seat!r:.20} is not a seat of this match: spectators only watch")
     if parsed.type == "advise":
         return _advise(state, seat, parsed)
+    _check_turn(state, seat, parsed.type)
+    return _PLAY[parsed.type](state, seat, parsed)
+
+
+def _check_turn(state: GinState, seat: int, kind: str) -> None:
+    """G1.3: only BOX or CAPTAIN plays, and only the seat whose turn it is."""
     if state.roles is None:
-        raise NotYourTurn(f"cannot {parsed.type}: nobody plays before the role draw (G1.2)")
+        raise NotYourTurn(f"cannot {kind}: nobody plays before the role draw (G1.2)")
     if seat == state.roles.advisor:
         raise ForbiddenMove(
-            f"cannot {parsed.type}: seat {seat} is the ADVISOR this hand, who may only advise; "
+            f"cannot {kind}: seat {seat} is the ADVISOR this hand, who may only advise; "
             "CAPTAIN plays for the team (G1.3)"
         )
     current = to_act(state)
     if current != seat:
         who = f"nobody: the {state.phase} step is due" if current is None else f"seat {current}"
-        raise NotYourTurn(f"cannot {parsed.type}: it is the turn of {who}, not seat {seat}")
-    return _PLAY[parsed.type](state, seat, parsed)
+        raise NotYourTurn(f"cannot {kind}: it is the turn of {who}, not seat {seat}")
 
 
 def _decide_system(state: GinState, seat: int, move: Move) -> tuple[Event, ...]:
@@ -338,9 +348,10 @@ def _knock(state: GinState, seat: int, move: Move) -> tuple[Event, ...]:
 def _held(state: GinState, seat: int, move: Move) -> Card:
     assert move.card is not None
     card = move.card
-    if card not in state.hands[seat]:
+    index = card.index  # cards compare by index; ints compare without a method call
+    if all(c.index != index for c in state.hands[seat]):
         raise IllegalMove(f"cannot {move.type} {card}: it is not in your hand")
-    if card not in discardable(state, state.hands[seat]):
+    if all(c.index != index for c in discardable(state, state.hands[seat])):
         raise IllegalMove(
             f"cannot {move.type} {card}: you took it from the discard pile this turn (G5.3)"
         )
@@ -373,6 +384,11 @@ def legal_moves(state: GinState, seat: int) -> list[dict[str, Any]]:
         return [{"type": "advise"}] if ok else []
     if to_act(state) != seat:
         return []
+    return _turn_moves(state, seat)
+
+
+def _turn_moves(state: GinState, seat: int) -> list[dict[str, Any]]:
+    """The moves of the seat to act in this phase: upcard offer, draw, or discard/knock."""
     if state.phase == Phase.UPCARD_OFFER:
         return [{"type": "take_upcard"}, {"type": "pass_upcard"}]
     if state.phase == Phase.DRAW:

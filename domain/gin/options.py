@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from typing import Any
 
-from domain.errors import InvalidOptions
+from domain.options import OptionTables, frozen, validate
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "role_draw_tiebreak": ("redraw", "suit_order"),
@@ -71,52 +72,28 @@ class GinOptions:
     shutout_rule: str = "none"  # G8.2
 
     def as_dict(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in NAMES}
+        return dict(_as_dict(self))  # a fresh dict: every view may own (and change) its copy
+
+
+@lru_cache(maxsize=256)
+def _as_dict(options: GinOptions) -> dict[str, Any]:
+    """A pure memo keyed by the options' value: a match's options never change."""
+    return {name: getattr(options, name) for name in NAMES}
 
 
 NAMES = tuple(f.name for f in fields(GinOptions))
 DEFAULTS = GinOptions().as_dict()
+TABLES = OptionTables.of("three-hand-gin", GinOptions, _LIMITS, _CHOICES, _NOT_YET)
 
 
 def validate_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
     """The full options dict with defaults; InvalidOptions names the first bad key (section 5)."""
-    if options is None:
-        options = {}
-    if not isinstance(options, Mapping):
-        raise InvalidOptions("options must be an object of option names to values")
-    for key in options:
-        if key not in DEFAULTS:
-            raise InvalidOptions(
-                f"option {key!r} is unknown for three-hand-gin: expected one of " + ", ".join(NAMES)
-            )
-    full = dict(DEFAULTS)
-    for key, value in options.items():
-        _check(key, value)
-        full[key] = value
-    return full
-
-
-def _check(key: str, value: Any) -> None:
-    default = DEFAULTS[key]
-    hint = f" ({_NOT_YET[key]})" if key in _NOT_YET else ""
-    if isinstance(default, bool):
-        if not isinstance(value, bool):
-            raise InvalidOptions(f"option {key!r} must be true or false, not {value!r}")
-    elif isinstance(default, int):
-        low, high = _LIMITS[key]
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise InvalidOptions(
-                f"option {key!r} must be an integer {low}..{high}, not {value!r}{hint}"
-            )
-    elif value not in _CHOICES[key]:
-        raise InvalidOptions(
-            f"option {key!r} must be one of {', '.join(_CHOICES[key])}, not {value!r}{hint}"
-        )
+    return validate(TABLES, options)
 
 
 def options_of(options: Mapping[str, Any]) -> GinOptions:
     """The frozen options of a recorded (already valid) options dict; unknown keys ignored."""
-    return GinOptions(**{k: v for k, v in options.items() if k in DEFAULTS})
+    return frozen(GinOptions, options)
 
 
 LIMITS = _LIMITS

@@ -23,14 +23,16 @@ Events (past tense; data is JSON-ready):
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from operator import attrgetter
 from typing import Any
 
 from domain.cards import FULL_DECK, Card
 from domain.events import Event
 from domain.frozen import freeze
 from domain.gin.options import GinOptions, options_of
+from domain.players import Player
 
 SEATS = 3
 
@@ -49,12 +51,6 @@ class Phase(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Player:
-    name: str
-    bot: str | None
-
-
-@dataclass(frozen=True, slots=True)
 class Roles:
     """The seats holding each role in the current hand (G1.1)."""
 
@@ -63,7 +59,13 @@ class Roles:
     advisor: int
 
     def of(self, seat: int) -> str:
-        return {self.box: "box", self.captain: "captain", self.advisor: "advisor"}[seat]
+        if seat == self.box:
+            return "box"
+        if seat == self.captain:
+            return "captain"
+        if seat == self.advisor:
+            return "advisor"
+        raise KeyError(seat)
 
     def other(self, seat: int) -> int:
         """The other active player: BOX for CAPTAIN and CAPTAIN for BOX."""
@@ -108,6 +110,20 @@ class GinState:
     advice: int = 0  # AdviceGiven since the CAPTAIN's last turn ended (or the deal), G1.4
 
 
+_NAMES = tuple(f.name for f in fields(GinState))
+_SLOT = {name: i for i, name in enumerate(_NAMES)}
+_VALUES = attrgetter(*_NAMES)
+
+
+def replace(state: GinState, **changes: Any) -> GinState:
+    """`dataclasses.replace` for the fold's hot path: the same new state, built positionally
+    (the generic one re-inspects every field of the class on each call)."""
+    values = list(_VALUES(state))
+    for name, value in changes.items():
+        values[_SLOT[name]] = value
+    return GinState(*values)
+
+
 def initial_state() -> GinState:
     """The state before MatchCreated."""
     return GinState()
@@ -128,15 +144,16 @@ def codes(cards: Any) -> list[str]:
 
 
 def _without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
-    return tuple(c for c in hand if c != card)
+    index = card.index
+    return tuple(c for c in hand if c.index != index)
 
 
 def _set_hand(state: GinState, seat: int, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
     return tuple(hand if s == seat else h for s, h in enumerate(state.hands))
 
 
-def _match_created(state: GinState, data: Mapping[str, Any]) -> GinState:
-    players = tuple(Player(str(p["name"]), p.get("bot")) for p in data["players"])
+def _match_created(state: GinState, data: Mapping[str, Any], **stamp: int) -> GinState:
+    players = tuple(Player.of(p) for p in data["players"])
     return replace(
         state,
         phase=Phase.ROLE_DRAW,
@@ -147,15 +164,16 @@ def _match_created(state: GinState, data: Mapping[str, Any]) -> GinState:
         deal_key=str(data["deal_key"]),
         salt_key=str(data.get("salt_key") or ""),
         scores=(0,) * len(players),
+        **stamp,
     )
 
 
-def _roles_drawn(state: GinState, data: Mapping[str, Any]) -> GinState:
+def _roles_drawn(state: GinState, data: Mapping[str, Any], **stamp: int) -> GinState:
     roles = Roles(int(data["box"]), int(data["captain"]), int(data["advisor"]))
-    return replace(state, phase=Phase.DEALING, roles=roles)
+    return replace(state, phase=Phase.DEALING, roles=roles, **stamp)
 
 
-def _round_dealt(state: GinState, data: Mapping[str, Any]) -> GinState:
+def _round_dealt(state: GinState, data: Mapping[str, Any], **stamp: int) -> GinState:
     roles = Roles(int(data["box"]), int(data["captain"]), int(data["advisor"]))
     hands = tuple(() if h is None else cards(h) for h in data["hands"])
     return replace(
@@ -171,17 +189,18 @@ def _round_dealt(state: GinState, data: Mapping[str, Any]) -> GinState:
         taken=None,
         knock=None,
         commitment=str(data["commitment"]),
+        **stamp,
     )
 
 
-def _upcard_passed(state: GinState, data: Mapping[str, Any]) -> GinState:
+def _upcard_passed(state: GinState, data: Mapping[str, Any], **stamp: int) -> GinState:
     assert state.roles is not None
     if int(data["seat"]) == state.roles.captain:
-        return replace(state, turn=state.roles.box)
-    return replace(state, phase=Phase.DRAW, turn=state.roles.captain, stock_only=True)
+        return replace(state, turn=state.roles.box, **stamp)
+    return replace(state, phase=Phase.DRAW, turn=state.roles.captain, stock_only=True, **stamp)
 
 
-def _upcard_taken(state: GinState, data: Mapping[str, Any]) -> GinState:
+def _upcard_taken(state: GinState, data: Mapping[str, Any], **stamp: int) -> GinState:
     seat, card = int(data["seat"]), CARD_OF[data["card"]]
     return replace(
         state,
@@ -189,35 +208,44 @@ def _upcard_taken(state: GinState, data: Mapping[str, Any]) -> GinState:
         hands=_set_hand(state, seat, (*state.hands[seat], card)),
         discard=state.discard[:-1],
         taken=card,
+        **stamp,
     )
 
 
-def _card_drawn(state: GinState, data: Mapping[str, Any]) -> GinState:
+def _card_drawn(state: GinState, data: Mapping[str, Any], **stamp: int) -> GinState:
     seat, card = int(data["seat"]), CARD_OF[data["card"]]
     hands = _set_hand(state, seat, (*state.hands[seat], card))
     if data["from"] == "stock":
         return replace(
-            state, phase=Phase.DISCARD, hands=hands, stock=state.stock[1:], stock_only=False
+            state,
+            phase=Phase.DISCARD,
+            hands=hands,
+            stock=state.stock[1:],
+            stock_only=False,
+            **stamp,
         )
-    return replace(state, phase=Phase.DISCARD, hands=hands, discard=state.discard[:-1], taken=card)
+    return replace(
+        state, phase=Phase.DISCARD, hands=hands, discard=state.discard[:-1], taken=card, **stamp
+    )
 
 
-def _card_discarded(state: GinState, data: Mapping[str, Any]) -> GinState:
+def _card_discarded(state: GinState, data: Mapping[str, Any], **stamp: int) -> GinState:
     """G5.2; G5.6: a discard that leaves exactly two stock cards ends the hand as a draw."""
     assert state.roles is not None
     seat, card = int(data["seat"]), CARD_OF[data["card"]]
-    moved = replace(
+    ended = len(state.stock) == 2
+    return replace(
         state,
         hands=_set_hand(state, seat, _without(state.hands[seat], card)),
         discard=(*state.discard, card),
         taken=None,
+        phase=Phase.SCORING if ended else Phase.DRAW,
+        turn=None if ended else state.roles.other(seat),
+        **stamp,
     )
-    if len(state.stock) == 2:
-        return replace(moved, phase=Phase.SCORING, turn=None)
-    return replace(moved, phase=Phase.DRAW, turn=state.roles.other(seat))
 
 
-def _knocked(state: GinState, data: Mapping[str, Any]) -> GinState:
+def _knocked(state: GinState, data: Mapping[str, Any], **stamp: int) -> GinState:
     seat, card = int(data["seat"]), CARD_OF[data["card"]]
     knock = Knock(
         seat=seat,
@@ -234,26 +262,31 @@ def _knocked(state: GinState, data: Mapping[str, Any]) -> GinState:
         taken=None,
         hands=_set_hand(state, seat, _without(state.hands[seat], card)),
         knock=knock,
+        **stamp,
     )
 
 
-def _round_scored(state: GinState, data: Mapping[str, Any]) -> GinState:
+def _round_scored(state: GinState, data: Mapping[str, Any], **stamp: int) -> GinState:
     points = tuple(int(p) for p in data["points"])
     scores = tuple(s + p for s, p in zip(state.scores, points, strict=True))
-    return replace(state, phase=Phase.DEALING, scores=scores, rounds=(*state.rounds, freeze(data)))
+    return replace(
+        state, phase=Phase.DEALING, scores=scores, rounds=(*state.rounds, freeze(data)), **stamp
+    )
 
 
-def _match_finished(state: GinState, data: Mapping[str, Any]) -> GinState:
+def _match_finished(state: GinState, data: Mapping[str, Any], **stamp: int) -> GinState:
     return replace(
         state,
         phase=Phase.FINISHED,
         turn=None,
         scores=tuple(int(s) for s in data["scores"]),
         winners=tuple(int(w) for w in data["winners"]),
+        **stamp,
     )
 
 
-_FOLD: dict[str, Callable[[GinState, Mapping[str, Any]], GinState]] = {
+_FOLD: dict[str, Callable[..., GinState]] = {
+    # each step folds its event in and stamps `version` and `advice` (evolve) in one replace
     "MatchCreated": _match_created,
     "RolesDrawn": _roles_drawn,
     "RoundDealt": _round_dealt,
@@ -270,8 +303,10 @@ _FOLD: dict[str, Callable[[GinState, Mapping[str, Any]], GinState]] = {
 def evolve(state: GinState, event: Event) -> GinState:
     """Fold one recorded event into the state (AdviceGiven only counts, G1.4)."""
     step = _FOLD.get(event.type)
-    folded = state if step is None else step(state, event.data)
-    return replace(folded, version=state.version + 1, advice=_advice_count(state, event))
+    version, advice = state.version + 1, _advice_count(state, event)
+    if step is None:
+        return replace(state, version=version, advice=advice)
+    return step(state, event.data, version=version, advice=advice)
 
 
 _CAPTAIN_TURN_ENDS = ("UpcardPassed", "CardDiscarded", "Knocked")

@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.errors import InvalidOptions
+from domain.creation import match_created
 from domain.events import Event
 from domain.manipulation.deal import deal_event
 from domain.manipulation.moves import (
@@ -57,8 +57,9 @@ from domain.manipulation.options import validate_options as _validate_options
 from domain.manipulation.scoring import score_round
 from domain.manipulation.state import NAME, Phase, RoundEnd, State, evolve, pack
 from domain.manipulation.views import event_view, view
-from domain.shuffle import DealRng, salt_key, seed_key
-from domain.variants import Variant
+from domain.players import roster as players_roster
+from domain.shuffle import DealRng, salt_key
+from domain.variants import Game
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 
@@ -71,22 +72,6 @@ def validate_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
     return _validate_options(options)
 
 
-def _validate_players(players: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """M1.1: 2 to 5 players, each {"name": str, "bot": str | None}."""
-    if not isinstance(players, Sequence) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        count = len(players) if isinstance(players, Sequence) else players
-        raise InvalidOptions(f"manipulation-rummy needs 2 to 5 players, not {count!r} (M1.1)")
-    out = []
-    for i, p in enumerate(players):
-        if not isinstance(p, Mapping) or not isinstance(p.get("name"), str):
-            raise InvalidOptions(f"player {i} must be an object with a string 'name'")
-        bot = p.get("bot")
-        if bot is not None and not isinstance(bot, str):
-            raise InvalidOptions(f"player {i}: 'bot' must be a string or null")
-        out.append({"name": p["name"], "bot": bot})
-    return out
-
-
 def create(
     players: Sequence[Mapping[str, Any]],
     options: Mapping[str, Any] | None,
@@ -94,35 +79,21 @@ def create(
     secret: str,
 ) -> tuple[Event, ...]:
     """MatchCreated, the chance draw of the first dealer (M3.1) and the first deal."""
-    roster = _validate_players(players)
+    roster = players_roster(players, NAME, (MIN_PLAYERS, MAX_PLAYERS), "M1.1")
     full = validate_options(options)
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise InvalidOptions(f"seed must be an integer or null, not {seed!r}")
-    if seed is None and (not isinstance(secret, str) or not secret):
-        raise InvalidOptions("an unseeded match needs a secret deal key")
-    deal_key = seed_key(seed) if seed is not None else secret
-    n = len(roster)
-    dealer = DealRng(deal_key, "dealer").randbelow(n)
-    data: dict[str, Any] = {
-        "variant": NAME,
-        "players": roster,
-        "options": full,
-        "seeded": seed is not None,
-        "seed": seed,
-        "deal_key": deal_key,
-    }
-    if seed is not None and secret:
-        data["salt_key"] = secret  # the salts of a seeded match stay secret (shuffle.py)
+    created = match_created(NAME, roster, full, seed, secret)
+    key = created.data["deal_key"]
+    dealer = DealRng(key, "dealer").randbelow(len(roster))
     chosen = Event("DealerChosen", {"round": 1, "dealer": dealer})
-    salts = salt_key(deal_key, data.get("salt_key"))
-    return Event("MatchCreated", data), chosen, deal_event(deal_key, 1, n, dealer, salts)
+    salts = salt_key(key, created.data.get("salt_key"))
+    return created, chosen, deal_event(key, 1, len(roster), dealer, salts)
 
 
 def initial_state() -> State:
     return State()
 
 
-VARIANT = Variant(
+VARIANT: Game[State] = Game(
     name=NAME,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,

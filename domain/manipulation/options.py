@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from domain.errors import InvalidOptions
+from domain.options import OptionTables, frozen, validate
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "knock_timing": ("end_of_turn", "after_any_draw"),
@@ -67,45 +67,17 @@ class ManipOptions:
 
 NAMES = tuple(f.name for f in fields(ManipOptions))
 DEFAULTS = ManipOptions().as_dict()
+TABLES = OptionTables.of("manipulation-rummy", ManipOptions, _LIMITS, _CHOICES)
 
 
 def validate_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
     """The full options dict with defaults; InvalidOptions names the first bad key (section 5)."""
-    if options is None:
-        options = {}
-    if not isinstance(options, Mapping):
-        raise InvalidOptions("options must be an object of option names to values")
-    for key in options:
-        if key not in DEFAULTS:
-            raise InvalidOptions(
-                f"option {key!r} is unknown for manipulation-rummy: expected one of "
-                + ", ".join(NAMES)
-            )
-    full = dict(DEFAULTS)
-    for key, value in options.items():
-        _check(key, value)
-        full[key] = value
-    return full
-
-
-def _check(key: str, value: Any) -> None:
-    default = DEFAULTS[key]
-    if isinstance(default, bool):
-        if not isinstance(value, bool):
-            raise InvalidOptions(f"option {key!r} must be true or false, not {value!r}")
-    elif isinstance(default, int):
-        low, high = _LIMITS[key]
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise InvalidOptions(f"option {key!r} must be an integer {low}..{high}, not {value!r}")
-    elif value not in _CHOICES[key]:
-        raise InvalidOptions(
-            f"option {key!r} must be one of {', '.join(_CHOICES[key])}, not {value!r}"
-        )
+    return validate(TABLES, options)
 
 
 def options_of(options: Mapping[str, Any]) -> ManipOptions:
     """The frozen options of a recorded (already valid) options dict; unknown keys ignored."""
-    return ManipOptions(**{k: v for k, v in options.items() if k in DEFAULTS})
+    return frozen(ManipOptions, options)
 
 
 LIMITS = _LIMITS

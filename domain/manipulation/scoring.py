@@ -59,15 +59,23 @@ def round_points(
     """
     points = [0] * len(counts)
     for w in winners:
-        gain = sum(counts[p] - counts[w] for p in range(len(counts)) if p != w)
-        if outcome == KNOCK and w != knocker:
-            gain += options.undercut_bonus
-        if outcome == OUT:
-            gain += options.going_out_bonus
+        gain = _winner_gain(outcome, counts, w, knocker, options)
         if options.tie_handling == "split_equally":
             gain //= len(winners)
         points[w] = gain
     return tuple(points)
+
+
+def _winner_gain(
+    outcome: str, counts: Sequence[int], w: int, knocker: int | None, options: ManipOptions
+) -> int:
+    """M10.4: what winner `w` gets from every other hand, plus the undercut or going-out bonus."""
+    gain = sum(counts[p] - counts[w] for p in range(len(counts)) if p != w)
+    if outcome == KNOCK and w != knocker:
+        gain += options.undercut_bonus
+    if outcome == OUT:
+        gain += options.going_out_bonus
+    return gain
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,13 +121,26 @@ def final_winners(
 
 def score_round(state: State) -> tuple[Event, ...]:
     """RoundScored, then the next RoundDealt or MatchFinished (M10, M11)."""
+    scored = _round_scored(state)
+    after = evolve(state, scored)
+    end = game_end(after.scores, after.rounds_won, state.options)
+    if end is not None:
+        return scored, _match_finished(end, after)
+    assert state.deal_key is not None and state.dealer is not None
+    dealer = next_dealer(state, scored.data["winners"])
+    salts = salt_key(state.deal_key, state.salt_key)
+    return scored, deal_event(state.deal_key, state.round + 1, state.n, dealer, salts)
+
+
+def _round_scored(state: State) -> Event:
+    """M10: every hand's points, the round's winners and what each seat scores."""
     assert state.ending is not None
     ending = state.ending
     counts = tuple(hand_points(h) for h in state.hands)
     winners = round_winners(ending.outcome, counts, ending.ender)
     knocker = ending.ender if ending.outcome == "knock" else None
     points = round_points(ending.outcome, counts, winners, knocker, state.options)
-    scored = Event(
+    return Event(
         "RoundScored",
         {
             "round": state.round,
@@ -131,23 +152,19 @@ def score_round(state: State) -> tuple[Event, ...]:
             "hand_points": list(counts),
         },
     )
-    after = evolve(state, scored)
-    end = game_end(after.scores, after.rounds_won, state.options)
-    if end is not None:
-        finished = Event(
-            "MatchFinished",
-            {
-                "scores": list(end.scores),
-                "winners": list(end.winners),
-                "round_scores": list(after.scores),
-                "bonuses": list(end.bonuses),
-            },
-        )
-        return scored, finished
-    assert state.deal_key is not None and state.dealer is not None
-    dealer = next_dealer(state, winners)
-    salts = salt_key(state.deal_key, state.salt_key)
-    return scored, deal_event(state.deal_key, state.round + 1, state.n, dealer, salts)
+
+
+def _match_finished(end: GameEnd, after: State) -> Event:
+    """M11: the final scores with their bonuses, after the round that reached the target."""
+    return Event(
+        "MatchFinished",
+        {
+            "scores": list(end.scores),
+            "winners": list(end.winners),
+            "round_scores": list(after.scores),
+            "bonuses": list(end.bonuses),
+        },
+    )
 
 
 def next_dealer(state: State, winners: Sequence[int]) -> int:

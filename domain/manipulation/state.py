@@ -20,6 +20,7 @@ from typing import Any
 from domain.cards import FULL_DECK, JOKER, Card, TableCard
 from domain.events import Event
 from domain.manipulation.options import DEFAULTS, ManipOptions, options_of
+from domain.players import Player
 
 NAME = "manipulation-rummy"
 
@@ -37,12 +38,6 @@ class Phase(StrEnum):
     FINAL_TURNS = "final_turns"  # the last lap: meld or pass (M9.2)
     SCORING = "scoring"  # the round has ended; the system scores it
     FINISHED = "finished"
-
-
-@dataclass(frozen=True, slots=True)
-class Player:
-    name: str
-    bot: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +163,7 @@ def evolve(state: State, event: Event) -> State:
 
 
 def _created(state: State, data: Mapping[str, Any]) -> State:
-    players = tuple(Player(str(p["name"]), p.get("bot")) for p in data["players"])
+    players = tuple(Player.of(p) for p in data["players"])
     full = {**DEFAULTS, **dict(data["options"])}
     n = len(players)
     return replace(

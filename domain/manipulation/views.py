@@ -16,15 +16,16 @@ from domain.manipulation.state import NAME, State, table_codes
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
     """The api.md view minus id; `you` only for a seat of this match."""
-    you = None
-    if seat is not None and 0 <= seat < state.n and state.hands:
-        you = {
-            "seat": seat,
-            "hand": codes(state.hands[seat]),
-            "legal_moves": legal_moves(state, seat),
-        }
-    elif seat is not None and 0 <= seat < state.n:
-        you = {"seat": seat, "hand": [], "legal_moves": []}
+    return {
+        **_header(state),
+        "seats": _seats(state),
+        **_scores(state),
+        "you": _you(state, seat),
+        **_table(state),
+    }
+
+
+def _header(state: State) -> dict[str, Any]:
     return {
         "variant": NAME,
         "version": state.version,
@@ -34,21 +35,42 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "round": state.round,
         "phase": str(state.phase),
         "turn": to_act(state),
-        "seats": [
-            {
-                "seat": i,
-                "name": p.name,
-                "bot": p.bot,
-                "hand_size": len(state.hands[i]) if state.hands else 0,
-            }
-            for i, p in enumerate(state.players)
-        ],
+    }
+
+
+def _seats(state: State) -> list[dict[str, Any]]:
+    return [
+        {
+            "seat": i,
+            "name": p.name,
+            "bot": p.bot,
+            "hand_size": len(state.hands[i]) if state.hands else 0,
+        }
+        for i, p in enumerate(state.players)
+    ]
+
+
+def _scores(state: State) -> dict[str, Any]:
+    return {
         "scores": list(state.scores),
         "winners": list(state.winners),
         "stock_size": len(state.stock),
         "rounds": [r.to_json() for r in state.results],
         "deal_commitment": state.commitment,
-        "you": you,
+    }
+
+
+def _you(state: State, seat: int | None) -> dict[str, Any] | None:
+    """The seat's own hand and legal moves (an empty hand before the first deal)."""
+    if seat is None or not 0 <= seat < state.n:
+        return None
+    if not state.hands:
+        return {"seat": seat, "hand": [], "legal_moves": []}
+    return {"seat": seat, "hand": codes(state.hands[seat]), "legal_moves": legal_moves(state, seat)}
+
+
+def _table(state: State) -> dict[str, Any]:
+    return {
         "dealer": state.dealer,
         "table": table_codes(state.table),
         "draws_this_turn": state.draws,

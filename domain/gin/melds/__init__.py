@@ -154,16 +154,15 @@ def choose_knock_arrangement(
     if options[0].count == 0:
         return options[0]
     defender = hand_mask(defender_hand10)
-    best: tuple[tuple[int, int], Arrangement] | None = None
-    for option in options:
-        melds = tuple(sum(c.bit for c in meld) for meld in option.melds)
-        _check_disjoint(defender, melds)
-        found = best_layoffs(defender, melds, chain)
-        key = (found.laid_off.bit_count(), -found.count)
-        if best is None or key < best[0]:
-            best = (key, option)
-    assert best is not None
-    return best[1]
+    return min(options, key=lambda option: _exposure(defender, option, chain))
+
+
+def _exposure(defender: int, option: Arrangement, chain: bool) -> tuple[int, int]:
+    """How much a spread gives the defender: cards he lays off, then minus his count."""
+    melds = tuple(sum(c.bit for c in meld) for meld in option.melds)
+    _check_disjoint(defender, melds)
+    found = best_layoffs(defender, melds, chain)
+    return found.laid_off.bit_count(), -found.count
 
 
 def _arrangement(mask: int, melds: tuple[int, ...], dropped: int) -> Arrangement:

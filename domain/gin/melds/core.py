@@ -31,6 +31,19 @@ INFEASIBLE = 1000
 """Stands for "no way": larger than any deadwood count of a 0..11-card hand."""
 
 
+def _runs_ending_at(field: int, top: int) -> tuple[int, ...]:
+    """The runs of a field whose highest card is `top`, longest first."""
+    runs = []
+    run = 1 << top
+    low = top
+    while low > 0 and field >> (low - 1) & 1:
+        low -= 1
+        run |= 1 << low
+        if top - low >= 2:
+            runs.append(run)
+    return tuple(reversed(runs))
+
+
 def _build_suit_tables() -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Least deadwood of every suit field using runs only: without and with one free discard.
 
@@ -40,21 +53,21 @@ def _build_suit_tables() -> tuple[tuple[int, ...], tuple[int, ...]]:
     keep = [0] * (SUIT_FIELD + 1)
     drop = [INFEASIBLE] * (SUIT_FIELD + 1)
     for field in range(1, SUIT_FIELD + 1):
-        top = field.bit_length() - 1
-        rest = field ^ (1 << top)
-        best_keep = keep[rest] + RANK_VALUES[top]
-        best_drop = min(keep[rest], drop[rest] + RANK_VALUES[top])
-        run = 1 << top
-        low = top
-        while low > 0 and field >> (low - 1) & 1:
-            low -= 1
-            run |= 1 << low
-            if top - low >= 2:
-                best_keep = min(best_keep, keep[field ^ run])
-                best_drop = min(best_drop, drop[field ^ run])
-        keep[field] = best_keep
-        drop[field] = best_drop
+        keep[field], drop[field] = _suit_entry(field, keep, drop)
     return tuple(keep), tuple(drop)
+
+
+def _suit_entry(field: int, keep: list[int], drop: list[int]) -> tuple[int, int]:
+    """Both tables' entries of `field` from those of smaller fields: its top card is
+    deadwood, the discard (second table), or the top of a run of 3 or more below it."""
+    top = field.bit_length() - 1
+    rest = field ^ (1 << top)
+    best_keep = keep[rest] + RANK_VALUES[top]
+    best_drop = min(keep[rest], drop[rest] + RANK_VALUES[top])
+    for run in _runs_ending_at(field, top):
+        best_keep = min(best_keep, keep[field ^ run])
+        best_drop = min(best_drop, drop[field ^ run])
+    return best_keep, best_drop
 
 
 SUIT_KEEP, SUIT_DROP = _build_suit_tables()
@@ -197,19 +210,6 @@ def suit_partitions(field: int) -> tuple[tuple[int, ...], ...]:
     if SUIT_KEEP[rest] + RANK_VALUES[top] == target:
         out.extend(suit_partitions(rest))
     return tuple(out)
-
-
-def _runs_ending_at(field: int, top: int) -> tuple[int, ...]:
-    """The runs of a field whose highest card is `top`, longest first."""
-    runs = []
-    run = 1 << top
-    low = top
-    while low > 0 and field >> (low - 1) & 1:
-        low -= 1
-        run |= 1 << low
-        if top - low >= 2:
-            runs.append(run)
-    return tuple(reversed(runs))
 
 
 def suit_partition_with_discard(field: int) -> tuple[tuple[int, ...], int]:

@@ -1,0 +1,47 @@
+"""The opening event of every match, MatchCreated, written once for both games.
+
+The players are checked by `domain.players.roster`, the options by the game's own
+`validate_options`; the seed and the secret deal key here: a seeded match derives its deal
+key from the seed (`seed_key`), an unseeded one uses the caller's secret, recorded but
+hidden until the end; a seeded match's salts come from the secret (`salt_key`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.errors import InvalidOptions
+from domain.events import Event
+from domain.shuffle import seed_key
+
+
+def deal_key(seed: int | None, secret: str) -> str:
+    """The key of every shuffle of the match; InvalidOptions for a bad seed or no secret."""
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise InvalidOptions(f"seed must be an integer or null, not {seed!r:.40}")
+    if seed is None and (not isinstance(secret, str) or not secret):
+        raise InvalidOptions("an unseeded match needs a secret deal key")
+    return seed_key(seed) if seed is not None else secret
+
+
+def match_created(
+    variant: str,
+    players: list[dict[str, Any]],
+    options: dict[str, Any],
+    seed: int | None,
+    secret: str,
+) -> Event:
+    """MatchCreated of checked players and options. A seeded match's deck order comes from its
+    seed alone and its salts from `secret` (`salt_key`, recorded as such; with an empty secret,
+    from the seed as before); an unseeded match's deal key is the secret itself."""
+    data: dict[str, Any] = {
+        "variant": variant,
+        "players": players,
+        "options": options,
+        "seeded": seed is not None,
+        "seed": seed,
+        "deal_key": deal_key(seed, secret),
+    }
+    if seed is not None and secret:
+        data["salt_key"] = secret  # the salts of a seeded match stay secret (shuffle.py)
+    return Event("MatchCreated", data)

@@ -1,0 +1,100 @@
+"""Option checking written once for every game (rules.md section 5).
+
+Each game keeps its own frozen options dataclass and its tables (the accepted range of each
+integer option, the accepted values of each string option, a hint for values not played yet);
+`validate` checks a request's options against them with one loop, and `frozen` turns a
+recorded (already valid) options dict back into the dataclass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any, TypeVar
+
+from domain.errors import InvalidOptions
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class OptionTables:
+    """One game's option rules: its name, defaults, integer limits, string choices, hints."""
+
+    variant: str
+    defaults: Mapping[str, Any]
+    limits: Mapping[str, tuple[int, int]]
+    choices: Mapping[str, tuple[str, ...]]
+    hints: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(
+        cls,
+        variant: str,
+        options_type: type[Any],
+        limits: Mapping[str, tuple[int, int]],
+        choices: Mapping[str, tuple[str, ...]],
+        hints: Mapping[str, str] | None = None,
+    ) -> OptionTables:
+        """The tables of a game whose defaults are the fields of `options_type`."""
+        defaults = {f.name: getattr(options_type(), f.name) for f in fields(options_type)}
+        return cls(variant, defaults, limits, choices, dict(hints or {}))
+
+
+def validate(tables: OptionTables, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The full options dict with defaults; InvalidOptions names the first bad key (section 5)."""
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
+        raise InvalidOptions("options must be an object of option names to values")
+    _refuse_unknown(tables, options)
+    full = dict(tables.defaults)
+    for key, value in options.items():
+        _check(tables, key, value)
+        full[key] = value
+    return full
+
+
+def frozen(options_type: type[T], options: Mapping[str, Any]) -> T:
+    """The frozen options of a recorded (already valid) options dict; unknown keys ignored."""
+    names = {f.name for f in fields(options_type)}  # type: ignore[arg-type]
+    return options_type(**{k: v for k, v in options.items() if k in names})
+
+
+def _refuse_unknown(tables: OptionTables, options: Mapping[str, Any]) -> None:
+    for key in options:
+        if key not in tables.defaults:
+            raise InvalidOptions(
+                f"option {key!r} is unknown for {tables.variant}: expected one of "
+                + ", ".join(tables.defaults)
+            )
+
+
+def _check(tables: OptionTables, key: str, value: Any) -> None:
+    default = tables.defaults[key]
+    if isinstance(default, bool):
+        _check_bool(key, value)
+    elif isinstance(default, int):
+        _check_int(key, value, tables.limits[key], _hint(tables, key))
+    elif value not in tables.choices[key]:
+        raise InvalidOptions(
+            f"option {key!r} must be one of {', '.join(tables.choices[key])}, "
+            f"not {value!r}{_hint(tables, key)}"
+        )
+
+
+def _check_bool(key: str, value: Any) -> None:
+    if not isinstance(value, bool):
+        raise InvalidOptions(f"option {key!r} must be true or false, not {value!r}")
+
+
+def _check_int(key: str, value: Any, limits: tuple[int, int], hint: str) -> None:
+    low, high = limits
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidOptions(
+            f"option {key!r} must be an integer {low}..{high}, not {value!r}{hint}"
+        )
+
+
+def _hint(tables: OptionTables, key: str) -> str:
+    return f" ({tables.hints[key]})" if key in tables.hints else ""

@@ -1,0 +1,60 @@
+"""The roster of a new match, checked once for every game (G1.1, M1.1).
+
+A player is `{"name": str, "bot": str | None}`; each game says how many it seats and under
+which rule. The API's create schema takes its name length from `MAX_NAME`, so the document
+and the domain agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from domain.errors import InvalidOptions
+
+MAX_NAME = 40
+"""The longest player name (characters); a bot's name is a player name too."""
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A seat's player as a state holds it: a name, and the bot that plays it (or None)."""
+
+    name: str
+    bot: str | None
+
+    @classmethod
+    def of(cls, recorded: Mapping[str, Any]) -> Player:
+        """The player of a recorded MatchCreated entry."""
+        return cls(str(recorded["name"]), recorded.get("bot"))
+
+
+def roster(
+    players: Sequence[Mapping[str, Any]], variant: str, seats: tuple[int, int], rule: str
+) -> list[dict[str, Any]]:
+    """The players as recorded in MatchCreated; InvalidOptions names the first bad one.
+
+    `seats` is the (fewest, most) players `variant` seats under `rule` (e.g. "G1.1")."""
+    if isinstance(players, str | bytes) or not isinstance(players, Sequence):
+        raise InvalidOptions("players must be a list of {name, bot} objects")
+    _check_count(len(players), variant, seats, rule)
+    return [_player(seat, player) for seat, player in enumerate(players)]
+
+
+def _check_count(count: int, variant: str, seats: tuple[int, int], rule: str) -> None:
+    low, high = seats
+    if not low <= count <= high:
+        allowed = f"exactly {low}" if low == high else f"{low} to {high}"
+        raise InvalidOptions(f"{variant} needs {allowed} players, not {count} ({rule})")
+
+
+def _player(seat: int, player: object) -> dict[str, Any]:
+    if not isinstance(player, Mapping):
+        raise InvalidOptions(f"player {seat} must be an object with a name")
+    name, bot = player.get("name"), player.get("bot")
+    if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME:
+        raise InvalidOptions(f"player {seat} needs a name of 1..{MAX_NAME} characters")
+    if bot is not None and not isinstance(bot, str):
+        raise InvalidOptions(f"player {seat}: bot must be a bot name or null")
+    return {"name": name, "bot": bot}
