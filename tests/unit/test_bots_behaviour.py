@@ -150,8 +150,9 @@ def test_manipulation_expert_holds_back_a_card_that_fits_next_turn() -> None:
     seat = SeatView.of(view)
     held = hold_back(seat, 5)
     assert held is not None
-    move, card = held
+    move, card, proven = held
     assert card == "2H"
+    assert proven
     assert not any("2H" in meld for meld in move["table"])
     assert meld_chance(seat, move) < 1
 

@@ -297,3 +297,44 @@ def test_best_move_on_larger_tables_passes_validation_m6(
     if found is not None:
         outcome = validate_meld_move(before, held, found.table, options, **kw)  # type: ignore[arg-type]
         assert outcome.points == found.points
+
+
+# --- the work budget (issue 13b) -------------------------------------------------------------
+
+
+def _dense() -> tuple[tuple[tuple[TableCard, ...], ...], tuple[Card, ...]]:
+    """A table of runs and groups with a joker, and a hand that can rearrange it."""
+    runs = ["3H 4H 5H 6H 7H", "9S TS JS QS", "5C 5D 5S", "KC KD KH", "2D 3D 4D 5D"]
+    table = tuple(tuple(TableCard(c) for c in cards(meld)) for meld in runs)
+    table += (
+        (
+            TableCard(JOKER, Card.parse("8C")),
+            TableCard(Card.parse("9C")),
+            TableCard(Card.parse("TC")),
+        ),
+    )
+    return table, cards("8H 9H 8S KS 6D 7D 8C 5H 2C 3C 4C JC QC AD")
+
+
+@pytest.mark.parametrize("budget", [0, 1, 50, 400])
+def test_budget_spent_gives_a_legal_unproven_move_i1_i6(budget: int) -> None:
+    """I1-I6, M6: when the program's state budget runs out, best_move still returns a table
+    validate_meld_move accepts, marked not proven, shedding no more than the exact best."""
+    table, hand = _dense()
+    exact = best_move(table, hand, budget=None)
+    assert exact is not None and exact.proven
+    found = best_move(table, hand, budget=budget)
+    assert found is not None
+    assert not found.proven
+    outcome = validate_meld_move(table, hand, found.table)
+    assert outcome.played == found.played
+    assert sum(card.value for card in found.played) == found.points <= exact.points
+
+
+def test_default_budget_proves_a_small_position_m6() -> None:
+    """M6: a position of a few melds stays well inside the default budget: proven best."""
+    table, hand = _dense()
+    found = best_move(table, hand)
+    exact = best_move(table, hand, budget=None)
+    assert found is not None and exact is not None
+    assert found.proven and found.points == exact.points

@@ -225,9 +225,10 @@ def meld_chance(seat: SeatView, move: Mapping[str, Any]) -> float:
     return good / total
 
 
-def hold_back(seat: SeatView, most: int) -> tuple[Move, str] | None:
-    """The solver's best meld without one low card, and that card, when the card still fits
-    the resulting table (so it is a sure meld next turn); the cheapest such card."""
+def hold_back(seat: SeatView, most: int) -> tuple[Move, str, bool] | None:
+    """The solver's best meld without one low card, that card, and whether the meld is proven
+    best (False when the solver's work budget ran out), when the card still fits the
+    resulting table (so it is a sure meld next turn); the cheapest such card."""
     if seat.options.get("initial_meld_per_player") or not seat.table:
         return None
     hand = list(seat.hand_objects())
@@ -244,5 +245,5 @@ def hold_back(seat: SeatView, most: int) -> tuple[Move, str] | None:
             )
         except RulesError:
             continue
-        return {"type": "meld", "table": _codes(outcome.table)}, str(card)
+        return {"type": "meld", "table": _codes(outcome.table)}, str(card), found.proven
     return None

@@ -138,8 +138,9 @@ def _hold(seat: SeatView, best: Move, params: Params) -> tuple[Move, str] | None
     found = hold_back(seat, params.hold_max_value)
     if found is None:
         return None
-    move, card = found
+    move, card, proven = found
+    unproven = "" if proven else " (the solver's budget ran out: not proven best)"
     return move, (
         f"meld, holding {card} back: a drawn card alone would meld only {100 * chance:.0f}% "
-        f"of the time, and {card} fits the table for next turn (M4)"
+        f"of the time, and {card} fits the table for next turn (M4){unproven}"
     )

@@ -29,7 +29,7 @@ reach 14 cards (ace to ace) here; `table.build` splits it into two valid ones.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 JOKER_POINTS = 25
@@ -47,6 +47,25 @@ _OUTER = (1 << _SUM) - 1
 _SUIT = (1 << _WIDTH) - 1
 
 
+class BudgetSpent(Exception):
+    """The work budget of a search ran out (see `Budget`)."""
+
+
+class Budget:
+    """How many more program states the caller lets the searches expand: a deterministic
+    count (never a clock), shared by every search of one question."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, left: int) -> None:
+        self.left = left
+
+    def spend(self, states: int) -> None:
+        self.left -= states
+        if self.left < 0:
+            raise BudgetSpent
+
+
 @dataclass(frozen=True, slots=True)
 class Supply:
     """What there is to place, per identity 0..51 (see the module docstring)."""
@@ -58,6 +77,7 @@ class Supply:
     cap: tuple[int, ...] | None  # at most this many slots here (copy count, M5.7)
     jokers_hand: int  # optional free jokers, 25 points each
     jokers_freed: int  # mandatory free jokers (freed table jokers)
+    budget: Budget | None = field(default=None, compare=False)  # states left to expand
 
     @property
     def jokers(self) -> int:
@@ -334,6 +354,8 @@ def search(supply: Supply, floor: int = -1, normal: bool = False, fewer: bool = 
         for cell in row:
             k = 4 * (rank - 1) + cell.suit
             limits = _Limits(floor - rest[k], room[cell.suit], cell.suit == 3)
+            if supply.budget is not None:
+                supply.budget.spend(len(layer))
             layer, back = _step(cell, layer, supply.jokers, limits)
             if fewer:
                 _drop_more_jokers(layer)

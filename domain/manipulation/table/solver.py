@@ -23,22 +23,31 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import cast
 
 from domain.cards import JOKER, JOKER_INDEX, Card, TableCard
+from domain.manipulation.melds import meld_candidates
+from domain.manipulation.options import ManipOptions
 from domain.manipulation.table.arrange import ZERO, can_arrange, counts, solve
 from domain.manipulation.table.build import Arrangement
-from domain.manipulation.table.dp import JOKER_POINTS, Supply
-from domain.manipulation.table.rules import Table, TableRules
+from domain.manipulation.table.dp import JOKER_POINTS, Budget, BudgetSpent, Supply
+from domain.manipulation.table.rules import Table, TableRules, validate_meld_move
 from domain.manipulation.table.small import Small, small_melds
 
-__all__ = ["BestMove", "best_move", "can_arrange"]
+__all__ = ["BUDGET", "BestMove", "best_move", "can_arrange"]
+
+# Program states best_move may expand in all (counted, never timed, so the answer is the
+# same on every machine). On the 2-core dev machine under load this is about 0.2-0.5 s,
+# which leaves room for the `_cheap` fallback within ~1 s a bot move; oracle-sized
+# positions stay far inside it (the differential test asserts `proven`).
+BUDGET = 100_000
 
 
 @dataclass(frozen=True, slots=True)
 class BestMove:
     """A legal meld move: the whole table after it, the hand cards played, their points.
-    `proven` says the points are the most any legal move sheds (always, since no search
-    here stops early)."""
+    `proven` says the points are the most any legal move sheds; False when the work
+    budget ran out and this is only the best move found before that."""
 
     table: Table
     played: tuple[Card, ...]
@@ -56,6 +65,7 @@ class Position:
     held: tuple[int, ...]  # 53 counts, jokers at 52
     rules: TableRules
     decks: int
+    budget: Budget | None = None
 
     @property
     def hand_jokers(self) -> int:
@@ -87,14 +97,27 @@ def best_move(
     *,
     has_opened: bool = False,
     decks: int = 2,
+    budget: int | None = BUDGET,
 ) -> BestMove | None:
     """The legal meld move from `table` that sheds the most points from `hand`, or None.
 
     `options`, `has_opened` and `decks` are as for `validate_meld_move`. Exact: the table
-    returned passes `validate_meld_move` and no legal move sheds more points.
+    returned passes `validate_meld_move` and no legal move sheds more points, unless the
+    program expanded more than `budget` states (None: no limit): then the best move found
+    so far, or if none yet the best representative meld move (`_cheap`), with `proven`
+    False.
     """
     position = _position(table, hand, TableRules.of(options), decks)
-    rules = position.rules
+    if budget is not None:
+        position = replace(position, budget=Budget(budget))
+    try:
+        return _best(position, has_opened)
+    except BudgetSpent:
+        return _cheap(position.table, hand, options, has_opened, decks)
+
+
+def _best(position: Position, has_opened: bool) -> BestMove | None:
+    table, rules = position.table, position.rules
     opening = rules.is_opening(table, has_opened)
     if opening and (not table or rules.initial_meld_from_hand_only):
         found = _hand_alone(position)
@@ -105,6 +128,25 @@ def best_move(
     if opening and found.points < rules.initial_meld_min_points:
         return None
     return found
+
+
+def _cheap(
+    table: Table, hand: Sequence[Card], options: object, has_opened: bool, decks: int
+) -> BestMove | None:
+    """The budget ran out before any move was found: the best of the representative meld
+    moves `legal_moves` lists (new melds from the hand, one-card extensions, joker swaps),
+    not proven best; None if there is none."""
+    best: BestMove | None = None
+    cards = tuple(hand)
+    opts = cast(ManipOptions, options)
+    for after in meld_candidates(table, cards, opts, has_opened, decks):
+        played = validate_meld_move(
+            table, cards, after, options, has_opened=has_opened, decks=decks
+        ).played
+        points = sum(card.value for card in played)
+        if best is None or points > best.points:
+            best = BestMove(after, tuple(sorted(played)), points, proven=False)
+    return best
 
 
 def _position(
@@ -148,6 +190,7 @@ def _hand_alone(position: Position) -> BestMove | None:
         _caps(position, _shown(position)),
         position.hand_jokers,
         0,
+        position.budget,
     )
     found = solve(supply)
     if found is None:
@@ -202,17 +245,22 @@ def _best_plan(position: Position, *, needs_hand_meld: bool) -> BestMove | None:
     """The best over every plan; the first, cheap one (no joker freed, the hand's jokers
     kept back) gives a floor that prunes the others."""
     best: BestMove | None = None
-    if not needs_hand_meld:
-        keep_all = Freeing((), position.table_jokers, ZERO)
-        best = _solve_plan(position, Plan(keep_all), -1, withhold=True)
-    top = sum(Card(i).value * n for i, n in enumerate(position.held))
-    for plan in _plans(position, needs_hand_meld):
-        if best is not None and best.points >= top:
-            break  # every hand card played: nothing sheds more
-        floor = -1 if best is None else best.points
-        found = _solve_plan(position, plan, floor)
-        if found is not None and (best is None or found.points > best.points):
-            best = found
+    try:
+        if not needs_hand_meld:
+            keep_all = Freeing((), position.table_jokers, ZERO)
+            best = _solve_plan(position, Plan(keep_all), -1, withhold=True)
+        top = sum(Card(i).value * n for i, n in enumerate(position.held))
+        for plan in _plans(position, needs_hand_meld):
+            if best is not None and best.points >= top:
+                break  # every hand card played: nothing sheds more
+            floor = -1 if best is None else best.points
+            found = _solve_plan(position, plan, floor)
+            if found is not None and (best is None or found.points > best.points):
+                best = found
+    except BudgetSpent:
+        if best is None:
+            raise
+        return replace(best, proven=False)
     return best
 
 
@@ -337,4 +385,5 @@ def _supply(position: Position, plan: Plan) -> Supply:
         cap=_caps(position, shown),
         jokers_hand=position.hand_jokers - placed_jokers,
         jokers_freed=len(plan.freeing.freed) - plan.seated,
+        budget=position.budget,
     )
