@@ -132,3 +132,54 @@ def test_stateful_links_reach_every_match_operation_with_no_failure() -> None:
     for path in ("", "/legal-moves", "/events", "/events/stream", "/log", "/hint"):
         assert f"GET /v1/matches/{{match_id}}{path}" in REACHED, sorted(REACHED)
     assert "POST /v1/matches/{match_id}/moves" in REACHED, sorted(REACHED)
+
+
+def _expression(text: str, body: Any) -> str:
+    """An OpenAPI runtime expression of a link (`$response.body#/id`, or one in braces inside
+    a string) read from the response body."""
+
+    def pointer(expression: str) -> str:
+        value = body
+        for part in expression.removeprefix("$response.body#/").split("/"):
+            value = value[int(part)] if isinstance(value, list) else value[part]
+        return str(value)
+
+    if text.startswith("$response.body#/"):
+        return pointer(text)
+    head, _, rest = text.partition("{")
+    inner, _, tail = rest.partition("}")
+    return head + pointer(inner) + tail
+
+
+def test_every_link_of_a_created_match_reaches_its_operation_as_its_seat(client: Any) -> None:
+    """The links of POST /v1/matches, followed by hand on a real three-seat match: each one
+    reaches its operation (never 401 or 404), and a link that carries seat n's token is seen
+    by the server as seat n (issue 17; the stateful runs follow the same links at random)."""
+    spec = spec_dict(create_app({"SERVICE": object()}))
+    operations = {
+        op["operationId"]: (method, path)
+        for path, item in spec["paths"].items()
+        for method, op in item.items()
+        if isinstance(op, dict) and "operationId" in op
+    }
+    players = [{"name": name} for name in ("ana", "ben", "cy")]
+    created = client.post("/v1/matches", json={"variant": "three-hand-gin", "players": players})
+    body = created.get_json()
+    links = spec["paths"]["/v1/matches"]["post"]["responses"]["201"]["links"]
+    followed = 0
+    for name, link in links.items():
+        method, path = operations[link["operationId"]]
+        skipped = ("seats/3", "seats/4")  # a three-seat match has seats 0-2
+        if any(s in json.dumps(link) for s in skipped) or method != "get" or "stream" in path:
+            continue  # moves are played in test_play.py, the stream in test_events.py
+        values = {k: _expression(v, body) for k, v in link["parameters"].items()}
+        url = path.replace("{match_id}", values["path.match_id"])
+        token = values.get("header.Authorization")
+        headers = {"Authorization": token} if token else {}
+        response = client.get(url, headers=headers)
+        assert response.status_code not in (401, 404), (name, response.get_json())
+        if link["operationId"] == "get_legal_moves":
+            seat = int(name.rsplit("_", 1)[1]) if "_as_seat_" in name else None
+            assert response.get_json()["seat"] == seat, name
+        followed += 1
+    assert followed == 5 * 4, f"{followed} links followed"  # 5 GET operations, 4 callers
