@@ -124,8 +124,8 @@ class Page:
 
     def _ours(self, url: str) -> bool:
         parts = urlsplit(url)
-        if parts.scheme in ("data", "blob", "about"):
-            return True
+        if parts.scheme in ("data", "blob", "about", "chrome"):
+            return True  # inline, or Chromium's own bundled resources: no host is asked
         return f"{parts.scheme}://{parts.netloc}" == self.base_url
 
 
