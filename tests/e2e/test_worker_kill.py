@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 import redis
 from rq import Worker
+from rq.exceptions import NoSuchJobError
 from rq.job import Job
 from rq.serializers import JSONSerializer
 
@@ -100,10 +101,11 @@ def _kill_mid_job(
         )
         os.kill(horse, signal.SIGSTOP)
         job_id = _current_job(client, worker.proc.pid)
-        if job_id is not None and job_id.startswith(prefixes):
+        args = _job_args(client, job_id) if job_id and job_id.startswith(prefixes) else None
+        if job_id is not None and args is not None:
             os.kill(horse, signal.SIGCONT)
             if _running(client, job_id, horse) and _killed_before_append(
-                worker, horse, client, service, job_id
+                worker, horse, service, args
             ):
                 return job_id
         with contextlib.suppress(ProcessLookupError):
@@ -111,13 +113,25 @@ def _kill_mid_job(
         wait_until(lambda horse=horse: _horse(worker) != horse, 10.0, "the horse to finish")
 
 
+def _job_args(client: redis.Redis, job_id: str) -> tuple[str, int] | None:
+    """The (match id, version) a job was enqueued with, read while its horse is stopped.
+
+    Read before the horse goes on: once it has finished, the job's hash may be gone, or hold
+    only the worker's heartbeat fields (a clean clone failed on that with NoSuchJobError)."""
+    try:
+        match_id, version = Job.fetch(job_id, connection=client, serializer=JSONSerializer).args
+    except NoSuchJobError:
+        return None
+    return match_id, version
+
+
 def _killed_before_append(
-    worker: Any, horse: int, client: redis.Redis, service: MatchService, job_id: str
+    worker: Any, horse: int, service: MatchService, args: tuple[str, int]
 ) -> bool:
     group = worker.proc.pid
     os.kill(horse, signal.SIGSTOP)
     os.killpg(group, signal.SIGSTOP)
-    match_id, version = Job.fetch(job_id, connection=client, serializer=JSONSerializer).args
+    match_id, version = args
     if service.store.version(match_id) == version:
         os.kill(horse, signal.SIGKILL)
         os.killpg(group, signal.SIGKILL)
