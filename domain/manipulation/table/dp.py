@@ -322,7 +322,7 @@ class Run:
     """A finished program: the back pointers of every step, and the states at the end
     (free jokers used -> best points of the hand cards)."""
 
-    history: tuple[Back, ...]
+    history: tuple[Back | Grouped, ...]
     final: dict[int, int]
 
 
@@ -346,20 +346,39 @@ def search(supply: Supply, floor: int = -1, normal: bool = False, fewer: bool = 
     `fewer`)."""
     steps = cells(supply, normal)
     rest = _rest_points(supply)
-    history: list[Back] = []
+    history: list[Back | Grouped] = []
     layer: dict[int, int] = {0: 0}
+    grouped: dict[int, dict[int, int]] | None = None
     for rank in range(1, 14):
+        if rank == 2 and len({key & HIGH for key in layer}) > 1:
+            grouped = _group(layer)
+        if rank == 12 and grouped is not None:
+            layer, grouped = _ungroup(grouped), None
         row = steps[4 * (rank - 1) : 4 * rank]
         room = _group_room(row, supply.jokers)
         for cell in row:
             k = 4 * (rank - 1) + cell.suit
             limits = _Limits(floor - rest[k], room[cell.suit], cell.suit == 3)
             if supply.budget is not None:
-                supply.budget.spend(len(layer))
+                supply.budget.spend(len(layer) if grouped is None else len(grouped))
+            if grouped is not None:
+                grouped, grouped_back = _step_grouped(cell, grouped, supply.jokers, limits)
+                if fewer:
+                    _drop_more_jokers_grouped(grouped)
+                history.append(Grouped(grouped_back))
+                continue
             layer, back = _step(cell, layer, supply.jokers, limits)
             if fewer:
                 _drop_more_jokers(layer)
             history.append(back)
+        if grouped is not None:
+            grouped, grouped_back = _close_rank_grouped(grouped)
+            if fewer:
+                _drop_more_jokers_grouped(grouped)
+            history.append(Grouped(grouped_back))
+            if not grouped:
+                return Run(tuple(history), {})
+            continue
         layer, back = _close_rank(layer)
         if fewer:
             _drop_more_jokers(layer)
@@ -367,6 +386,125 @@ def search(supply: Supply, floor: int = -1, normal: bool = False, fewer: bool = 
         if not layer:
             break
     return Run(tuple(history), layer)
+
+
+# --- the grouped form of ranks 2..11 --------------------------------------------------------
+#
+# The aces set aside at rank 1 for the high end (the `high` fields) are read again only at
+# ranks 12 and 13, and no choice of ranks 2..11 depends on them. When rank 1 leaves states
+# that differ in them, ranks 2..11 run on the state without them, each holding a map from
+# the set-aside aces to the best points: the work per step is one pass per such state
+# instead of one per (state, set-aside aces), and the answer is the same.
+
+HIGH = sum(7 << (_WIDTH * suit + 9) for suit in range(4))
+
+
+@dataclass(frozen=True, slots=True)
+class Grouped:
+    """The back pointers of one grouped step: state -> set-aside aces -> (state before,
+    choice)."""
+
+    back: dict[int, dict[int, tuple[int, Choice | None]]]
+
+
+def _group(layer: dict[int, int]) -> dict[int, dict[int, int]]:
+    out: dict[int, dict[int, int]] = {}
+    for key, pts in layer.items():
+        out.setdefault(key & ~HIGH, {})[key & HIGH] = pts
+    return out
+
+
+def _ungroup(grouped: dict[int, dict[int, int]]) -> dict[int, int]:
+    return {key | high: pts for key, by_high in grouped.items() for high, pts in by_high.items()}
+
+
+def _merge(
+    into: dict[int, int],
+    back: dict[int, tuple[int, Choice | None]],
+    found: dict[int, int],
+    came: tuple[int, Choice | None],
+) -> None:
+    for high, pts in found.items():
+        if into.get(high, -1) < pts:
+            into[high] = pts
+            back[high] = came
+
+
+def _step_grouped(
+    cell: Cell, states: dict[int, dict[int, int]], jokers: int, limits: _Limits
+) -> tuple[dict[int, dict[int, int]], dict[int, dict[int, tuple[int, Choice | None]]]]:
+    """`_step` on grouped states (see above)."""
+    shift = _WIDTH * cell.suit
+    nxt: dict[int, dict[int, int]] = {}
+    back: dict[int, dict[int, tuple[int, Choice | None]]] = {}
+    below, room = limits.below, limits.room
+    for key, by_high in states.items():
+        found = options(cell, key >> shift & _SUIT, jokers - (key >> USED & 7))
+        top = max(by_high.values())
+        low = min(by_high.values())
+        for delta, group, gain, choice in found:
+            if top + gain <= below:
+                continue
+            new_key = key + delta
+            largest = new_key >> _LARGEST
+            if group > largest:
+                new_key += (group - largest) << _LARGEST
+                largest = group
+            slots = new_key >> _SUM & 31
+            if slots + room < 3 * largest or (limits.last and not _FITS[slots][largest]):
+                continue
+            if low + gain > below:
+                gained = {high: pts + gain for high, pts in by_high.items()}
+            else:
+                gained = {high: pts + gain for high, pts in by_high.items() if pts + gain > below}
+            came = (key, choice)
+            held = nxt.get(new_key)
+            if held is None:
+                nxt[new_key] = gained
+                back[new_key] = dict.fromkeys(gained, came)
+            else:
+                _merge(held, back[new_key], gained, came)
+    return nxt, back
+
+
+def _close_rank_grouped(
+    states: dict[int, dict[int, int]],
+) -> tuple[dict[int, dict[int, int]], dict[int, dict[int, tuple[int, Choice | None]]]]:
+    """`_close_rank` on grouped states."""
+    layer: dict[int, dict[int, int]] = {}
+    back: dict[int, dict[int, tuple[int, Choice | None]]] = {}
+    for key, by_high in states.items():
+        if not _FITS[key >> _SUM & 31][key >> _LARGEST]:
+            continue
+        short = key & _OUTER
+        came: tuple[int, Choice | None] = (key, None)
+        held = layer.get(short)
+        if held is None:
+            layer[short] = dict(by_high)
+            back[short] = dict.fromkeys(by_high, came)
+        else:
+            _merge(held, back[short], by_high, came)
+    return layer, back
+
+
+def _drop_more_jokers_grouped(layer: dict[int, dict[int, int]]) -> None:
+    one = 1 << USED
+    found = [k for k in layer if k >> USED & 7 and k - one in layer]
+    found.sort(key=lambda k: -(k >> USED & 7))  # each compared with its state as it came
+    for key in found:
+        fewer, held = layer[key - one], layer[key]
+        for high in [h for h in held if h in fewer]:
+            del held[high]
+        if not held:
+            del layer[key]
+
+
+def _back(entry: Back | Grouped, key: int) -> tuple[int, Choice | None]:
+    """The state before `key` (with its set-aside aces) and the choice that led to it."""
+    if isinstance(entry, Grouped):
+        before, choice = entry.back[key & ~HIGH][key & HIGH]
+        return before | key & HIGH, choice
+    return entry[key]
 
 
 def _drop_more_jokers(layer: dict[int, int]) -> None:
@@ -469,10 +607,10 @@ def trace(run: Run, used: int) -> list[Choice]:
     position = len(run.history)
     for _ in range(13):
         position -= 1
-        key = run.history[position][key][0]
+        key = _back(run.history[position], key)[0]
         for _ in range(4):
             position -= 1
-            key, choice = run.history[position][key]
+            key, choice = _back(run.history[position], key)
             assert choice is not None
             out.append(choice)
         key &= _OUTER
