@@ -352,8 +352,6 @@ def search(supply: Supply, floor: int = -1, normal: bool = False, fewer: bool = 
     for rank in range(1, 14):
         if rank == 2 and len({key & HIGH for key in layer}) > 1:
             grouped = _group(layer)
-        if rank == 12 and grouped is not None:
-            layer, grouped = _ungroup(grouped), None
         row = steps[4 * (rank - 1) : 4 * rank]
         room = _group_room(row, supply.jokers)
         for cell in row:
@@ -362,10 +360,12 @@ def search(supply: Supply, floor: int = -1, normal: bool = False, fewer: bool = 
             if supply.budget is not None:
                 supply.budget.spend(len(layer) if grouped is None else len(grouped))
             if grouped is not None:
-                grouped, grouped_back = _step_grouped(cell, grouped, supply.jokers, limits)
+                aware = rank == 13 or (rank == 12 and not normal)
+                step = _step_aware if aware else _step_grouped
+                grouped, grouped_back = step(cell, grouped, supply.jokers, limits)
                 if fewer:
                     _drop_more_jokers_grouped(grouped)
-                history.append(Grouped(grouped_back))
+                history.append(Grouped(grouped_back, aware))
                 continue
             layer, back = _step(cell, layer, supply.jokers, limits)
             if fewer:
@@ -378,6 +378,8 @@ def search(supply: Supply, floor: int = -1, normal: bool = False, fewer: bool = 
             history.append(Grouped(grouped_back))
             if not grouped:
                 return Run(tuple(history), {})
+            if rank == 13:
+                layer = _ungroup(grouped)
             continue
         layer, back = _close_rank(layer)
         if fewer:
@@ -405,6 +407,7 @@ class Grouped:
     choice)."""
 
     back: dict[int, dict[int, tuple[int, Choice | None]]]
+    aware: bool = False  # the states before are whole (with their set-aside aces)
 
 
 def _group(layer: dict[int, int]) -> dict[int, dict[int, int]]:
@@ -467,6 +470,46 @@ def _step_grouped(
     return nxt, back
 
 
+def _step_aware(
+    cell: Cell, states: dict[int, dict[int, int]], jokers: int, limits: _Limits
+) -> tuple[dict[int, dict[int, int]], dict[int, dict[int, tuple[int, Choice | None]]]]:
+    """`_step` on grouped states at a rank whose choices read the suit's set-aside aces
+    (12 outside the normal form, 13): each state is taken with each of its aces in turn;
+    the back pointers hold the whole state before."""
+    shift = _WIDTH * cell.suit
+    mine = 7 << (shift + 9)
+    nxt: dict[int, dict[int, int]] = {}
+    back: dict[int, dict[int, tuple[int, Choice | None]]] = {}
+    below, room = limits.below, limits.room
+    for key, by_high in states.items():
+        left = jokers - (key >> USED & 7)
+        for high, pts in by_high.items():
+            whole = key | high
+            found = options(cell, whole >> shift & _SUIT, left)
+            for delta, group, gain, choice in found:
+                total = pts + gain
+                if total <= below:
+                    continue
+                new_key = whole + delta
+                largest = new_key >> _LARGEST
+                if group > largest:
+                    new_key += (group - largest) << _LARGEST
+                    largest = group
+                slots = new_key >> _SUM & 31
+                if slots + room < 3 * largest or (limits.last and not _FITS[slots][largest]):
+                    continue
+                new_high = high & ~mine | new_key & mine
+                reduced = new_key & ~HIGH
+                held = nxt.get(reduced)
+                if held is None:
+                    nxt[reduced] = {new_high: total}
+                    back[reduced] = {new_high: (whole, choice)}
+                elif held.get(new_high, -1) < total:
+                    held[new_high] = total
+                    back[reduced][new_high] = (whole, choice)
+    return nxt, back
+
+
 def _close_rank_grouped(
     states: dict[int, dict[int, int]],
 ) -> tuple[dict[int, dict[int, int]], dict[int, dict[int, tuple[int, Choice | None]]]]:
@@ -503,7 +546,7 @@ def _back(entry: Back | Grouped, key: int) -> tuple[int, Choice | None]:
     """The state before `key` (with its set-aside aces) and the choice that led to it."""
     if isinstance(entry, Grouped):
         before, choice = entry.back[key & ~HIGH][key & HIGH]
-        return before | key & HIGH, choice
+        return (before if entry.aware else before | key & HIGH), choice
     return entry[key]
 
 
