@@ -322,7 +322,7 @@ class Run:
     """A finished program: the back pointers of every step, and the states at the end
     (free jokers used -> best points of the hand cards)."""
 
-    history: tuple[Back | Grouped, ...]
+    history: tuple[Back | Grouped | Masked, ...]
     final: dict[int, int]
 
 
@@ -346,11 +346,14 @@ def search(supply: Supply, floor: int = -1, normal: bool = False, fewer: bool = 
     `fewer`)."""
     steps = cells(supply, normal)
     rest = _rest_points(supply)
-    history: list[Back | Grouped] = []
+    history: list[Back | Grouped | Masked] = []
     layer: dict[int, int] = {0: 0}
     grouped: dict[int, dict[int, int]] | None = None
+    flat = not any(supply.hand_real) and not supply.jokers_hand
     for rank in range(1, 14):
         if rank == 2 and len({key & HIGH for key in layer}) > 1:
+            if flat:
+                return _search_flat(supply, steps, (layer, history), fewer, floor)
             grouped = _group(layer)
         row = steps[4 * (rank - 1) : 4 * rank]
         room = _group_room(row, supply.jokers)
@@ -542,8 +545,168 @@ def _drop_more_jokers_grouped(layer: dict[int, dict[int, int]]) -> None:
             del layer[key]
 
 
-def _back(entry: Back | Grouped, key: int) -> tuple[int, Choice | None]:
+# --- the grouped form with nothing optional ------------------------------------------------
+#
+# With nothing optional (every card placed, `flat`) every state has the same points, so a
+# grouped state holds only which set-aside aces reach it: a bit mask over the aces seen,
+# and a step ORs masks instead of copying maps.
+
+
+@dataclass(frozen=True, slots=True)
+class Masked:
+    """The back pointers of one masked step: state -> [(aces it brought, state before,
+    choice)], with the aces' bits in `highs`; `aware` as for `Grouped`."""
+
+    back: dict[int, list[tuple[int, int, Choice | None]]]
+    highs: _Highs
+    aware: bool = False
+
+
+class _Highs:
+    """The set-aside aces seen in one search, each given a bit."""
+
+    __slots__ = ("index", "values")
+
+    def __init__(self) -> None:
+        self.values: list[int] = []
+        self.index: dict[int, int] = {}
+
+    def bit(self, high: int) -> int:
+        found = self.index.get(high)
+        if found is None:
+            found = self.index[high] = len(self.values)
+            self.values.append(high)
+        return 1 << found
+
+    def each(self, mask: int) -> list[int]:
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(self.values[low.bit_length() - 1])
+            mask ^= low
+        return out
+
+
+MaskedLayer = dict[int, int]
+
+
+def _search_flat(
+    supply: Supply,
+    steps: list[Cell],
+    start: tuple[dict[int, int], list[Back | Grouped | Masked]],
+    fewer: bool,
+    floor: int,
+) -> Run:
+    """`search` from rank 2 on, masked (see above); `start` is the layer after rank 1 and
+    the history so far."""
+    layer, history = start
+    highs = _Highs()
+    masked: MaskedLayer = {}
+    for key in layer:
+        masked[key & ~HIGH] = masked.get(key & ~HIGH, 0) | highs.bit(key & HIGH)
+    for rank in range(2, 14):
+        row = steps[4 * (rank - 1) : 4 * rank]
+        room = _group_room(row, supply.jokers)
+        for cell in row:
+            if supply.budget is not None:
+                supply.budget.spend(len(masked))
+            if floor >= 0:  # nothing optional: no arrangement sheds a point
+                return Run(tuple(history), {})
+            aware = rank == 13 or (rank == 12 and not cell.normal)
+            limits = _Limits(-1, room[cell.suit], cell.suit == 3)
+            masked, back = _step_masked(cell, masked, supply.jokers, limits, (highs, aware))
+            if fewer:
+                _drop_more_jokers_masked(masked)
+            history.append(Masked(back, highs, aware))
+        masked, back = _close_masked(masked)
+        if fewer:
+            _drop_more_jokers_masked(masked)
+        history.append(Masked(back, highs))
+        if not masked:
+            return Run(tuple(history), {})
+    final = {key | high: 0 for key, mask in masked.items() for high in highs.each(mask)}
+    return Run(tuple(history), final)
+
+
+def _step_masked(
+    cell: Cell,
+    states: MaskedLayer,
+    jokers: int,
+    limits: _Limits,
+    how: tuple[_Highs, bool],
+) -> tuple[MaskedLayer, dict[int, list[tuple[int, int, Choice | None]]]]:
+    """`_step` on masked states; `aware` as for `_step_aware`."""
+    highs, aware = how
+    shift = _WIDTH * cell.suit
+    mine = 7 << (shift + 9)
+    nxt: MaskedLayer = {}
+    back: dict[int, list[tuple[int, int, Choice | None]]] = {}
+    room, last = limits.room, limits.last
+    for key, mask in states.items():
+        left = jokers - (key >> USED & 7)
+        ways = [(key, mask)]
+        if aware:
+            ways = [(key | high, highs.bit(high)) for high in highs.each(mask)]
+        for whole, bits in ways:
+            for delta, group, _gain, choice in options(cell, whole >> shift & _SUIT, left):
+                new_key = whole + delta
+                largest = new_key >> _LARGEST
+                if group > largest:
+                    new_key += (group - largest) << _LARGEST
+                    largest = group
+                slots = new_key >> _SUM & 31
+                if slots + room < 3 * largest or (last and not _FITS[slots][largest]):
+                    continue
+                if aware:
+                    high = (whole & HIGH & ~mine) | (new_key & mine)
+                    bits = highs.bit(high)
+                    new_key &= ~HIGH
+                held = nxt.get(new_key, 0)
+                fresh = bits & ~held
+                if fresh:
+                    nxt[new_key] = held | fresh
+                    back.setdefault(new_key, []).append((fresh, whole, choice))
+    return nxt, back
+
+
+def _close_masked(
+    states: MaskedLayer,
+) -> tuple[MaskedLayer, dict[int, list[tuple[int, int, Choice | None]]]]:
+    layer: MaskedLayer = {}
+    back: dict[int, list[tuple[int, int, Choice | None]]] = {}
+    for key, mask in states.items():
+        if not _FITS[key >> _SUM & 31][key >> _LARGEST]:
+            continue
+        short = key & _OUTER
+        held = layer.get(short, 0)
+        fresh = mask & ~held
+        if fresh:
+            layer[short] = held | fresh
+            back.setdefault(short, []).append((fresh, key, None))
+    return layer, back
+
+
+def _drop_more_jokers_masked(layer: MaskedLayer) -> None:
+    one = 1 << USED
+    found = [k for k in layer if k >> USED & 7 and k - one in layer]
+    found.sort(key=lambda k: -(k >> USED & 7))
+    for key in found:
+        left = layer[key] & ~layer[key - one]
+        if left:
+            layer[key] = left
+        else:
+            del layer[key]
+
+
+def _back(entry: Back | Grouped | Masked, key: int) -> tuple[int, Choice | None]:
     """The state before `key` (with its set-aside aces) and the choice that led to it."""
+    if isinstance(entry, Masked):
+        high = key & HIGH
+        bit = entry.highs.bit(high)
+        for fresh, before, choice in entry.back[key & ~HIGH]:
+            if fresh & bit:
+                return (before if entry.aware else before | high), choice
+        raise AssertionError("no way into a traced state")
     if isinstance(entry, Grouped):
         before, choice = entry.back[key & ~HIGH][key & HIGH]
         return (before if entry.aware else before | key & HIGH), choice
