@@ -559,7 +559,7 @@ class Masked:
 
     back: dict[int, list[tuple[int, int, Choice | None]]]
     highs: _Highs
-    aware: bool = False
+    mine: int = 0  # aware: the field of the suit whose aces the step read
 
 
 class _Highs:
@@ -577,6 +577,20 @@ class _Highs:
             found = self.index[high] = len(self.values)
             self.values.append(high)
         return 1 << found
+
+    def parts(self, mine: int) -> dict[int, int]:
+        """The aces seen, split by the value of one suit's field (`mine`)."""
+        out: dict[int, int] = {}
+        for number, high in enumerate(self.values):
+            out[high & mine] = out.get(high & mine, 0) | 1 << number
+        return out
+
+    def closed(self, mask: int, mine: int) -> int:
+        """The aces of `mask` with one suit's field (`mine`) cleared."""
+        out = 0
+        for high in self.each(mask):
+            out |= self.bit(high & ~mine)
+        return out
 
     def each(self, mask: int) -> list[int]:
         out = []
@@ -617,7 +631,7 @@ def _search_flat(
             masked, back = _step_masked(cell, masked, supply.jokers, limits, (highs, aware))
             if fewer:
                 _drop_more_jokers_masked(masked)
-            history.append(Masked(back, highs, aware))
+            history.append(Masked(back, highs, (7 << (_WIDTH * cell.suit + 9)) * aware))
         masked, back = _close_masked(masked)
         if fewer:
             _drop_more_jokers_masked(masked)
@@ -635,19 +649,23 @@ def _step_masked(
     limits: _Limits,
     how: tuple[_Highs, bool],
 ) -> tuple[MaskedLayer, dict[int, list[tuple[int, int, Choice | None]]]]:
-    """`_step` on masked states; `aware` as for `_step_aware`."""
+    """`_step` on masked states. When `aware` (see `_step_aware`), each state is taken once
+    per value of this suit's set-aside aces, with the aces of that value; a suit that
+    closes forgets its aces (`_Highs.closed`)."""
     highs, aware = how
     shift = _WIDTH * cell.suit
     mine = 7 << (shift + 9)
+    parts = highs.parts(mine) if aware else {0: -1}
     nxt: MaskedLayer = {}
     back: dict[int, list[tuple[int, int, Choice | None]]] = {}
     room, last = limits.room, limits.last
     for key, mask in states.items():
         left = jokers - (key >> USED & 7)
-        ways = [(key, mask)]
-        if aware:
-            ways = [(key | high, highs.bit(high)) for high in highs.each(mask)]
-        for whole, bits in ways:
+        for value, part in parts.items():
+            sub = mask & part
+            if not sub:
+                continue
+            whole = key | value
             for delta, group, _gain, choice in options(cell, whole >> shift & _SUIT, left):
                 new_key = whole + delta
                 largest = new_key >> _LARGEST
@@ -657,9 +675,10 @@ def _step_masked(
                 slots = new_key >> _SUM & 31
                 if slots + room < 3 * largest or (last and not _FITS[slots][largest]):
                     continue
+                bits = sub
                 if aware:
-                    high = (whole & HIGH & ~mine) | (new_key & mine)
-                    bits = highs.bit(high)
+                    if new_key & mine != value:
+                        bits = highs.closed(sub, mine)
                     new_key &= ~HIGH
                 held = nxt.get(new_key, 0)
                 fresh = bits & ~held
@@ -705,7 +724,7 @@ def _back(entry: Back | Grouped | Masked, key: int) -> tuple[int, Choice | None]
         bit = entry.highs.bit(high)
         for fresh, before, choice in entry.back[key & ~HIGH]:
             if fresh & bit:
-                return (before if entry.aware else before | high), choice
+                return before | high & ~entry.mine, choice
         raise AssertionError("no way into a traced state")
     if isinstance(entry, Grouped):
         before, choice = entry.back[key & ~HIGH][key & HIGH]
