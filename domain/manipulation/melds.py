@@ -53,8 +53,9 @@ def meld_candidates(
     New melds from the hand and one-card extensions are valid by construction once the
     player has opened and jokers need not respect the copy count (I1: the cards come from
     the hand; I2: the new or grown meld is checked alone; I3: no table joker changes its
-    card; I6 does not apply): only the touched meld is checked. Otherwise, and for every
-    joker swap (I3, M5.6 and the A-M18 options), the whole table goes through
+    card; I6 does not apply): only the touched melds are checked. So are joker swaps when,
+    besides, a freed joker may go anywhere (A-M18 default): the real card that frees the
+    joker comes from the hand (I3, M5.6 either way). Otherwise the whole table goes through
     `validate_meld_move`, as `decide` does.
     """
     rules = TableRules.of(options)
@@ -72,9 +73,30 @@ def meld_candidates(
             continue
         candidate = (*table, added) if index is None else _replaced(table, index, added)
         _validated(table, hand, candidate, (options, opened, decks), seen, out)
+    swaps_trusted = trusted and not rules.freed_to_new_meld
     for candidate in joker_swaps(table, hand):
-        _validated(table, hand, candidate, (options, opened, decks), seen, out)
+        if swaps_trusted:
+            _local_swap(table, candidate, seen, out)
+        else:
+            _validated(table, hand, candidate, (options, opened, decks), seen, out)
     return tuple(out)
+
+
+def _local_swap(table: Table, candidate: Table, seen: set[_Change], out: list[Table]) -> None:
+    """A joker swap checked meld by meld: the hand card takes the joker's place (the meld
+    acts the same), and the freed joker may go anywhere (A-M18 default), so I1-I6 hold once
+    each changed meld is valid (I2). Unchanged melds are the very objects of T0."""
+    changed = [k for k in range(len(table)) if candidate[k] is not table[k]]
+    normal = list(candidate)
+    for k in [*changed, *range(len(table), len(candidate))]:
+        meld = _normal(candidate[k])
+        if meld is None:
+            return
+        normal[k] = meld
+    removed = [table[k] for k in changed]
+    added = [normal[k] for k in changed] + normal[len(table) :]
+    if _fresh(_change(removed, added), seen):
+        out.append(tuple(normal))
 
 
 _Change = tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]
@@ -169,10 +191,8 @@ def joker_swaps(table: Table, hand: Sequence[Card]) -> Iterator[Table]:
 def _seat_freed(table: Table, hand: Sequence[Card]) -> Iterator[Table]:
     """A freed joker placed again: onto any meld, or with two hand cards."""
     for i, meld in enumerate(table):
-        for declared in _fitting(meld):
-            grown = (*meld, TableCard(JOKER, declared))
-            if meld_kind(grown) is not None:
-                yield (*table[:i], grown, *table[i + 1 :])
+        for declared in _growth(meld)[1]:
+            yield (*table[:i], (*meld, TableCard(JOKER, declared)), *table[i + 1 :])
     for meld in hand_melds([*hand, JOKER]):
         if sum(tc.card.is_joker for tc in meld) == 1 and len(meld) == 3:
             yield (*table, meld)
