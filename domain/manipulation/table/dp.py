@@ -147,31 +147,34 @@ def decode(value: int) -> tuple[int, int, int, int, int]:
 
 def cells(supply: Supply, normal: bool) -> list[Cell]:
     """The 52 steps, rank by rank and suit by suit inside a rank."""
+    mandatory = [t + f for t, f in zip(supply.table_real, supply.fixed_jokers, strict=True)]
+    real = [t + h for t, h in zip(supply.table_real, supply.hand_real, strict=True)]
+    cap = supply.cap
+    limit = [NO_CAP] * 52 if cap is None else [min(c, NO_CAP) for c in cap]
+    reach = [min(limit[i], mandatory[i] + supply.hand_real[i]) for i in range(52)]
+    sparse = supply.sparse
     out = []
     for rank in range(1, 14):
         for suit in range(4):
-            out.append(_cell(supply, rank, suit, normal))
+            i = suit * 13 + rank - 1
+            after = suit * 13 + rank if rank < 13 else suit * 13
+            out.append(
+                Cell(
+                    rank=rank,
+                    suit=suit,
+                    mandatory=mandatory[i],
+                    hand=supply.hand_real[i],
+                    hand_min=supply.hand_min[i],
+                    limit=limit[i],
+                    value=VALUES[i],
+                    next_reach=reach[after],
+                    next_limit=limit[after],
+                    high_reach=min(reach[suit * 13 + 12] + supply.jokers, NO_CAP),
+                    lone=sparse and not real[i] and not _near(supply, rank, suit),
+                    normal=normal,
+                )
+            )
     return out
-
-
-def _cell(supply: Supply, rank: int, suit: int, normal: bool) -> Cell:
-    i = suit * 13 + rank - 1
-    after = suit * 13 + rank if rank < 13 else suit * 13
-    king = suit * 13 + 12
-    return Cell(
-        rank=rank,
-        suit=suit,
-        mandatory=supply.mandatory(i),
-        hand=supply.hand_real[i],
-        hand_min=supply.hand_min[i],
-        limit=supply.limit(i),
-        value=VALUES[i],
-        next_reach=supply.reach(after),
-        next_limit=supply.limit(after),
-        high_reach=min(supply.reach(king) + supply.jokers, NO_CAP),
-        lone=supply.sparse and not supply.real(i) and not _near(supply, rank, suit),
-        normal=normal,
-    )
 
 
 def _near(supply: Supply, rank: int, suit: int) -> bool:
@@ -207,7 +210,11 @@ def choices(cell: Cell, suit_code: int, left: int) -> list[tuple[int, Choice]]:
             for after, choice in _splits(cell, suit_code, (n, jokers), left - jokers):
                 key = (after, choice.group, jokers + choice.high_jokers, hand)
                 if key not in seen:
-                    seen[key] = (after, replace(choice, hand=hand, jokers=jokers))
+                    c = choice
+                    made = Choice(
+                        hand, jokers, c.kept, c.new, c.group, c.high, c.tail, c.high_jokers
+                    )
+                    seen[key] = (after, made)
     return list(seen.values())
 
 
@@ -258,7 +265,9 @@ def _keep(
     for choice in found:
         after = _after(cell, opened, choice, left)
         if after is not None:
-            out.append((after[0], replace(choice, high_jokers=after[1])))
+            if after[1] != choice.high_jokers:
+                choice = replace(choice, high_jokers=after[1])
+            out.append((after[0], choice))
     return out
 
 
