@@ -242,11 +242,13 @@ def freeings(position: Position) -> list[Freeing]:
 
 
 def _best_plan(position: Position, *, needs_hand_meld: bool) -> BestMove | None:
-    """The best over every plan; the first, cheap one (no joker freed, the hand's jokers
-    kept back) gives a floor that prunes the others."""
+    """The best over every plan; with no joker on the table, the first, cheap one (the
+    hand's jokers kept back) gives a floor that prunes the others (and is the question the
+    next plan asks first, memoised). With table jokers it would be a search of its own, and
+    freeing them all, which the plans try, can only help."""
     best: BestMove | None = None
     try:
-        if not needs_hand_meld:
+        if not needs_hand_meld and not position.table_jokers:
             keep_all = Freeing((), position.table_jokers, ZERO)
             best = _solve_plan(position, Plan(keep_all), -1, withhold=True)
         top = sum(Card(i).value * n for i, n in enumerate(position.held))
