@@ -283,6 +283,15 @@ def extensions(meld: Meld, hand: Sequence[Card]) -> Iterator[Meld]:
 def _growth(meld: Meld) -> tuple[frozenset[Card], tuple[Card, ...]]:
     """The plain cards that keep `meld` valid when added, and the cards a joker added to it
     may be declared as (memoised: table melds repeat from view to view)."""
+    kind = meld_kind(meld)
+    acting = [tc.acts_as for tc in meld]
+    if kind == "group":
+        missing = [
+            Card.of(acting[0].rank, s) for s in range(4) if s not in {c.suit for c in acting}
+        ]
+        return frozenset(missing), tuple(missing[:1])
+    if kind == "sequence":
+        return _run_growth(acting)
     near = _near(meld)
     plain = frozenset(card for card in near if meld_kind((*meld, TableCard(card))) is not None)
     jokers = tuple(
@@ -291,6 +300,24 @@ def _growth(meld: Meld) -> tuple[frozenset[Card], tuple[Card, ...]]:
         if declared in near and meld_kind((*meld, TableCard(JOKER, declared))) is not None
     )
     return plain, jokers
+
+
+def _run_growth(acting: list[Card]) -> tuple[frozenset[Card], tuple[Card, ...]]:
+    """`_growth` of a valid sequence (M2.3, M2.4): a card just below or above its ends, the
+    ace low below a 2 or high above a king, never past 13 cards."""
+    if len(acting) >= 13:
+        return frozenset(), ()
+    suit = acting[0].suit
+    ranks = sorted(c.rank for c in acting)
+    if ranks[0] == 1 and 2 not in ranks:
+        ranks = [*ranks[1:], 14]  # the ace is high
+    ends = [r for r in (ranks[0] - 1, ranks[-1] + 1) if 1 <= r <= 14]
+    if 1 in ranks:
+        ends = [r for r in ends if r != 14]
+    if 14 in ranks:
+        ends = [r for r in ends if r != 1]
+    cards = sorted({Card.of((r - 1) % 13 + 1, suit) for r in ends}, key=lambda c: c.rank)
+    return frozenset(cards), tuple(cards)
 
 
 def _near(meld: Meld) -> frozenset[Card]:

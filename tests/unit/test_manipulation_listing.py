@@ -127,3 +127,12 @@ def _first_missing(meld: Meld) -> Card | None:
     rank = meld[0].acts_as.rank
     missing = [Card.of(rank, s) for s in range(4) if s not in suits]
     return missing[0] if missing else None
+
+
+def test_growth_of_a_twelve_card_sequence_takes_the_ace_once_m2_4() -> None:
+    """M2.4: 2..K takes the ace at either end, A..K or 2..A; a joker may be declared as it
+    once in the list (no repeated listing), and A..K takes nothing more."""
+    two_to_king = tuple(TableCard(Card.of(r, 0)) for r in range(2, 14))
+    plain, jokers = _growth(two_to_king)
+    assert plain == {Card.of(1, 0)} and jokers == (Card.of(1, 0),)
+    assert _growth((TableCard(Card.of(1, 0)), *two_to_king)) == (frozenset(), ())
