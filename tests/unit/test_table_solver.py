@@ -338,3 +338,24 @@ def test_default_budget_proves_a_small_position_m6() -> None:
     exact = best_move(table, hand, budget=None)
     assert found is not None and exact is not None
     assert found.proven and found.points == exact.points
+
+
+def test_going_out_by_local_moves_is_the_proven_best_m8_3_i1_i2() -> None:
+    """M8.3, I1, I2: a hand that joins the table by local moves (5H cuts 3H..8H holding
+    its twin, 9H joins the group of 9s, 4H and 4D borrow 4S from the end of 4S..7S, the
+    joker goes on an end) is played whole: the most any move sheds, and a legal table."""
+    before = table("3H 4H 5H 6H 7H 8H | 9C 9D 9S | 4S 5S 6S 7S")
+    hand = cards("5H 9H 4H 4D JK")
+    found = best_move(before, hand, has_opened=True)
+    assert found is not None and found.proven
+    assert found.points == 5 + 9 + 4 + 4 + 25
+    outcome = validate_meld_move(before, hand, found.table, has_opened=True)
+    assert Counter(outcome.played) == Counter(hand)
+
+
+def test_going_out_locally_gives_up_when_a_card_fits_nowhere_m8_3() -> None:
+    """M8.3: a card no local move places leaves the question to the table program."""
+    from domain.manipulation.table.outright import going_out
+
+    assert going_out(table("3H 4H 5H"), cards("9C"), None, True, 2) is None
+    assert going_out(table("3H 4H 5H"), cards("6H"), None, True, 2) is not None

@@ -31,7 +31,8 @@ from domain.manipulation.options import ManipOptions
 from domain.manipulation.table.arrange import ZERO, can_arrange, counts, solve
 from domain.manipulation.table.build import Arrangement
 from domain.manipulation.table.dp import JOKER_POINTS, Budget, BudgetSpent, Supply
-from domain.manipulation.table.rules import Table, TableRules, validate_meld_move
+from domain.manipulation.table.outright import going_out
+from domain.manipulation.table.rules import Table, TableRules, card_points, validate_meld_move
 from domain.manipulation.table.small import Small, small_melds
 
 __all__ = ["BUDGET", "BestMove", "best_move", "can_arrange"]
@@ -119,6 +120,11 @@ def best_move(
 def _best(position: Position, has_opened: bool) -> BestMove | None:
     table, rules = position.table, position.rules
     opening = rules.is_opening(table, has_opened)
+    if not opening:
+        hand = [Card(i) for i, n in enumerate(position.held) for _ in range(n)]
+        out = going_out(table, hand, rules, has_opened, position.decks)
+        if out is not None:  # the whole hand: nothing sheds more (M8.3)
+            return BestMove(out.table, tuple(sorted(out.played)), card_points(out.played))
     if opening and (not table or rules.initial_meld_from_hand_only):
         found = _hand_alone(position)
     else:
