@@ -29,10 +29,28 @@ Meld = tuple[TableCard, ...]
 def going_out(
     table: Sequence[Meld], hand: Sequence[Card], options: object, has_opened: bool, decks: int
 ) -> MeldOutcome | None:
-    """The whole hand played by local moves onto `table`, validated; or None."""
+    """The whole hand played by local moves onto `table`, validated; or None. First with
+    the table's jokers kept, then with every one whose card the hand holds swapped for it
+    (M5.2) and laid again."""
+    for swap in (False, True):
+        found = _attempt(table, hand, swap)
+        if found is None:
+            continue
+        try:
+            return validate_meld_move(
+                table, hand, tuple(found), options, has_opened=has_opened, decks=decks
+            )
+        except IllegalMove:
+            continue
+    return None
+
+
+def _attempt(table: Sequence[Meld], hand: Sequence[Card], swap: bool) -> list[Meld] | None:
     melds = [tuple(meld) for meld in table]
     left = sorted(card for card in hand if not card.is_joker)
     jokers = sum(card.is_joker for card in hand)
+    if swap:
+        jokers += _swap_jokers(melds, left)
     while left:
         progress = _place_each(melds, left)
         if not left:
@@ -47,12 +65,21 @@ def going_out(
     for _ in range(jokers):
         if not _lay_joker(melds):
             return None
-    try:
-        return validate_meld_move(
-            table, hand, tuple(melds), options, has_opened=has_opened, decks=decks
-        )
-    except IllegalMove:
-        return None
+    return melds
+
+
+def _swap_jokers(melds: list[Meld], left: list[Card]) -> int:
+    """Each table joker whose declared card `left` holds takes that real card instead
+    (M5.2); the jokers so freed (to be laid again, M5.4)."""
+    freed = 0
+    for k, meld in enumerate(melds):
+        for p, tc in enumerate(meld):
+            if tc.declared is not None and tc.declared in left:
+                left.remove(tc.declared)
+                meld = (*meld[:p], TableCard(tc.declared), *meld[p + 1 :])
+                freed += 1
+        melds[k] = meld
+    return freed
 
 
 def _place_each(melds: list[Meld], left: list[Card]) -> bool:
