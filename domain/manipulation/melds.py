@@ -6,7 +6,9 @@ meld moves for `legal_moves`, from cheap rules only (no search, so a view costs 
 new meld from the hand alone, every one-card extension of a table meld, and every joker swap
 (a real card from the hand takes a table joker's place, M5.2, and the freed joker joins
 another meld as a one-card extension or a new meld with two hand cards, M5.4). Each is
-checked by `validate_meld_move`, so every listed table is accepted by `decide`. The list is
+valid by construction with its changed melds checked, or (openings, the copy count, the
+A-M18 placement option) checked by `validate_meld_move`: every listed table is accepted by
+`decide` (tests/unit/test_manipulation_listing.py compares the two). The list is
 not exhaustive: any table passing I1-I6 is, and the solver's best move
 (`domain.manipulation.table.solver.best_move`) is what the hint and the bots use.
 """

@@ -232,8 +232,9 @@ def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
     draw, knock, end_turn and pass are listed exactly. The meld space is huge (any table that
     passes I1-I6 is accepted), so the list holds meld moves from cheap rules, with no search:
     every new meld made from the hand alone, every one-card extension of a table meld and
-    every joker swap (domain/manipulation/melds.py); each listed meld has been checked by the
-    same validation as `decide`. The solver's best move is what the hint and the bots use.
+    every joker swap (domain/manipulation/melds.py); each listed meld is accepted by `decide`
+    (valid by construction, its changed melds checked, or validated whole where options
+    bite). The solver's best move is what the hint and the bots use.
     """
     if to_act(state) != seat:
         return []
