@@ -6,7 +6,9 @@ meld moves for `legal_moves`, from cheap rules only (no search, so a view costs 
 new meld from the hand alone, every one-card extension of a table meld, and every joker swap
 (a real card from the hand takes a table joker's place, M5.2, and the freed joker joins
 another meld as a one-card extension or a new meld with two hand cards, M5.4). Each is
-checked by `validate_meld_move`, so every listed table is accepted by `decide`. The list is
+valid by construction with its changed melds checked, or (openings, the copy count, the
+A-M18 placement option) checked by `validate_meld_move`: every listed table is accepted by
+`decide` (tests/unit/test_manipulation_listing.py compares the two). The list is
 not exhaustive: any table passing I1-I6 is, and the solver's best move
 (`domain.manipulation.table.solver.best_move`) is what the hint and the bots use.
 """
@@ -20,7 +22,12 @@ from itertools import combinations
 from domain.cards import JOKER, Card, TableCard
 from domain.errors import IllegalMove
 from domain.manipulation.options import ManipOptions
-from domain.manipulation.table.rules import meld_kind, validate_meld_move
+from domain.manipulation.table.rules import (
+    TableRules,
+    meld_kind,
+    normalise_meld,
+    validate_meld_move,
+)
 
 Meld = tuple[TableCard, ...]
 Table = tuple[Meld, ...]
@@ -43,30 +50,128 @@ def check_meld(
 def meld_candidates(
     table: Table, hand: tuple[Card, ...], options: ManipOptions, opened: bool, decks: int
 ) -> tuple[Table, ...]:
-    """A representative, validated, duplicate-free set of meld moves (see the module doc)."""
-    seen: set[tuple[tuple[str, ...], ...]] = set()
+    """A representative, validated, duplicate-free set of meld moves (see the module doc).
+
+    New melds from the hand and one-card extensions are valid by construction once the
+    player has opened and jokers need not respect the copy count (I1: the cards come from
+    the hand; I2: the new or grown meld is checked alone; I3: no table joker changes its
+    card; I6 does not apply): only the touched melds are checked. So are joker swaps when,
+    besides, a freed joker may go anywhere (A-M18 default): the real card that frees the
+    joker comes from the hand (I3, M5.6 either way). Otherwise the whole table goes through
+    `validate_meld_move`, as `decide` does.
+    """
+    rules = TableRules.of(options)
+    trusted = not rules.is_opening(table, opened) and not rules.joker_identity_respects_copy_count
+    seen: set[_Change] = set()
     out: list[Table] = []
-    for candidate in _raw_candidates(table, hand, options, opened, decks):
-        try:
-            _, normal = check_meld(table, hand, candidate, options, opened, decks)
-        except IllegalMove:
+    for index, added in _local_candidates(table, hand):
+        if trusted:
+            grown = _normal(added)
+            if grown is None:
+                continue
+            removed = () if index is None else (table[index],)
+            if _fresh(_change(removed, (grown,)), seen):
+                out.append((*table, grown) if index is None else _replaced(table, index, grown))
             continue
-        key = tuple(sorted(tuple(str(tc) for tc in meld) for meld in normal))
-        if key not in seen:
-            seen.add(key)
-            out.append(normal)
+        candidate = (*table, added) if index is None else _replaced(table, index, added)
+        _validated(table, hand, candidate, (options, opened, decks), seen, out)
+    swaps_trusted = trusted and not rules.freed_to_new_meld
+    for candidate in joker_swaps(table, hand):
+        if swaps_trusted:
+            _local_swap(table, candidate, seen, out)
+        else:
+            _validated(table, hand, candidate, (options, opened, decks), seen, out)
     return tuple(out)
 
 
-def _raw_candidates(
-    table: Table, hand: tuple[Card, ...], options: ManipOptions, opened: bool, decks: int
-) -> Iterator[Table]:
+def _local_swap(table: Table, candidate: Table, seen: set[_Change], out: list[Table]) -> None:
+    """A joker swap checked meld by meld: the hand card takes the joker's place (the meld
+    acts the same), and the freed joker may go anywhere (A-M18 default), so I1-I6 hold once
+    each changed meld is valid (I2). Unchanged melds are the very objects of T0."""
+    changed = [k for k in range(len(table)) if candidate[k] is not table[k]]
+    normal = list(candidate)
+    for k in [*changed, *range(len(table), len(candidate))]:
+        meld = _normal(candidate[k])
+        if meld is None:
+            return
+        normal[k] = meld
+    removed = [table[k] for k in changed]
+    added = [normal[k] for k in changed] + normal[len(table) :]
+    if _fresh(_change(removed, added), seen):
+        out.append(tuple(normal))
+
+
+_Change = tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]
+
+
+def _change(removed: Sequence[Meld], added: Sequence[Meld]) -> _Change:
+    """What a move does to T0, melds as normalised codes: the melds it takes away and the
+    melds it puts in their place, the ones in both cancelled. Two moves from one T0 give the
+    same table exactly when their changes are equal."""
+    gone = sorted(_meld_key(meld) for meld in removed)
+    new = sorted(_meld_key(meld) for meld in added)
+    for key in list(gone):
+        if key in new:
+            gone.remove(key)
+            new.remove(key)
+    return tuple(gone), tuple(new)
+
+
+def _fresh(change: _Change, seen: set[_Change]) -> bool:
+    if change in seen:
+        return False
+    seen.add(change)
+    return True
+
+
+def _replaced(table: Table, index: int, meld: Meld) -> Table:
+    return (*table[:index], meld, *table[index + 1 :])
+
+
+def _validated(
+    table: Table,
+    hand: tuple[Card, ...],
+    candidate: Table,
+    rules: tuple[ManipOptions, bool, int],
+    seen: set[_Change],
+    out: list[Table],
+) -> None:
+    """Append `candidate` (normalised) to `out` when `validate_meld_move` accepts it and no
+    table with the same melds is there yet."""
+    options, opened, decks = rules
+    try:
+        _, normal = check_meld(table, hand, candidate, options, opened, decks)
+    except IllegalMove:
+        return
+    changed = [k for k, meld in enumerate(table) if _meld_key(meld) != _meld_key(normal[k])]
+    removed = [table[k] for k in changed]
+    added = [normal[k] for k in changed] + list(normal[len(table) :])
+    if _fresh(_change(removed, added), seen):
+        out.append(normal)
+
+
+@lru_cache(maxsize=8192)
+def _meld_key(meld: Meld) -> tuple[str, ...]:
+    """The meld's codes in display order (a table meld may come in any order)."""
+    normal = _normal(meld)
+    return tuple(str(tc) for tc in (meld if normal is None else normal))
+
+
+@lru_cache(maxsize=8192)
+def _normal(meld: Meld) -> Meld | None:
+    """The meld in display order, or None when it is not a valid meld (I2)."""
+    if meld_kind(meld) is None:
+        return None
+    return normalise_meld(meld)
+
+
+def _local_candidates(table: Table, hand: tuple[Card, ...]) -> Iterator[tuple[int | None, Meld]]:
+    """(None, a new meld from the hand) and (i, table meld i with one more hand card)."""
     for meld in hand_melds(hand):
-        yield (*table, meld)
+        yield None, meld
     for i, meld in enumerate(table):
         for extended in extensions(meld, hand):
-            yield (*table[:i], extended, *table[i + 1 :])
-    yield from joker_swaps(table, hand)
+            yield i, extended
 
 
 def joker_swaps(table: Table, hand: Sequence[Card]) -> Iterator[Table]:
@@ -88,10 +193,8 @@ def joker_swaps(table: Table, hand: Sequence[Card]) -> Iterator[Table]:
 def _seat_freed(table: Table, hand: Sequence[Card]) -> Iterator[Table]:
     """A freed joker placed again: onto any meld, or with two hand cards."""
     for i, meld in enumerate(table):
-        for declared in _fitting(meld):
-            grown = (*meld, TableCard(JOKER, declared))
-            if meld_kind(grown) is not None:
-                yield (*table[:i], grown, *table[i + 1 :])
+        for declared in _growth(meld)[1]:
+            yield (*table[:i], (*meld, TableCard(JOKER, declared)), *table[i + 1 :])
     for meld in hand_melds([*hand, JOKER]):
         if sum(tc.card.is_joker for tc in meld) == 1 and len(meld) == 3:
             yield (*table, meld)
@@ -169,20 +272,66 @@ def _runs(cards: Sequence[Card]) -> Iterator[tuple[Card, ...]]:
 def extensions(meld: Meld, hand: Sequence[Card]) -> Iterator[Meld]:
     """The meld with one more card from the hand (a plain card, or a joker declared as a
     card that fits), whenever the result is still a valid meld."""
-    plain = sorted({c for c in hand if not c.is_joker})
+    plain_fits, joker_fits = _growth(meld)
+    if plain_fits:
+        for card in sorted({c for c in hand if c in plain_fits}):
+            yield (*meld, TableCard(card))
+    if joker_fits and any(c.is_joker for c in hand):
+        for declared in joker_fits:
+            yield (*meld, TableCard(JOKER, declared))
+
+
+@lru_cache(maxsize=4096)
+def _growth(meld: Meld) -> tuple[frozenset[Card], tuple[Card, ...]]:
+    """The plain cards that keep `meld` valid when added, and the cards a joker added to it
+    may be declared as (memoised: table melds repeat from view to view)."""
+    kind = meld_kind(meld)
     acting = [tc.acts_as for tc in meld]
-    ranks, suits = {c.rank for c in acting}, {c.suit for c in acting}
-    for card in plain:
-        if card.rank not in ranks and card.suit not in suits:
-            continue  # fits neither a group of this rank nor a sequence of this suit
-        grown = (*meld, TableCard(card))
-        if meld_kind(grown) is not None:
-            yield grown
-    if any(c.is_joker for c in hand):
-        for declared in _fitting(meld):
-            grown = (*meld, TableCard(JOKER, declared))
-            if meld_kind(grown) is not None:
-                yield grown
+    if kind == "group":
+        missing = [
+            Card.of(acting[0].rank, s) for s in range(4) if s not in {c.suit for c in acting}
+        ]
+        return frozenset(missing), tuple(missing[:1])
+    if kind == "sequence":
+        return _run_growth(acting)
+    near = _near(meld)
+    plain = frozenset(card for card in near if meld_kind((*meld, TableCard(card))) is not None)
+    jokers = tuple(
+        declared
+        for declared in _fitting(meld)
+        if declared in near and meld_kind((*meld, TableCard(JOKER, declared))) is not None
+    )
+    return plain, jokers
+
+
+def _run_growth(acting: list[Card]) -> tuple[frozenset[Card], tuple[Card, ...]]:
+    """`_growth` of a valid sequence (M2.3, M2.4): a card just below or above its ends, the
+    ace low below a 2 or high above a king, never past 13 cards."""
+    if len(acting) >= 13:
+        return frozenset(), ()
+    suit = acting[0].suit
+    ranks = sorted(c.rank for c in acting)
+    if ranks[0] == 1 and 2 not in ranks:
+        ranks = [*ranks[1:], 14]  # the ace is high
+    ends = [r for r in (ranks[0] - 1, ranks[-1] + 1) if 1 <= r <= 14]
+    if 1 in ranks:
+        ends = [r for r in ends if r != 14]
+    if 14 in ranks:
+        ends = [r for r in ends if r != 1]
+    cards = sorted({Card.of((r - 1) % 13 + 1, suit) for r in ends}, key=lambda c: c.rank)
+    return frozenset(cards), tuple(cards)
+
+
+def _near(meld: Meld) -> frozenset[Card]:
+    """The only cards that could extend `meld` (M2.2-M2.4): its rank's cards, and its
+    suit's cards one rank below or above its lowest and highest ranks (the ace both ends)."""
+    acting = [tc.acts_as for tc in meld if tc.declared is not None or not tc.card.is_joker]
+    out: set[Card] = set()
+    for card in acting:
+        out.update(Card.of(card.rank, suit) for suit in range(4))
+        for rank in (card.rank - 1, card.rank + 1):
+            out.add(Card.of((rank - 1) % 13 + 1, card.suit))
+    return frozenset(out)
 
 
 def _fitting(meld: Meld) -> list[Card]:

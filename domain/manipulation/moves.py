@@ -15,7 +15,7 @@ from domain.errors import ForbiddenMove, IllegalMove, MalformedMove, NotYourTurn
 from domain.events import SYSTEM, Event
 from domain.manipulation.melds import check_meld, meld_candidates
 from domain.manipulation.scoring import hand_points, score_round
-from domain.manipulation.state import Phase, State, evolve, parse_table, table_codes
+from domain.manipulation.state import Phase, State, Table, evolve, parse_table, table_codes
 
 PLAYER_MOVES = ("draw", "meld", "knock", "end_turn", "pass")
 SYSTEM_MOVES = ("score_round",)
@@ -232,8 +232,9 @@ def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
     draw, knock, end_turn and pass are listed exactly. The meld space is huge (any table that
     passes I1-I6 is accepted), so the list holds meld moves from cheap rules, with no search:
     every new meld made from the hand alone, every one-card extension of a table meld and
-    every joker swap (domain/manipulation/melds.py); each listed meld has been checked by the
-    same validation as `decide`. The solver's best move is what the hint and the bots use.
+    every joker swap (domain/manipulation/melds.py); each listed meld is accepted by `decide`
+    (valid by construction, its changed melds checked, or validated whole where options
+    bite). The solver's best move is what the hint and the bots use.
     """
     if to_act(state) != seat:
         return []
@@ -251,5 +252,18 @@ def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
         tables = meld_candidates(
             state.table, state.hands[seat], state.options, state.opened[seat], decks(state)
         )
-        moves.extend({"type": "meld", "table": table_codes(t)} for t in tables)
+        base = [tuple(codes) for codes in table_codes(state.table)]
+        moves.extend({"type": "meld", "table": _codes(t, state.table, base)} for t in tables)
     return moves
+
+
+def _codes(table: Table, before: Table, base: list[tuple[str, ...]]) -> list[list[str]]:
+    """`table_codes(table)`, the melds it shares with `before` (the very same objects: a
+    listed move changes one or two melds) read from `before`'s codes `base`."""
+    out = []
+    for k, meld in enumerate(table):
+        if k < len(before) and meld is before[k]:
+            out.append(list(base[k]))
+        else:
+            out.append([str(tc) for tc in meld])
+    return out

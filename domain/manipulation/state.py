@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 from domain.cards import FULL_DECK, JOKER, Card, TableCard
@@ -143,11 +144,29 @@ def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> Hand:
 
 
 def parse_table(melds: Iterable[Iterable[str]]) -> Table:
-    return tuple(tuple(TableCard.parse(code) for code in meld) for meld in melds)
+    out = []
+    for meld in melds:
+        codes = tuple(meld)
+        if all(isinstance(code, str) for code in codes):
+            out.append(_parse_meld(codes))
+        else:
+            out.append(tuple(TableCard.parse(code) for code in codes))
+    return tuple(out)
+
+
+@lru_cache(maxsize=8192)
+def _parse_meld(codes: tuple[str, ...]) -> tuple[TableCard, ...]:
+    """One meld from its codes (memoised: the same melds come back move after move)."""
+    return tuple(TableCard.parse(code) for code in codes)
 
 
 def table_codes(table: Table) -> list[list[str]]:
-    return [[str(tc) for tc in meld] for meld in table]
+    return [list(_meld_codes(meld)) for meld in table]
+
+
+@lru_cache(maxsize=8192)
+def _meld_codes(meld: tuple[TableCard, ...]) -> tuple[str, ...]:
+    return tuple(str(tc) for tc in meld)
 
 
 def table_cards(table: Table) -> list[Card]:

@@ -319,8 +319,11 @@ def _dense() -> tuple[tuple[tuple[TableCard, ...], ...], tuple[Card, ...]]:
 @pytest.mark.parametrize("budget", [0, 1, 50, 400])
 def test_budget_spent_gives_a_legal_unproven_move_i1_i6(budget: int) -> None:
     """I1-I6, M6: when the program's state budget runs out, best_move still returns a table
-    validate_meld_move accepts, marked not proven, shedding no more than the exact best."""
+    validate_meld_move accepts, marked not proven, shedding no more than the exact best.
+    A second 2C, which no arrangement places, keeps the hand from going out by local moves
+    (which would be proven before the program spends anything)."""
     table, hand = _dense()
+    hand = (*hand, Card.parse("2C"))
     exact = best_move(table, hand, budget=None)
     assert exact is not None and exact.proven
     found = best_move(table, hand, budget=budget)
@@ -338,3 +341,35 @@ def test_default_budget_proves_a_small_position_m6() -> None:
     exact = best_move(table, hand, budget=None)
     assert found is not None and exact is not None
     assert found.proven and found.points == exact.points
+
+
+def test_going_out_by_local_moves_is_the_proven_best_m8_3_i1_i2() -> None:
+    """M8.3, I1, I2: a hand that joins the table by local moves (5H cuts 3H..8H holding
+    its twin, 9H joins the group of 9s, 4H and 4D borrow 4S from the end of 4S..7S, the
+    joker goes on an end) is played whole: the most any move sheds, and a legal table."""
+    before = table("3H 4H 5H 6H 7H 8H | 9C 9D 9S | 4S 5S 6S 7S")
+    hand = cards("5H 9H 4H 4D JK")
+    found = best_move(before, hand, has_opened=True)
+    assert found is not None and found.proven
+    assert found.points == 5 + 9 + 4 + 4 + 25
+    outcome = validate_meld_move(before, hand, found.table, has_opened=True)
+    assert Counter(outcome.played) == Counter(hand)
+
+
+def test_going_out_locally_gives_up_when_a_card_fits_nowhere_m8_3() -> None:
+    """M8.3: a card no local move places leaves the question to the table program."""
+    from domain.manipulation.table.outright import going_out
+
+    assert going_out(table("3H 4H 5H"), cards("9C"), None, True, 2) is None
+    assert going_out(table("3H 4H 5H"), cards("6H"), None, True, 2) is not None
+
+
+def test_going_out_swaps_a_table_joker_for_its_card_m5_2_m5_4_m8_3() -> None:
+    """M5.2, M5.4, M8.3: 6H from the hand takes the joker's place in 4H 5H JK=6H, and the
+    freed joker joins the table again: the whole hand is played, a legal table."""
+    from domain.manipulation.table.outright import going_out
+
+    before = table("4H 5H JK=6H | 9C 9D 9S")
+    out = going_out(before, cards("6H"), None, True, 2)
+    assert out is not None and out.played == (Card.parse("6H"),)
+    assert out.freed == (Card.parse("6H"),)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 from domain.cards import JOKER, JOKER_INDEX, Card
 from domain.manipulation.table.build import Arrangement, build, lay_jokers
@@ -17,6 +18,7 @@ from domain.manipulation.table.dp import (
     JOKER_POINTS,
     USED,
     VALUES,
+    Budget,
     Supply,
     best_final,
     search,
@@ -32,7 +34,8 @@ FLOOR_STEPS = (1, 6, 16, 41, 101)
 
 def solve(supply: Supply, floor: int = -1) -> Arrangement | None:
     """The best arrangement of `supply` (every mandatory card placed) shedding more than
-    `floor` points, or None.
+    `floor` points, or None (memoised: the plans of one position ask some questions twice,
+    e.g. the table without its free jokers).
 
     First without free jokers, laying them on afterwards where there is room: when that
     plays every hand card it is the best, and otherwise it is a floor. Then branch and
@@ -41,6 +44,13 @@ def solve(supply: Supply, floor: int = -1) -> Arrangement | None:
     with a floor drops only states that cannot beat it, so the first run that finds
     anything above its floor has found the best.
     """
+    return _solve(supply, max(floor, -1), supply.budget)
+
+
+@lru_cache(maxsize=64)
+def _solve(supply: Supply, floor: int, budget: Budget | None) -> Arrangement | None:
+    """`solve`; `budget` (by identity) keeps a question asked under one work budget from
+    being answered from another's."""
     top = _top(supply)
     best = _laid_on(supply, floor)
     if best is not None and best.points <= floor:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from domain.cards import JOKER, Card, TableCard
 from domain.manipulation.table.dp import JOKER_POINTS, Choice, Supply
+from domain.manipulation.table.rules import normalise_meld
 
 Meld = tuple[TableCard, ...]
 MAX_SEQUENCE = 13
@@ -136,8 +137,62 @@ def lay_jokers(melds: tuple[Meld, ...], count: int) -> tuple[Meld, ...] | None:
                 out[k] = grown
                 break
         else:
-            return None
+            if not _make_room(out):
+                return None
     return tuple(out)
+
+
+def _make_room(out: list[Meld]) -> bool:
+    """Lay one more joker on `out` by rearranging it (no copy-count cap, M5.7): cut
+    a long sequence, or turn two groups of 4 of one rank into three groups of 3 around a
+    joker, or three groups of 4 of consecutive ranks into four sequences with room."""
+    for k, meld in enumerate(out):
+        parts = _cut(meld)
+        if parts is not None:
+            out[k] = parts[0]
+            out.append(parts[1])
+            return True
+    fours: dict[int, list[int]] = {}
+    for k, meld in enumerate(out):
+        if len(meld) == 4 and len({tc.acts_as.rank for tc in meld}) == 1:
+            fours.setdefault(meld[0].acts_as.rank, []).append(k)
+    for ks in fours.values():
+        if len(ks) >= 2:
+            a, b = (sorted(out[k], key=lambda tc: tc.acts_as.suit) for k in ks[:2])
+            joker = TableCard(JOKER, a[0].acts_as)
+            out[ks[0]] = (a[0], a[1], a[2])
+            out[ks[1]] = (b[0], b[1], b[3])
+            out.append((a[3], b[2], joker))
+            return True
+    for rank in fours:
+        if rank + 1 in fours and rank + 2 in fours:
+            ks = [fours[rank][0], fours[rank + 1][0], fours[rank + 2][0]]
+            cards = [tc for k in ks for tc in out[k]]
+            runs = [
+                tuple(sorted((tc for tc in cards if tc.acts_as.suit == suit), key=_rank_of))
+                for suit in range(4)
+            ]
+            for k in sorted(ks, reverse=True):
+                del out[k]
+            grown = _grown(runs[0])
+            out.extend([runs[0] if grown is None else grown, *runs[1:]])
+            return grown is not None
+    return False
+
+
+def _rank_of(tc: TableCard) -> int:
+    return tc.acts_as.rank
+
+
+def _cut(meld: Meld) -> tuple[Meld, Meld] | None:
+    """A sequence of 5 or more cut after its second card, the joker taking the third
+    card's place in the first part (with no copy-count cap a card may show twice, M5.7):
+    room for a joker where every meld is full (a 13-card sequence, a group of 4)."""
+    if len(meld) < 5 or len({tc.acts_as.rank for tc in meld}) == 1:
+        return None
+    ordered = normalise_meld(meld)
+    first = (*ordered[:2], TableCard(JOKER, ordered[2].acts_as))
+    return first, ordered[2:]
 
 
 def _grown(meld: Meld) -> Meld | None:

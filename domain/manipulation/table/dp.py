@@ -147,31 +147,34 @@ def decode(value: int) -> tuple[int, int, int, int, int]:
 
 def cells(supply: Supply, normal: bool) -> list[Cell]:
     """The 52 steps, rank by rank and suit by suit inside a rank."""
+    mandatory = [t + f for t, f in zip(supply.table_real, supply.fixed_jokers, strict=True)]
+    real = [t + h for t, h in zip(supply.table_real, supply.hand_real, strict=True)]
+    cap = supply.cap
+    limit = [NO_CAP] * 52 if cap is None else [min(c, NO_CAP) for c in cap]
+    reach = [min(limit[i], mandatory[i] + supply.hand_real[i]) for i in range(52)]
+    sparse = supply.sparse
     out = []
     for rank in range(1, 14):
         for suit in range(4):
-            out.append(_cell(supply, rank, suit, normal))
+            i = suit * 13 + rank - 1
+            after = suit * 13 + rank if rank < 13 else suit * 13
+            out.append(
+                Cell(
+                    rank=rank,
+                    suit=suit,
+                    mandatory=mandatory[i],
+                    hand=supply.hand_real[i],
+                    hand_min=supply.hand_min[i],
+                    limit=limit[i],
+                    value=VALUES[i],
+                    next_reach=reach[after],
+                    next_limit=limit[after],
+                    high_reach=min(reach[suit * 13 + 12] + supply.jokers, NO_CAP),
+                    lone=sparse and not real[i] and not _near(supply, rank, suit),
+                    normal=normal,
+                )
+            )
     return out
-
-
-def _cell(supply: Supply, rank: int, suit: int, normal: bool) -> Cell:
-    i = suit * 13 + rank - 1
-    after = suit * 13 + rank if rank < 13 else suit * 13
-    king = suit * 13 + 12
-    return Cell(
-        rank=rank,
-        suit=suit,
-        mandatory=supply.mandatory(i),
-        hand=supply.hand_real[i],
-        hand_min=supply.hand_min[i],
-        limit=supply.limit(i),
-        value=VALUES[i],
-        next_reach=supply.reach(after),
-        next_limit=supply.limit(after),
-        high_reach=min(supply.reach(king) + supply.jokers, NO_CAP),
-        lone=supply.sparse and not supply.real(i) and not _near(supply, rank, suit),
-        normal=normal,
-    )
 
 
 def _near(supply: Supply, rank: int, suit: int) -> bool:
@@ -207,7 +210,11 @@ def choices(cell: Cell, suit_code: int, left: int) -> list[tuple[int, Choice]]:
             for after, choice in _splits(cell, suit_code, (n, jokers), left - jokers):
                 key = (after, choice.group, jokers + choice.high_jokers, hand)
                 if key not in seen:
-                    seen[key] = (after, replace(choice, hand=hand, jokers=jokers))
+                    c = choice
+                    made = Choice(
+                        hand, jokers, c.kept, c.new, c.group, c.high, c.tail, c.high_jokers
+                    )
+                    seen[key] = (after, made)
     return list(seen.values())
 
 
@@ -258,7 +265,9 @@ def _keep(
     for choice in found:
         after = _after(cell, opened, choice, left)
         if after is not None:
-            out.append((after[0], replace(choice, high_jokers=after[1])))
+            if after[1] != choice.high_jokers:
+                choice = replace(choice, high_jokers=after[1])
+            out.append((after[0], choice))
     return out
 
 
@@ -322,7 +331,7 @@ class Run:
     """A finished program: the back pointers of every step, and the states at the end
     (free jokers used -> best points of the hand cards)."""
 
-    history: tuple[Back, ...]
+    history: tuple[Back | Grouped | Masked, ...]
     final: dict[int, int]
 
 
@@ -346,20 +355,44 @@ def search(supply: Supply, floor: int = -1, normal: bool = False, fewer: bool = 
     `fewer`)."""
     steps = cells(supply, normal)
     rest = _rest_points(supply)
-    history: list[Back] = []
+    history: list[Back | Grouped | Masked] = []
     layer: dict[int, int] = {0: 0}
+    grouped: dict[int, dict[int, int]] | None = None
+    flat = not any(supply.hand_real) and not supply.jokers_hand
     for rank in range(1, 14):
+        if rank == 2 and len({key & HIGH for key in layer}) > 1:
+            if flat:
+                return _search_flat(supply, steps, (layer, history), fewer, floor)
+            grouped = _group(layer)
         row = steps[4 * (rank - 1) : 4 * rank]
         room = _group_room(row, supply.jokers)
         for cell in row:
             k = 4 * (rank - 1) + cell.suit
             limits = _Limits(floor - rest[k], room[cell.suit], cell.suit == 3)
             if supply.budget is not None:
-                supply.budget.spend(len(layer))
+                supply.budget.spend(len(layer) if grouped is None else len(grouped))
+            if grouped is not None:
+                aware = rank == 13 or (rank == 12 and not normal)
+                step = _step_aware if aware else _step_grouped
+                grouped, grouped_back = step(cell, grouped, supply.jokers, limits)
+                if fewer:
+                    _drop_more_jokers_grouped(grouped)
+                history.append(Grouped(grouped_back, aware))
+                continue
             layer, back = _step(cell, layer, supply.jokers, limits)
             if fewer:
                 _drop_more_jokers(layer)
             history.append(back)
+        if grouped is not None:
+            grouped, grouped_back = _close_rank_grouped(grouped)
+            if fewer:
+                _drop_more_jokers_grouped(grouped)
+            history.append(Grouped(grouped_back))
+            if not grouped:
+                return Run(tuple(history), {})
+            if rank == 13:
+                layer = _ungroup(grouped)
+            continue
         layer, back = _close_rank(layer)
         if fewer:
             _drop_more_jokers(layer)
@@ -367,6 +400,345 @@ def search(supply: Supply, floor: int = -1, normal: bool = False, fewer: bool = 
         if not layer:
             break
     return Run(tuple(history), layer)
+
+
+# --- the grouped form of ranks 2..11 --------------------------------------------------------
+#
+# The aces set aside at rank 1 for the high end (the `high` fields) are read again only at
+# ranks 12 and 13, and no choice of ranks 2..11 depends on them. When rank 1 leaves states
+# that differ in them, ranks 2..11 run on the state without them, each holding a map from
+# the set-aside aces to the best points: the work per step is one pass per such state
+# instead of one per (state, set-aside aces), and the answer is the same.
+
+HIGH = sum(7 << (_WIDTH * suit + 9) for suit in range(4))
+
+
+@dataclass(frozen=True, slots=True)
+class Grouped:
+    """The back pointers of one grouped step: state -> set-aside aces -> (state before,
+    choice)."""
+
+    back: dict[int, dict[int, tuple[int, Choice | None]]]
+    aware: bool = False  # the states before are whole (with their set-aside aces)
+
+
+def _group(layer: dict[int, int]) -> dict[int, dict[int, int]]:
+    out: dict[int, dict[int, int]] = {}
+    for key, pts in layer.items():
+        out.setdefault(key & ~HIGH, {})[key & HIGH] = pts
+    return out
+
+
+def _ungroup(grouped: dict[int, dict[int, int]]) -> dict[int, int]:
+    return {key | high: pts for key, by_high in grouped.items() for high, pts in by_high.items()}
+
+
+def _merge(
+    into: dict[int, int],
+    back: dict[int, tuple[int, Choice | None]],
+    found: dict[int, int],
+    came: tuple[int, Choice | None],
+) -> None:
+    for high, pts in found.items():
+        if into.get(high, -1) < pts:
+            into[high] = pts
+            back[high] = came
+
+
+def _step_grouped(
+    cell: Cell, states: dict[int, dict[int, int]], jokers: int, limits: _Limits
+) -> tuple[dict[int, dict[int, int]], dict[int, dict[int, tuple[int, Choice | None]]]]:
+    """`_step` on grouped states (see above)."""
+    shift = _WIDTH * cell.suit
+    nxt: dict[int, dict[int, int]] = {}
+    back: dict[int, dict[int, tuple[int, Choice | None]]] = {}
+    below, room = limits.below, limits.room
+    for key, by_high in states.items():
+        found = options(cell, key >> shift & _SUIT, jokers - (key >> USED & 7))
+        top = max(by_high.values())
+        low = min(by_high.values())
+        for delta, group, gain, choice in found:
+            if top + gain <= below:
+                continue
+            new_key = key + delta
+            largest = new_key >> _LARGEST
+            if group > largest:
+                new_key += (group - largest) << _LARGEST
+                largest = group
+            slots = new_key >> _SUM & 31
+            if slots + room < 3 * largest or (limits.last and not _FITS[slots][largest]):
+                continue
+            if low + gain > below:
+                gained = {high: pts + gain for high, pts in by_high.items()}
+            else:
+                gained = {high: pts + gain for high, pts in by_high.items() if pts + gain > below}
+            came = (key, choice)
+            held = nxt.get(new_key)
+            if held is None:
+                nxt[new_key] = gained
+                back[new_key] = dict.fromkeys(gained, came)
+            else:
+                _merge(held, back[new_key], gained, came)
+    return nxt, back
+
+
+def _step_aware(
+    cell: Cell, states: dict[int, dict[int, int]], jokers: int, limits: _Limits
+) -> tuple[dict[int, dict[int, int]], dict[int, dict[int, tuple[int, Choice | None]]]]:
+    """`_step` on grouped states at a rank whose choices read the suit's set-aside aces
+    (12 outside the normal form, 13): each state is taken with each of its aces in turn;
+    the back pointers hold the whole state before."""
+    shift = _WIDTH * cell.suit
+    mine = 7 << (shift + 9)
+    nxt: dict[int, dict[int, int]] = {}
+    back: dict[int, dict[int, tuple[int, Choice | None]]] = {}
+    below, room = limits.below, limits.room
+    for key, by_high in states.items():
+        left = jokers - (key >> USED & 7)
+        for high, pts in by_high.items():
+            whole = key | high
+            found = options(cell, whole >> shift & _SUIT, left)
+            for delta, group, gain, choice in found:
+                total = pts + gain
+                if total <= below:
+                    continue
+                new_key = whole + delta
+                largest = new_key >> _LARGEST
+                if group > largest:
+                    new_key += (group - largest) << _LARGEST
+                    largest = group
+                slots = new_key >> _SUM & 31
+                if slots + room < 3 * largest or (limits.last and not _FITS[slots][largest]):
+                    continue
+                new_high = high & ~mine | new_key & mine
+                reduced = new_key & ~HIGH
+                held = nxt.get(reduced)
+                if held is None:
+                    nxt[reduced] = {new_high: total}
+                    back[reduced] = {new_high: (whole, choice)}
+                elif held.get(new_high, -1) < total:
+                    held[new_high] = total
+                    back[reduced][new_high] = (whole, choice)
+    return nxt, back
+
+
+def _close_rank_grouped(
+    states: dict[int, dict[int, int]],
+) -> tuple[dict[int, dict[int, int]], dict[int, dict[int, tuple[int, Choice | None]]]]:
+    """`_close_rank` on grouped states."""
+    layer: dict[int, dict[int, int]] = {}
+    back: dict[int, dict[int, tuple[int, Choice | None]]] = {}
+    for key, by_high in states.items():
+        if not _FITS[key >> _SUM & 31][key >> _LARGEST]:
+            continue
+        short = key & _OUTER
+        came: tuple[int, Choice | None] = (key, None)
+        held = layer.get(short)
+        if held is None:
+            layer[short] = dict(by_high)
+            back[short] = dict.fromkeys(by_high, came)
+        else:
+            _merge(held, back[short], by_high, came)
+    return layer, back
+
+
+def _drop_more_jokers_grouped(layer: dict[int, dict[int, int]]) -> None:
+    one = 1 << USED
+    found = [k for k in layer if k >> USED & 7 and k - one in layer]
+    found.sort(key=lambda k: -(k >> USED & 7))  # each compared with its state as it came
+    for key in found:
+        fewer, held = layer[key - one], layer[key]
+        for high in [h for h in held if h in fewer]:
+            del held[high]
+        if not held:
+            del layer[key]
+
+
+# --- the grouped form with nothing optional ------------------------------------------------
+#
+# With nothing optional (every card placed, `flat`) every state has the same points, so a
+# grouped state holds only which set-aside aces reach it: a bit mask over the aces seen,
+# and a step ORs masks instead of copying maps.
+
+
+@dataclass(frozen=True, slots=True)
+class Masked:
+    """The back pointers of one masked step: state -> [(aces it brought, state before,
+    choice)], with the aces' bits in `highs`; `aware` as for `Grouped`."""
+
+    back: dict[int, list[tuple[int, int, Choice | None]]]
+    highs: _Highs
+    mine: int = 0  # aware: the field of the suit whose aces the step read
+
+
+class _Highs:
+    """The set-aside aces seen in one search, each given a bit."""
+
+    __slots__ = ("index", "values")
+
+    def __init__(self) -> None:
+        self.values: list[int] = []
+        self.index: dict[int, int] = {}
+
+    def bit(self, high: int) -> int:
+        found = self.index.get(high)
+        if found is None:
+            found = self.index[high] = len(self.values)
+            self.values.append(high)
+        return 1 << found
+
+    def parts(self, mine: int) -> dict[int, int]:
+        """The aces seen, split by the value of one suit's field (`mine`)."""
+        out: dict[int, int] = {}
+        for number, high in enumerate(self.values):
+            out[high & mine] = out.get(high & mine, 0) | 1 << number
+        return out
+
+    def closed(self, mask: int, mine: int) -> int:
+        """The aces of `mask` with one suit's field (`mine`) cleared."""
+        out = 0
+        for high in self.each(mask):
+            out |= self.bit(high & ~mine)
+        return out
+
+    def each(self, mask: int) -> list[int]:
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(self.values[low.bit_length() - 1])
+            mask ^= low
+        return out
+
+
+MaskedLayer = dict[int, int]
+
+
+def _search_flat(
+    supply: Supply,
+    steps: list[Cell],
+    start: tuple[dict[int, int], list[Back | Grouped | Masked]],
+    fewer: bool,
+    floor: int,
+) -> Run:
+    """`search` from rank 2 on, masked (see above); `start` is the layer after rank 1 and
+    the history so far."""
+    layer, history = start
+    highs = _Highs()
+    masked: MaskedLayer = {}
+    for key in layer:
+        masked[key & ~HIGH] = masked.get(key & ~HIGH, 0) | highs.bit(key & HIGH)
+    for rank in range(2, 14):
+        row = steps[4 * (rank - 1) : 4 * rank]
+        room = _group_room(row, supply.jokers)
+        for cell in row:
+            if supply.budget is not None:
+                supply.budget.spend(len(masked))
+            if floor >= 0:  # nothing optional: no arrangement sheds a point
+                return Run(tuple(history), {})
+            aware = rank == 13 or (rank == 12 and not cell.normal)
+            limits = _Limits(-1, room[cell.suit], cell.suit == 3)
+            masked, back = _step_masked(cell, masked, supply.jokers, limits, (highs, aware))
+            if fewer:
+                _drop_more_jokers_masked(masked)
+            history.append(Masked(back, highs, (7 << (_WIDTH * cell.suit + 9)) * aware))
+        masked, back = _close_masked(masked)
+        if fewer:
+            _drop_more_jokers_masked(masked)
+        history.append(Masked(back, highs))
+        if not masked:
+            return Run(tuple(history), {})
+    final = {key | high: 0 for key, mask in masked.items() for high in highs.each(mask)}
+    return Run(tuple(history), final)
+
+
+def _step_masked(
+    cell: Cell,
+    states: MaskedLayer,
+    jokers: int,
+    limits: _Limits,
+    how: tuple[_Highs, bool],
+) -> tuple[MaskedLayer, dict[int, list[tuple[int, int, Choice | None]]]]:
+    """`_step` on masked states. When `aware` (see `_step_aware`), each state is taken once
+    per value of this suit's set-aside aces, with the aces of that value; a suit that
+    closes forgets its aces (`_Highs.closed`)."""
+    highs, aware = how
+    shift = _WIDTH * cell.suit
+    mine = 7 << (shift + 9)
+    parts = highs.parts(mine) if aware else {0: -1}
+    nxt: MaskedLayer = {}
+    back: dict[int, list[tuple[int, int, Choice | None]]] = {}
+    room, last = limits.room, limits.last
+    for key, mask in states.items():
+        left = jokers - (key >> USED & 7)
+        for value, part in parts.items():
+            sub = mask & part
+            if not sub:
+                continue
+            whole = key | value
+            for delta, group, _gain, choice in options(cell, whole >> shift & _SUIT, left):
+                new_key = whole + delta
+                largest = new_key >> _LARGEST
+                if group > largest:
+                    new_key += (group - largest) << _LARGEST
+                    largest = group
+                slots = new_key >> _SUM & 31
+                if slots + room < 3 * largest or (last and not _FITS[slots][largest]):
+                    continue
+                bits = sub
+                if aware:
+                    if new_key & mine != value:
+                        bits = highs.closed(sub, mine)
+                    new_key &= ~HIGH
+                held = nxt.get(new_key, 0)
+                fresh = bits & ~held
+                if fresh:
+                    nxt[new_key] = held | fresh
+                    back.setdefault(new_key, []).append((fresh, whole, choice))
+    return nxt, back
+
+
+def _close_masked(
+    states: MaskedLayer,
+) -> tuple[MaskedLayer, dict[int, list[tuple[int, int, Choice | None]]]]:
+    layer: MaskedLayer = {}
+    back: dict[int, list[tuple[int, int, Choice | None]]] = {}
+    for key, mask in states.items():
+        if not _FITS[key >> _SUM & 31][key >> _LARGEST]:
+            continue
+        short = key & _OUTER
+        held = layer.get(short, 0)
+        fresh = mask & ~held
+        if fresh:
+            layer[short] = held | fresh
+            back.setdefault(short, []).append((fresh, key, None))
+    return layer, back
+
+
+def _drop_more_jokers_masked(layer: MaskedLayer) -> None:
+    one = 1 << USED
+    found = [k for k in layer if k >> USED & 7 and k - one in layer]
+    found.sort(key=lambda k: -(k >> USED & 7))
+    for key in found:
+        left = layer[key] & ~layer[key - one]
+        if left:
+            layer[key] = left
+        else:
+            del layer[key]
+
+
+def _back(entry: Back | Grouped | Masked, key: int) -> tuple[int, Choice | None]:
+    """The state before `key` (with its set-aside aces) and the choice that led to it."""
+    if isinstance(entry, Masked):
+        high = key & HIGH
+        bit = entry.highs.bit(high)
+        for fresh, before, choice in entry.back[key & ~HIGH]:
+            if fresh & bit:
+                return before | high & ~entry.mine, choice
+        raise AssertionError("no way into a traced state")
+    if isinstance(entry, Grouped):
+        before, choice = entry.back[key & ~HIGH][key & HIGH]
+        return (before if entry.aware else before | key & HIGH), choice
+    return entry[key]
 
 
 def _drop_more_jokers(layer: dict[int, int]) -> None:
@@ -469,10 +841,10 @@ def trace(run: Run, used: int) -> list[Choice]:
     position = len(run.history)
     for _ in range(13):
         position -= 1
-        key = run.history[position][key][0]
+        key = _back(run.history[position], key)[0]
         for _ in range(4):
             position -= 1
-            key, choice = run.history[position][key]
+            key, choice = _back(run.history[position], key)
             assert choice is not None
             out.append(choice)
         key &= _OUTER

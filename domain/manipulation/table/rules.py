@@ -188,6 +188,10 @@ def normalise_meld(meld: Sequence[TableCard]) -> Meld:
     return tuple(sorted(meld, key=lambda tc: _run_key(tc.acts_as.rank, high)))
 
 
+_normalised = lru_cache(maxsize=8192)(normalise_meld)
+"""`normalise_meld`, memoised: the same melds are normalised move after move."""
+
+
 def _run_key(rank: int, ace_high: bool) -> int:
     return 14 if ace_high and rank == 1 else rank
 
@@ -483,7 +487,7 @@ def validate_meld_move(
         new = [max(0, declared_after[i] - declared_before[i]) for i in range(52)]
         _check_opening(table_before, table_after, played, rules, (seats, new))
     return MeldOutcome(
-        table=tuple(normalise_meld(meld) for meld in table_after),
+        table=tuple(_normalised(tuple(meld)) for meld in table_after),
         played=tuple(Card(i) for i in range(53) for _ in range(played[i])),
         freed=tuple(Card(i) for i in range(52) for _ in range(freed[i])),
     )

@@ -31,7 +31,8 @@ from domain.manipulation.options import ManipOptions
 from domain.manipulation.table.arrange import ZERO, can_arrange, counts, solve
 from domain.manipulation.table.build import Arrangement
 from domain.manipulation.table.dp import JOKER_POINTS, Budget, BudgetSpent, Supply
-from domain.manipulation.table.rules import Table, TableRules, validate_meld_move
+from domain.manipulation.table.outright import going_out
+from domain.manipulation.table.rules import Table, TableRules, card_points, validate_meld_move
 from domain.manipulation.table.small import Small, small_melds
 
 __all__ = ["BUDGET", "BestMove", "best_move", "can_arrange"]
@@ -119,6 +120,11 @@ def best_move(
 def _best(position: Position, has_opened: bool) -> BestMove | None:
     table, rules = position.table, position.rules
     opening = rules.is_opening(table, has_opened)
+    if not opening:
+        hand = [Card(i) for i, n in enumerate(position.held) for _ in range(n)]
+        out = going_out(table, hand, rules, has_opened, position.decks)
+        if out is not None:  # the whole hand: nothing sheds more (M8.3)
+            return BestMove(out.table, tuple(sorted(out.played)), card_points(out.played))
     if opening and (not table or rules.initial_meld_from_hand_only):
         found = _hand_alone(position)
     else:
@@ -242,11 +248,13 @@ def freeings(position: Position) -> list[Freeing]:
 
 
 def _best_plan(position: Position, *, needs_hand_meld: bool) -> BestMove | None:
-    """The best over every plan; the first, cheap one (no joker freed, the hand's jokers
-    kept back) gives a floor that prunes the others."""
+    """The best over every plan; with no joker on the table, the first, cheap one (the
+    hand's jokers kept back) gives a floor that prunes the others (and is the question the
+    next plan asks first, memoised). With table jokers it would be a search of its own, and
+    freeing them all, which the plans try, can only help."""
     best: BestMove | None = None
     try:
-        if not needs_hand_meld:
+        if not needs_hand_meld and not position.table_jokers:
             keep_all = Freeing((), position.table_jokers, ZERO)
             best = _solve_plan(position, Plan(keep_all), -1, withhold=True)
         top = sum(Card(i).value * n for i, n in enumerate(position.held))
