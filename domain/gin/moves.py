@@ -147,7 +147,7 @@ _ALLOWED = {
 def _check_fields(kind: str, move: Mapping[str, Any]) -> None:
     """A move of `kind` has every field it needs and no other."""
     required, optional = _FIELDS[kind]
-    if _ALLOWED[kind].issuperset(move) and all(name in move for name in required):
+    if _ALLOWED[kind].issuperset(move) and required.issubset(move.keys()):
         return
     extra = set(move) - required - optional - {"type"}
     if extra:

@@ -81,7 +81,7 @@ def view(state: GinState, seat: int | None) -> dict[str, Any]:
         "discard_top": CODE[discard[-1].index] if discard else None,
         "discard_size": len(discard),
         "discard_pile": [CODE[c.index] for c in discard],
-        "picked": [[CODE[c.index] for c in p] for p in state.picked],
+        "picked": [[CODE[c.index] for c in p] if p else [] for p in state.picked],
         "knock": None if state.knock is None else _public_knock(state.knock),
         "you": _you(state, seat) if seat is not None and 0 <= seat < count else None,
     }
