@@ -40,7 +40,7 @@ def _authenticate() -> None:
 
 @blp.route("/<match_id>/moves")
 class Moves(MethodView):
-    @blp.arguments(MoveSchema, examples=docs.MOVE_EXAMPLES)
+    @blp.arguments(MoveSchema(), examples=docs.MOVE_EXAMPLES)  # one instance: no per-request build
     @blp.response(200, "MoveResult", headers=docs.ETAG_HEADER)
     @blp.doc(
         security=docs.SECURITY,
