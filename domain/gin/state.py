@@ -23,7 +23,7 @@ Events (past tense; data is JSON-ready):
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -117,7 +117,6 @@ class GinState:
     advice: int = 0  # AdviceGiven since the CAPTAIN's last turn ended (or the deal), G1.4
 
 
-_NAMES = tuple(f.name for f in fields(GinState))
 _new = object.__new__
 _set = object.__setattr__
 """`evolve` makes each new state by copying the old one's field dict and updating it. A
