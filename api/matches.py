@@ -70,7 +70,7 @@ class Matches(MethodView):
 
 @blp.route("/<match_id>")
 class Match(MethodView):
-    @blp.arguments(ViewQuerySchema, location="query")
+    @blp.arguments(ViewQuerySchema(), location="query")  # one instance, reused
     @blp.response(200, "View", headers=docs.ETAG_HEADER)
     @blp.doc(security=docs.SECURITY, responses=docs.problems(401, 404, 422))
     def get(self, query: dict[str, Any], match_id: str) -> Any:

@@ -1,6 +1,7 @@
 """Moves per second and latency of the HTTP API over loopback, against its ceiling, in one run.
 
-    python bench/api.py [--quick] [--seconds S] [--workers W] [--clients 8] [--skip-cluster]
+    python bench/api.py [--quick] [--seconds S] [--rounds R] [--workers W] [--clients 8]
+                        [--skip-cluster]
 
 Starts private redis-servers and gunicorn servers with gevent workers on free ports:
 - the ceiling: a bare Flask app whose one endpoint does a single XADD on the same Redis
@@ -18,6 +19,10 @@ new match (not timed). moves/s = timed moves over wall time. No workers run.
 
 The 2 CPU cores of this machine run the servers, Redis and the client threads together, and
 other work may be running: read the ratios (same run, same load), not the absolute figures.
+The rows run one after another, so the load drifts between them: every row is measured
+`--rounds` times, the rows taking turns (ceiling, gin, ..., ceiling, gin, ...), and a row's
+"x ceiling" is the median over the rounds of its rate over the ceiling's rate of the same
+round (min..max shown); moves/s is the median rate, p50 and p99 over every timed move.
 """
 
 from __future__ import annotations
@@ -266,7 +271,7 @@ class XaddClient:
         return time.perf_counter() - started
 
 
-def run_level(make: Callable[[int], Any], clients: int, seconds: float) -> dict[str, float]:
+def run_level(make: Callable[[int], Any], clients: int, seconds: float) -> dict[str, Any]:
     players = [make(i) for i in range(clients)]
     latencies: list[list[float]] = [[] for _ in range(clients)]
     errors: list[str] = []
@@ -294,12 +299,24 @@ def run_level(make: Callable[[int], Any], clients: int, seconds: float) -> dict[
     wall = time.perf_counter() - began
     if errors:
         raise SystemExit(f"benchmark request failed: {errors[0]}")
-    every = sorted(x for row in latencies for x in row)
+    every = [x for row in latencies for x in row]
+    return {"rate": len(every) / wall, "latencies": every}
+
+
+def summary(rounds: list[dict[str, Any]], ceilings: list[dict[str, Any]]) -> dict[str, float]:
+    """A row over its rounds: median rate, pooled p50/p99 (ms), ratios to the ceiling."""
+    every = sorted(x for one in rounds for x in one["latencies"])
+    ratios = sorted(
+        one["rate"] / top["rate"] if top["rate"] else float("nan")
+        for one, top in zip(rounds, ceilings, strict=True)
+    )
     return {
-        "count": len(every),
-        "rate": len(every) / wall,
+        "rate": statistics.median(one["rate"] for one in rounds),
         "p50": statistics.median(every) * 1000 if every else float("nan"),
         "p99": every[min(len(every) - 1, int(len(every) * 0.99))] * 1000 if every else 0.0,
+        "ratio": statistics.median(ratios),
+        "ratio_min": ratios[0],
+        "ratio_max": ratios[-1],
     }
 
 
@@ -328,21 +345,26 @@ CLIENTS = {"xadd": XaddClient, "gin": GinPlayer, "manip": MovePlayer}
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="3 s per row")
-    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--quick", action="store_true", help="3 s per row and round")
+    parser.add_argument("--seconds", type=float, default=8.0, help="per row and round")
+    parser.add_argument("--rounds", type=int, default=3, help="turns of every row")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per server")
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--skip-cluster", action="store_true")
     args = parser.parse_args()
     seconds = 3.0 if args.quick else args.seconds
     servers = Servers(args.workers)
-    results = []
+    measured: dict[str, list[dict[str, Any]]] = {}
     try:
-        for name, kind, port in configurations(servers, args.skip_cluster):
-            make = functools.partial(CLIENTS[kind], port)
-            results.append((name, run_level(make, args.clients, seconds)))
+        rows = configurations(servers, args.skip_cluster)
+        for _ in range(max(1, args.rounds)):
+            for name, kind, port in rows:
+                make = functools.partial(CLIENTS[kind], port)
+                measured.setdefault(name, []).append(run_level(make, args.clients, seconds))
     finally:
         servers.stop()
+    ceilings = next(iter(measured.values()))
+    results = [(name, summary(rounds, ceilings)) for name, rounds in measured.items()]
     report(results, args, seconds)
     return 0
 
@@ -350,22 +372,22 @@ def main() -> int:
 def report(results: list[tuple[str, dict[str, float]]], args: Any, seconds: float) -> None:
     print(
         f"POST moves vs bare Flask + one XADD, gunicorn -k gevent -w {args.workers}, "
-        f"{args.clients} clients, {seconds:.0f} s per row, loopback"
+        f"{args.clients} clients, {args.rounds} rounds of {seconds:.0f} s per row, loopback"
     )
     ceiling = results[0][1]
     by_name = dict(results)
     header = (
         f"{'server':<26} | {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} | "
-        f"{'x ceiling':>9} {'p99 x':>6}"
+        f"{'x ceiling':>9} {'(min..max)':>12} {'p99 x':>6}"
     )
     print(header)
     print("-" * len(header))
     for name, row in results:
-        ratio = row["rate"] / ceiling["rate"] if ceiling["rate"] else float("nan")
         p99 = row["p99"] / ceiling["p99"] if ceiling["p99"] else float("nan")
+        spread = f"{row['ratio_min']:.2f}..{row['ratio_max']:.2f}"
         print(
             f"{name:<26} | {row['rate']:>8.0f} {row['p50']:>7.1f} {row['p99']:>7.1f} | "
-            f"{ratio:>9.2f} {p99:>6.1f}"
+            f"{row['ratio']:>9.2f} {spread:>12} {p99:>6.1f}"
         )
     single, cluster = by_name.get("gin, durability os"), by_name.get("gin, 3+3 cluster, os")
     if single and cluster:

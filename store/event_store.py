@@ -272,10 +272,16 @@ class EventStore:
         return codec.text(reply[2]) == tx or self._landed(request, tx)
 
     def _eval(self, keys: list[str], args: list[Any]) -> tuple[Any, int]:
-        """EVALSHA (+ WAIT) in one pipeline on the connection of the match's primary."""
+        """EVALSHA (+ WAIT, in one pipeline) on the connection of the match's primary."""
         client = self._node_client(keys[0])
         wait = self.durability.waits_for_replica
         for _ in range(2):
+            if not wait:  # one command: no pipeline to build
+                try:
+                    return client.execute_command("EVALSHA", self._sha, len(keys), *keys, *args), 0
+                except rx.NoScriptError:
+                    client.script_load(SCRIPT)
+                    continue
             pipe = client.pipeline(transaction=False)
             pipe.execute_command("EVALSHA", self._sha, len(keys), *keys, *args)
             if wait:

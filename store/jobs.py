@@ -24,6 +24,7 @@ import os
 import socket
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import redis
 from redis.client import Pipeline
@@ -73,12 +74,27 @@ def bot_job_id(match_id: str, version: int) -> str:
     return f"bot-{match_id}-{version}"
 
 
-def followups(variant: Variant, state: State, match_id: str, version: int) -> list[JobSpec]:
-    """The jobs that `state` (after `version` events) needs."""
+def followups(
+    variant: Variant,
+    state: State,
+    match_id: str,
+    version: int,
+    seats: Sequence[dict[str, Any]] | None = None,
+) -> list[JobSpec]:
+    """The jobs that `state` (after `version` events) needs.
+
+    `seats`: the match's seats as recorded at its creation (`{seat, bot, ...}`; who is a bot
+    never changes), which saves rendering a public view for them; a state where nobody is
+    due needs none."""
     if variant.is_finished(state):
         return []
-    low = all_bots(variant, state)
     pending = variant.pending(state)
+    seat = variant.to_act(state) if pending is None else None
+    if pending is None and seat is None:
+        return []
+    if seats is None:
+        seats = _seats(variant, state)
+    low = bool(seats) and all(entry.get("bot") for entry in seats)
     if pending is not None and pending.get("type") == "score_round":
         round_no = int(variant.view(state, None).get("round") or 0)
         job_id = score_job_id(match_id, round_no)
@@ -86,22 +102,29 @@ def followups(variant: Variant, state: State, match_id: str, version: int) -> li
     if pending is not None:
         job_id = system_job_id(match_id, version)
         return [JobSpec(BOTS_LOW if low else SCORING, job_id, SYSTEM_FUNC, match_id, version)]
-    seat = variant.to_act(state)
-    if seat is not None and bot_seat(variant, state, seat):
+    if seat is not None and _bot_of(seats, seat):
         job_id = bot_job_id(match_id, version)
         return [JobSpec(BOTS_LOW if low else BOTS, job_id, BOT_FUNC, match_id, version)]
     return []
 
 
+def _seats(variant: Variant, state: State) -> list[dict[str, Any]]:
+    seats: list[dict[str, Any]] = variant.view(state, None).get("seats") or []
+    return seats
+
+
 def all_bots(variant: Variant, state: State) -> bool:
     """True when no seat of the match is a person's."""
-    seats = variant.view(state, None).get("seats") or []
+    seats = _seats(variant, state)
     return bool(seats) and all(entry.get("bot") for entry in seats)
 
 
 def bot_seat(variant: Variant, state: State, seat: int) -> str | None:
     """The bot name playing `seat`, or None for a human seat."""
-    seats = variant.view(state, None).get("seats") or []
+    return _bot_of(_seats(variant, state), seat)
+
+
+def _bot_of(seats: Sequence[dict[str, Any]], seat: int) -> str | None:
     for entry in seats:
         if entry.get("seat") == seat:
             bot = entry.get("bot")

@@ -457,7 +457,9 @@ class MatchService:
             idem_record=record.dumps() if record is not None else None,
             meta={"finished": "1"} if game.is_finished(new_state) else {},
             snapshot=self._snapshot(version, new_version, new_state),
-            jobs=followups(game, new_state, match_id, new_version),
+            jobs=followups(
+                game, new_state, match_id, new_version, self._meta(match_id).players or None
+            ),
             check_tx=current.tx,
         )
         return request, new_state

@@ -25,6 +25,7 @@ from domain.cards import Card
 from domain.errors import IllegalMove
 from domain.events import Event
 from domain.gin import melds
+from domain.gin.melds.core import least_deadwood
 from domain.gin.state import GinState, Knock, codes
 
 Melds = tuple[tuple[Card, ...], ...]
@@ -41,23 +42,30 @@ def keep_after(hand: Sequence[Card], card: Card) -> tuple[Card, ...]:
 def discardable(state: GinState, hand: Sequence[Card]) -> tuple[Card, ...]:
     """G5.3: every card of the hand except the one taken from the discard pile this turn."""
     taken = state.taken
-    if state.options.no_discard_of_taken_card and taken is not None:
-        return tuple(c for c in hand if c.index != taken.index)
+    if taken is not None and state.options.no_discard_of_taken_card:
+        index = taken.index
+        return tuple([c for c in hand if c.index != index])
     return tuple(hand)
 
 
 def knock_cards(state: GinState, hand: Sequence[Card]) -> tuple[Card, ...]:
-    """G6.2: the discards that leave at most `knock_limit` deadwood in the other 10 cards.
+    """G6.2: the discards that leave at most `knock_limit` deadwood in the other 10 cards."""
+    return knock_among(state, hand, discardable(state, hand))
+
+
+def knock_among(state: GinState, hand: Sequence[Card], free: Sequence[Card]) -> tuple[Card, ...]:
+    """`knock_cards` given the hand's discardable cards `free`.
 
     The 11-card count (G6.2) is the least over every discard, so when even it is over the
     limit no discard qualifies: one search instead of eleven for most hands."""
-    full = sum(c.bit for c in hand)
+    full = 0
+    for c in hand:
+        full |= 1 << c.index
     limit = state.options.knock_limit
-    if len(hand) == melds.MAX_HAND and melds.deadwood_of_mask(full) > limit:
+    if full.bit_count() == melds.MAX_HAND and least_deadwood(full, True) > limit:
         return ()
-    return tuple(
-        c for c in discardable(state, hand) if melds.deadwood_of_mask(full & ~c.bit) <= limit
-    )
+    eleven = full.bit_count() - 1 == melds.MAX_HAND  # what is left after the discard
+    return tuple([c for c in free if least_deadwood(full & ~(1 << c.index), eleven) <= limit])
 
 
 def check_knock(state: GinState, seat: int, card: Card) -> tuple[Card, ...]:

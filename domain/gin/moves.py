@@ -12,8 +12,7 @@ that `create` and `score_round` emit together, `draw_roles`, `deal_round` and `f
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from domain.cards import Card
 from domain.errors import (
@@ -30,12 +29,26 @@ from domain.gin.knock import (
     Melds,
     discardable,
     finish_event,
-    knock_cards,
+    knock_among,
     knock_event,
     round_result,
     target_reached,
 )
-from domain.gin.state import CODE, GinState, Phase, evolve
+from domain.gin.state import (
+    CARD_OF,
+    CODE,
+    DEALING,
+    DISCARD,
+    DRAW,
+    FINISHED,
+    NEW,
+    ROLE_DRAW,
+    SCORING,
+    UPCARD_OFFER,
+    GinState,
+    Phase,
+    evolve,
+)
 from domain.shuffle import salt_key
 
 PLAY_TYPES = ("take_upcard", "pass_upcard", "draw", "discard", "knock")
@@ -55,9 +68,9 @@ _FIELDS: dict[str, tuple[set[str], set[str]]] = {  # type: (required, optional) 
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
-    """A parsed move: only the fields of its type are set."""
+class Move(NamedTuple):
+    """A parsed move: only the fields of its type are set (a NamedTuple: one is made per
+    move, and a frozen dataclass's field-by-field `__init__` cost more than the parsing)."""
 
     type: str
     card: Card | None = None
@@ -67,30 +80,37 @@ class Move:
     advice: dict[str, Any] | None = None
 
 
+_PLAYING = (UPCARD_OFFER, DRAW, DISCARD)
+
+
 def to_act(state: GinState) -> int | None:
     """The seat whose move it is; None while a SYSTEM move is due or the match is over."""
-    return state.turn if state.phase in (Phase.UPCARD_OFFER, Phase.DRAW, Phase.DISCARD) else None
+    return state.turn if state.phase in _PLAYING else None
 
 
 def pending(state: GinState) -> dict[str, Any] | None:
     """The SYSTEM move due now, if any (G9)."""
-    if state.phase == Phase.ROLE_DRAW:
+    if state.phase == ROLE_DRAW:
         return {"type": "draw_roles"}
-    if state.phase == Phase.SCORING:
+    if state.phase == SCORING:
         return {"type": "score_round"}
-    if state.phase == Phase.DEALING:
+    if state.phase == DEALING:
         return {"type": "finish_match" if target_reached(state) else "deal_round"}
     return None
 
 
 def is_finished(state: GinState) -> bool:
-    return state.phase == Phase.FINISHED
+    return state.phase == FINISHED
 
 
 # --- parsing ---------------------------------------------------------------------------
 
 
 def _card(value: object, field: str) -> Card:
+    if type(value) is str:
+        plain = CARD_OF.get(value)  # a plain card's code: one lookup, no parsing
+        if plain is not None:
+            return plain
     card = Card.parse(value)
     if card.is_joker:
         raise InvalidCard(f"{field} 'JK': three-hand-gin is played without jokers (G2.1)")
@@ -118,9 +138,17 @@ def parse_move(move: object) -> Move:
     return _PARSERS[kind](kind, move)
 
 
+_ALLOWED = {
+    kind: frozenset({"type", *required, *optional})
+    for kind, (required, optional) in _FIELDS.items()
+}
+
+
 def _check_fields(kind: str, move: Mapping[str, Any]) -> None:
     """A move of `kind` has every field it needs and no other."""
     required, optional = _FIELDS[kind]
+    if _ALLOWED[kind].issuperset(move) and required.issubset(move.keys()):
+        return
     extra = set(move) - required - optional - {"type"}
     if extra:
         raise MalformedMove(f"{kind} move has unknown field {sorted(extra)[0]!r:.40}")
@@ -193,9 +221,9 @@ def move_json(move: Move) -> dict[str, Any]:
 def decide(state: GinState, seat: int, move: Mapping[str, Any]) -> tuple[Event, ...]:
     """Validate `move` by `seat` and return its events (G1.3-G8); raise a RulesError else."""
     parsed = parse_move(move)
-    if state.phase == Phase.FINISHED:
+    if state.phase == FINISHED:
         raise IllegalMove(f"cannot {parsed.type}: the match is finished (G8.1)")
-    if state.phase == Phase.NEW:
+    if state.phase == NEW:
         raise IllegalMove(f"cannot {parsed.type}: the match has not been created")
     if parsed.type in SYSTEM_TYPES or seat == SYSTEM:
         return _decide_system(state, seat, parsed)
@@ -269,8 +297,8 @@ _SYSTEM: dict[str, Callable[[GinState], tuple[Event, ...]]] = {
 def advice_open(state: GinState) -> bool:
     """G1.4 / A-G4: when the advisor may advise (advice_window)."""
     if state.options.advice_window == "after_knock_only":
-        return state.phase == Phase.SCORING and state.knock is not None
-    return state.phase in (Phase.UPCARD_OFFER, Phase.DRAW, Phase.DISCARD)
+        return state.phase == SCORING and state.knock is not None
+    return state.phase in (UPCARD_OFFER, DRAW, DISCARD)
 
 
 def _advise(state: GinState, seat: int, move: Move) -> tuple[Event, ...]:
@@ -302,19 +330,19 @@ def _need_phase(state: GinState, move: Move, phase: Phase, rule: str) -> None:
 
 def _take_upcard(state: GinState, seat: int, move: Move) -> tuple[Event, ...]:
     """G5.1.1 / G5.1.3: the offered player takes the upcard (it counts as the draw)."""
-    _need_phase(state, move, Phase.UPCARD_OFFER, "G5.1")
+    _need_phase(state, move, UPCARD_OFFER, "G5.1")
     return (Event("UpcardTaken", {"seat": seat, "card": str(state.discard[-1])}),)
 
 
 def _pass_upcard(state: GinState, seat: int, move: Move) -> tuple[Event, ...]:
     """G5.1: CAPTAIN, then BOX, may pass; after both, CAPTAIN draws from the stock."""
-    _need_phase(state, move, Phase.UPCARD_OFFER, "G5.1")
+    _need_phase(state, move, UPCARD_OFFER, "G5.1")
     return (Event("UpcardPassed", {"seat": seat, "card": str(state.discard[-1])}),)
 
 
 def _draw(state: GinState, seat: int, move: Move) -> tuple[Event, ...]:
     """G5.2.1: the top of the stock or of the discard pile (not after both passed, G5.1.4)."""
-    _need_phase(state, move, Phase.DRAW, "G5.2")
+    _need_phase(state, move, DRAW, "G5.2")
     if move.source == "discard":
         if state.stock_only:
             raise IllegalMove(
@@ -328,19 +356,19 @@ def _draw(state: GinState, seat: int, move: Move) -> tuple[Event, ...]:
         raise IllegalMove("cannot draw from the stock: it is empty (G5.6)")
     else:
         card = state.stock[0]
-    return (Event("CardDrawn", {"seat": seat, "from": move.source, "card": str(card)}),)
+    return (Event("CardDrawn", {"seat": seat, "from": move.source, "card": CODE[card.index]}),)
 
 
 def _discard(state: GinState, seat: int, move: Move) -> tuple[Event, ...]:
     """G5.2.2 / G5.3: discard face up any card but one just taken from the discard pile."""
-    _need_phase(state, move, Phase.DISCARD, "G5.2")
+    _need_phase(state, move, DISCARD, "G5.2")
     card = _held(state, seat, move)
-    return (Event("CardDiscarded", {"seat": seat, "card": str(card)}),)
+    return (Event("CardDiscarded", {"seat": seat, "card": CODE[card.index]}),)
 
 
 def _knock(state: GinState, seat: int, move: Move) -> tuple[Event, ...]:
     """G6.1-G6.4: knock after drawing, discarding face down; melds checked (G6.3)."""
-    _need_phase(state, move, Phase.DISCARD, "G6.1: knock after drawing, instead of discarding")
+    _need_phase(state, move, DISCARD, "G6.1: knock after drawing, instead of discarding")
     card = _held(state, seat, move)
     return (knock_event(state, seat, card, move.melds),)
 
@@ -349,9 +377,10 @@ def _held(state: GinState, seat: int, move: Move) -> Card:
     assert move.card is not None
     card = move.card
     index = card.index  # cards compare by index; ints compare without a method call
-    if all(c.index != index for c in state.hands[seat]):
+    if index not in [c.index for c in state.hands[seat]]:
         raise IllegalMove(f"cannot {move.type} {card}: it is not in your hand")
-    if all(c.index != index for c in discardable(state, state.hands[seat])):
+    taken = state.taken
+    if taken is not None and taken.index == index and state.options.no_discard_of_taken_card:
         raise IllegalMove(
             f"cannot {move.type} {card}: you took it from the discard pile this turn (G5.3)"
         )
@@ -376,7 +405,7 @@ def legal_moves(state: GinState, seat: int) -> list[dict[str, Any]]:
         due = pending(state)
         return [] if due is None else [due]
     roles = state.roles
-    if roles is None or state.phase == Phase.FINISHED:
+    if roles is None or state.phase == FINISHED:
         return []
     if seat == roles.advisor:
         ok = state.options.advice_enabled and advice_open(state)
@@ -389,14 +418,15 @@ def legal_moves(state: GinState, seat: int) -> list[dict[str, Any]]:
 
 def _turn_moves(state: GinState, seat: int) -> list[dict[str, Any]]:
     """The moves of the seat to act in this phase: upcard offer, draw, or discard/knock."""
-    if state.phase == Phase.UPCARD_OFFER:
+    if state.phase == UPCARD_OFFER:
         return [{"type": "take_upcard"}, {"type": "pass_upcard"}]
-    if state.phase == Phase.DRAW:
+    if state.phase == DRAW:
         moves = [{"type": "draw", "from": "stock"}]
         if not state.stock_only and state.discard:
             moves.append({"type": "draw", "from": "discard"})
         return moves
     hand = state.hands[seat]
-    discards = [{"type": "discard", "card": CODE[c.index]} for c in discardable(state, hand)]
-    knocks = [{"type": "knock", "card": CODE[c.index]} for c in knock_cards(state, hand)]
-    return discards + knocks
+    free = discardable(state, hand)
+    moves = [{"type": "discard", "card": CODE[c.index]} for c in free]
+    moves += [{"type": "knock", "card": CODE[c.index]} for c in knock_among(state, hand, free)]
+    return moves

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from functools import lru_cache
 from typing import Any
 
 from domain.options import OptionTables, frozen, validate
@@ -75,10 +74,21 @@ class GinOptions:
         return dict(_as_dict(self))  # a fresh dict: every view may own (and change) its copy
 
 
-@lru_cache(maxsize=256)
+_DICTS: dict[int, tuple[GinOptions, dict[str, Any]]] = {}
+"""A pure memo of `_as_dict` by the options' identity (a match's options never change, and
+every state of a match shares one object): hashing 19 fields per view cost more than the
+copy. Each entry holds its key object, so an id is never reused while it is cached."""
+
+
 def _as_dict(options: GinOptions) -> dict[str, Any]:
-    """A pure memo keyed by the options' value: a match's options never change."""
-    return {name: getattr(options, name) for name in NAMES}
+    hit = _DICTS.get(id(options))
+    if hit is not None and hit[0] is options:
+        return hit[1]
+    if len(_DICTS) >= 256:
+        _DICTS.clear()
+    made = {name: getattr(options, name) for name in NAMES}
+    _DICTS[id(options)] = (options, made)
+    return made
 
 
 NAMES = tuple(f.name for f in fields(GinOptions))

@@ -25,7 +25,7 @@ from typing import Any
 from domain.events import Event
 from domain.gin.moves import legal_moves, to_act
 from domain.gin.options import GinOptions
-from domain.gin.state import GinState, Phase, Roles, codes
+from domain.gin.state import CODE, FINISHED, GinState, Knock, Roles, codes
 
 VARIANT_NAME = "three-hand-gin"
 
@@ -52,19 +52,24 @@ def sees_hand(options: GinOptions, roles: Roles | None, viewer: int | None, owne
 
 
 def view(state: GinState, seat: int | None) -> dict[str, Any]:
-    """The api.md view of the match for `seat` (None: a spectator), without `id`."""
+    """The api.md view of the match for `seat` (None: a spectator), without `id`.
+
+    Built in one pass over the state's fields: every list and dict is the view's own, except
+    the recorded round results (read-only and shared, domain/frozen.py)."""
     roles = state.roles
-    top = state.discard[-1] if state.discard else None
+    discard = state.discard
+    phase = state.phase
+    count = len(state.players)
     return {
         "variant": VARIANT_NAME,
         "version": state.version,
         "seeded": state.seeded,
-        "status": "finished" if state.phase == Phase.FINISHED else "active",
+        "status": "finished" if phase == FINISHED else "active",
         "options": state.options.as_dict(),
         "round": state.round,
-        "phase": str(state.phase),
+        "phase": phase.value,
         "turn": to_act(state),
-        "seats": [_seat(state, s) for s in range(len(state.players))],
+        "seats": _seats(state, roles),
         "scores": list(state.scores),
         "winners": list(state.winners),
         "stock_size": len(state.stock),
@@ -73,32 +78,42 @@ def view(state: GinState, seat: int | None) -> dict[str, Any]:
         "roles": None
         if roles is None
         else {"box": roles.box, "captain": roles.captain, "advisor": roles.advisor},
-        "discard_top": None if top is None else str(top),
-        "discard_size": len(state.discard),
-        "discard_pile": codes(state.discard),
-        "picked": [codes(p) for p in state.picked],
-        "knock": _public_knock(state),
-        "you": _you(state, seat),
+        "discard_top": CODE[discard[-1].index] if discard else None,
+        "discard_size": len(discard),
+        "discard_pile": [CODE[c.index] for c in discard],
+        "picked": [[CODE[c.index] for c in p] if p else [] for p in state.picked],
+        "knock": None if state.knock is None else _public_knock(state.knock),
+        "you": _you(state, seat) if seat is not None and 0 <= seat < count else None,
     }
 
 
-def _seat(state: GinState, seat: int) -> dict[str, Any]:
-    player = state.players[seat]
-    role = state.roles.of(seat) if state.roles is not None else None
-    return {
-        "seat": seat,
-        "name": player.name,
-        "bot": player.bot,
-        "hand_size": len(state.hands[seat]),
-        "role": role,
-    }
+def _role_names(roles: Roles | None, count: int) -> list[str | None]:
+    """Each seat's role this hand (G1.1), None before the role draw."""
+    names: list[str | None] = [None] * count
+    if roles is not None:
+        names[roles.advisor] = "advisor"
+        names[roles.captain] = "captain"
+        names[roles.box] = "box"
+    return names
 
 
-def _public_knock(state: GinState) -> dict[str, Any] | None:
+def _seats(state: GinState, roles: Roles | None) -> list[dict[str, Any]]:
+    hands = state.hands
+    names = _role_names(roles, len(state.players))
+    return [
+        {
+            "seat": seat,
+            "name": player.name,
+            "bot": player.bot,
+            "hand_size": len(hands[seat]),
+            "role": names[seat],
+        }
+        for seat, player in enumerate(state.players)
+    ]
+
+
+def _public_knock(knock: Knock) -> dict[str, Any]:
     """G6.3: the knocker's spread is face up; his knock card is not shown here."""
-    knock = state.knock
-    if knock is None:
-        return None
     return {
         "seat": knock.seat,
         "melds": [codes(m) for m in knock.melds],
@@ -108,14 +123,12 @@ def _public_knock(state: GinState) -> dict[str, Any] | None:
     }
 
 
-def _you(state: GinState, seat: int | None) -> dict[str, Any] | None:
-    if seat is None or not 0 <= seat < len(state.players):
-        return None
+def _you(state: GinState, seat: int) -> dict[str, Any]:
     roles = state.roles
     you: dict[str, Any] = {
         "seat": seat,
         "role": roles.of(seat) if roles is not None else None,
-        "hand": codes(state.hands[seat]),
+        "hand": [CODE[c.index] for c in state.hands[seat]],
         "legal_moves": legal_moves(state, seat),
     }
     if roles is not None and seat == roles.advisor:
@@ -127,7 +140,7 @@ def _you(state: GinState, seat: int | None) -> dict[str, Any] | None:
 def event_view(before: GinState, event: Event, seat: int | None) -> dict[str, Any]:
     """`{"type", "v", "data"}` with every card `seat` may not see as None (G1.4)."""
     data = json_copy(event.data)
-    if before.phase != Phase.FINISHED:
+    if before.phase != FINISHED:
         redact = _REDACT.get(event.type)
         if redact is not None:
             redact(before, data, seat)

@@ -88,3 +88,15 @@ def test_malformed_tokens_are_unauthorized(service: MatchService, token: str) ->
     match_id, _ = _create(service)
     with pytest.raises(Unauthorized):
         service.authenticate(match_id, token)
+
+
+def test_token_hashes_keep_their_stored_form() -> None:
+    """Hashes stored by earlier code (HMAC-SHA256 of match, seat and token, hex) still
+    verify: the one-shot `hmac.digest` gives the same text as `hmac.new(...).hexdigest()`."""
+    import hashlib
+    import hmac
+
+    pepper, token = b"pepper", tokens.new_token(1)
+    old = hmac.new(pepper, f"m_1\x001\x00{token}".encode(), hashlib.sha256).hexdigest()
+    assert tokens.token_hash(pepper, "m_1", 1, token) == old
+    assert tokens.verify(pepper, "m_1", token, {1: old}) == 1
