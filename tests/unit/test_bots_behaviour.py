@@ -240,3 +240,54 @@ def test_gin_expert_stock_value_counts_only_outs() -> None:
     pool = mask_of(["4C", "QD", "QC", "KD"])  # 4C extends the clubs run: gin
     assert value(hand, pool, 1.5) == 10 - 1.5 * 10 / 4
     assert stock_value(hand, _Memo(pool, 1.5, {})) == (0 + 3 * value(hand, pool, 1.5)) / 4
+
+
+def test_gin_expert_samples_no_hand_that_could_have_knocked_g6_2() -> None:
+    """G6.2, G5.4: once the opponent has played a turn and discarded instead of knocking,
+    the expert's sampled opponent hands are redrawn until their deadwood is over the knock
+    limit (a knock-at-once opponent would have knocked); before its first turn they are not."""
+    from domain.bots.gin.eval import OpponentModel, deadwood, opponent_has_played
+    from domain.bots.gin.eval import SeatView as GinSeat
+
+    late = GinSeat.of(gin_view("6H 7H 2C 9C KD QS JD 4S 3D TC", "8C", "draw", stock=15))
+    assert opponent_has_played(late)
+    free = OpponentModel.sample(late, random.Random(5), samples=60, no_knock=False)
+    assert any(deadwood(h) <= 10 for h in free.hands)  # a drawing opponent often could
+    held = OpponentModel.sample(late, random.Random(5), samples=60, no_knock=True)
+    low = sum(deadwood(h) <= 10 for h in held.hands)
+    assert low < sum(deadwood(h) <= 10 for h in free.hands)
+    offer = GinSeat.of(gin_view("6H 7H 2C 9C KD QS JD 4S 3D TC", "8C", "upcard_offer", 31))
+    assert not opponent_has_played(offer)
+
+
+def test_gin_expert_knock_counts_the_hand_won_beyond_its_points_g1_5() -> None:
+    """G1.5, G7.2, G7.3: the winner of a hand plays the next and the loser sits out, so
+    `win_weight` is added to each sampled won knock and taken from each undercut."""
+    from domain.bots.gin.eval import OpponentModel, knock_value, mask_of
+    from domain.bots.gin.eval import SeatView as GinSeat
+
+    seat = GinSeat.of(gin_view("AC 2C 3C 5D 6D 7D 9H TH JH 4S", "8C", "discard"))
+    kept = mask_of(["AC", "2C", "3C", "5D", "6D", "7D", "9H", "TH", "JH", "4S"])  # 4 deadwood
+    # 70 deadwood, 8H laid off on 9H-TH-JH (G6.6): 62, so the knock wins 62 - 4 = 58
+    beaten = mask_of(["KS", "KD", "QC", "QD", "8S", "8H", "2H", "2D", "5S", "5H"])
+    # three sets and AH: 1 < 4, an undercut worth 4 - 1 + 10 = 13 to the opponent (G7.3)
+    under = mask_of(["KS", "KH", "KC", "QC", "QD", "QH", "JS", "JD", "JC", "AH"])
+    model = OpponentModel((beaten, under))
+    assert knock_value(seat, kept, model) == ((58 - 13) / 2, 0.5)
+    assert knock_value(seat, kept, model, win_weight=20) == ((58 - 13) / 2, 0.5)  # they cancel
+    assert knock_value(seat, kept, OpponentModel((beaten,)), 20) == (58 + 20, 0.0)
+    assert knock_value(seat, kept, OpponentModel((under,)), 20) == (-13 - 20, 1.0)
+
+
+def test_gin_expert_threat_is_the_share_of_hands_a_discard_lets_knock_g6_2() -> None:
+    """G5.2, G6.2: a discard that completes a meld for a sampled opponent hand and brings it
+    to the knock limit is a threat in that hand; a card nobody can use threatens none."""
+    from domain.bots.gin.eval import OpponentModel, mask_of
+
+    near = mask_of(["5S", "6S", "7S", "KD", "KH", "KC", "2H", "3D", "4C", "QD"])
+    far = mask_of(["AS", "3S", "9D", "JD", "KH", "2C", "4H", "6D", "8C", "TS"])
+    model = OpponentModel((near, far))
+    eight = mask_of(["8S"]).bit_length() - 1  # 5S-8S run: 19 deadwood -> 9 after QD goes
+    assert model.threat(eight, 10) == 0.5
+    assert model.threat(eight, 8) == 0.0  # 9 is over a knock limit of 8
+    assert model.threat(mask_of(["8H"]).bit_length() - 1, 10) == 0.0

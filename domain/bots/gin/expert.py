@@ -54,6 +54,9 @@ class Params:
     beta: float = 0.6  # weight of a discard's danger (deadwood it saves the opponent)
     knock_margin: float = 0.0  # knock when the expected points of the knock exceed this
     infer_declined: bool = True  # sampled opponent hands would not have kept its last discard
+    infer_no_knock: bool = True  # ... nor could have knocked on the turn it played (G6.2)
+    win_weight: float = 0.0  # worth of winning a hand beyond its points (G1.5: winner plays on)
+    threat: float = 0.0  # weight of a discard letting the opponent knock at once
 
 
 PARAMS = Params()
@@ -191,10 +194,15 @@ def play_choice(
     for card in knocks:
         if deadwood(hand & ~(1 << card)) == 0:
             return {"type": "knock", "card": code(card)}, f"gin: discard {code(card)} face down"
-    model = OpponentModel.sample(seat, rng)
+    model = OpponentModel.sample(seat, rng, no_knock=params.infer_no_knock)
     if knocks:
-        best = max(knocks, key=lambda c: (knock_value(seat, hand & ~(1 << c), model)[0], -c))
-        ev, undercut = knock_value(seat, hand & ~(1 << best), model)
+        weight = params.win_weight
+
+        def worth(card: int) -> float:
+            return knock_value(seat, hand & ~(1 << card), model, weight)[0]
+
+        best = max(knocks, key=lambda c: (worth(c), -c))
+        ev, undercut = knock_value(seat, hand & ~(1 << best), model, weight)
         if ev > params.knock_margin:
             left = deadwood(hand & ~(1 << best))
             return {"type": "knock", "card": code(best)}, (
@@ -218,6 +226,8 @@ def _discard(
     for card in discards:
         own = memo(seat.hand & ~(1 << card))
         risk = model.danger(card)
+        if params.threat:
+            risk += params.threat * model.threat(card, seat.knock_limit)
         scored.append((own + weight * risk, -CARD_VALUES[card], card, own, risk))
     scored.sort()
     _, _, card, own, risk = scored[0]
