@@ -291,3 +291,31 @@ def test_gin_expert_threat_is_the_share_of_hands_a_discard_lets_knock_g6_2() -> 
     assert model.threat(eight, 10) == 0.5
     assert model.threat(eight, 8) == 0.0  # 9 is over a knock limit of 8
     assert model.threat(mask_of(["8H"]).bit_length() - 1, 10) == 0.0
+
+
+def test_manipulation_draw_cost_prices_the_forced_second_and_third_draws_m4() -> None:
+    """M4 D2, D3: a sure meld at the first draw costs nothing more; a hand that never melds
+    draws two more cards; in between, D2 with the miss chance and D3 with its cube."""
+    from domain.bots.manipulation.eval import draw_cost
+
+    assert draw_cost(1.0, 7.0) == 0.0
+    assert draw_cost(0.0, 7.0) == 14.0
+    assert draw_cost(0.5, 8.0) == 8.0 * (0.5 + 0.125)
+
+
+def test_manipulation_expert_planner_holds_a_card_the_draw_cost_pays_for_m4() -> None:
+    """M4, M6: melding everything leaves QD, which one drawn card rarely melds with: the
+    forced draws cost more than the 2 points of 2H, which still fits 3H-4H-5H next turn,
+    so the expert melds the kings and holds 2H back; with 2H worth nothing to hold (the
+    planner off) it plays the solver's full meld."""
+    from dataclasses import replace
+
+    full = {"type": "meld", "table": [["2H", "3H", "4H", "5H"], ["KC", "KD", "KS"]]}
+    legal = [{"type": "draw"}, full]
+    view = manip_view("2H KC KD KS QD", ["3H 4H 5H"], [5, 7], legal, phase="meld_or_draw")
+    move, reason = manip_expert.explain(view, legal, random.Random(0))
+    assert move["type"] == "meld" and "holding 2H back" in reason
+    assert not any("2H" in meld for meld in move["table"])
+    assert any(sorted(meld) == ["KC", "KD", "KS"] for meld in move["table"])
+    off = replace(manip_expert.PARAMS, hold=False)
+    assert manip_expert.decide(view, legal, random.Random(0), off)[0] == full

@@ -225,6 +225,23 @@ def meld_chance(seat: SeatView, move: Mapping[str, Any]) -> float:
     return good / total
 
 
+def mean_unseen_value(seat: SeatView) -> float:
+    """M1.4: the expected value of one card drawn from the stock (a card of the unseen)."""
+    unseen = seat.unseen()
+    return sum(card_value(c) for c in unseen) / len(unseen) if unseen else 0.0
+
+
+def draw_cost(chance: float, mean_value: float) -> float:
+    """M4: the expected points a turn starting from a hand adds by forced draws.
+
+    With `chance` the probability that one drawn card melds at once, D2 is drawn with
+    probability 1 - chance and D3 (no meld after two cards, roughly both missing) with
+    (1 - chance) ** 3; each extra card adds `mean_value` points to the hand.
+    """
+    miss = 1.0 - chance
+    return mean_value * (miss + miss**3)
+
+
 def hold_back(seat: SeatView, most: int) -> tuple[Move, str, bool] | None:
     """The solver's best meld without one low card, that card, and whether the meld is proven
     best (False when the solver's work budget ran out), when the card still fits the
