@@ -319,3 +319,28 @@ def test_manipulation_expert_planner_holds_a_card_the_draw_cost_pays_for_m4() ->
     assert any(sorted(meld) == ["KC", "KD", "KS"] for meld in move["table"])
     off = replace(manip_expert.PARAMS, hold=False)
     assert manip_expert.decide(view, legal, random.Random(0), off)[0] == full
+
+
+def test_gin_expert_plays_on_for_gin_only_when_it_is_worth_more_than_the_knock_g6_4() -> None:
+    """G6.4, G7.1: with 1 deadwood (AS) five unseen cards (4D 8D 8H QH KD) make gin next
+    draw, worth the bonus and the opponent's whole count. Against a knock worth little now
+    the expert plays on; against a rich knock, or with the knob off, it does not."""
+    from dataclasses import replace
+
+    from domain.bots.gin.eval import OpponentModel, mask_of
+    from domain.bots.gin.eval import SeatView as GinSeat
+    from domain.bots.gin.expert import PARAMS, gin_hunt
+
+    hand = "5D 6D 7D 9H TH JH KS KH KC AS 2C"
+    seat = GinSeat.of(gin_view(hand, "4C", "discard", stock=20))
+    kept = mask_of(hand.split()[:10])
+    model = OpponentModel((mask_of(["QS", "QC", "JC", "TC", "8S", "7S", "6C", "4H", "3H", "2S"]),))
+    params = replace(PARAMS, hunt=0.8, win_weight=0.0)
+    found = gin_hunt(seat, kept, model, 5.0, params)
+    assert found is not None
+    chance, worth = found
+    unseen = seat.unseen.bit_count()
+    assert chance == 5 / unseen
+    assert worth == chance * (25 + 40) + (1 - chance) * 0.8 * 5.0  # TC-JC-QC melded: 40
+    assert gin_hunt(seat, kept, model, 60.0, params) is None
+    assert gin_hunt(seat, kept, model, 5.0, replace(params, hunt=0.0)) is None

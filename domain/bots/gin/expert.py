@@ -57,6 +57,7 @@ class Params:
     infer_no_knock: bool = True  # ... nor could have knocked on the turn it played (G6.2)
     win_weight: float = 0.0  # worth of winning a hand beyond its points (G1.5: winner plays on)
     threat: float = 0.0  # weight of a discard letting the opponent knock at once
+    hunt: float = 0.0  # share of a knock's worth still there next turn when playing for gin
 
 
 PARAMS = Params()
@@ -203,6 +204,14 @@ def play_choice(
 
         best = max(knocks, key=lambda c: (worth(c), -c))
         ev, undercut = knock_value(seat, hand & ~(1 << best), model, weight)
+        hunt = gin_hunt(seat, hand & ~(1 << best), model, ev, params)
+        if hunt is not None:
+            chance, worth = hunt
+            move, _ = _discard(seat, discards, model, params)
+            return move, (
+                f"play on for gin: {100 * chance:.0f}% to draw it next turn, worth about "
+                f"{worth:+.1f} points against {ev:+.1f} for knocking now; {move['card']} goes"
+            )
         if ev > params.knock_margin:
             left = deadwood(hand & ~(1 << best))
             return {"type": "knock", "card": code(best)}, (
@@ -210,6 +219,29 @@ def play_choice(
                 f"{100 * undercut:.0f}% undercut risk"
             )
     return _discard(seat, discards, model, params)
+
+
+def gin_hunt(
+    seat: SeatView, kept: int, model: OpponentModel, ev: float, params: Params = PARAMS
+) -> tuple[float, float] | None:
+    """(gin chance, worth of playing on) when playing on for gin beats knocking (G6.4, G7.1).
+
+    Next turn's draw makes gin with the share of unseen cards that complete the kept hand;
+    gin scores the bonus and the opponent's whole count (no lay-offs, no undercut). A miss
+    keeps the knock for later, worth `hunt` times the knock's worth now (the opponent may
+    knock first or the hand may be drawn). Only with cards left in the stock to draw.
+    """
+    if params.hunt <= 0 or seat.stock_size <= 3 or not model.hands:
+        return None
+    pool = seat.unseen & related(kept)
+    if not pool:
+        return None
+    outs = sum(1 for c in bits(pool) if least_deadwood(kept | 1 << c, True) == 0)
+    chance = outs / max(1, seat.unseen.bit_count())
+    gin = seat.gin_bonus + sum(deadwood(h) for h in model.hands) / len(model.hands)
+    gin += params.win_weight
+    worth = chance * gin + (1 - chance) * params.hunt * ev
+    return (chance, worth) if worth > ev else None
 
 
 def danger_weight(seat: SeatView, params: Params = PARAMS) -> float:
