@@ -57,7 +57,7 @@ class Params:
     infer_no_knock: bool = True  # ... nor could have knocked on the turn it played (G6.2)
     win_weight: float = 0.0  # worth of winning a hand beyond its points (G1.5: winner plays on)
     threat: float = 0.0  # weight of a discard letting the opponent knock at once
-    hunt: float = 0.0  # share of a knock's worth still there next turn when playing for gin
+    hunt: float = 0.8  # share of a knock's worth still there next turn when playing for gin
 
 
 PARAMS = Params()
