@@ -344,3 +344,21 @@ def test_gin_expert_plays_on_for_gin_only_when_it_is_worth_more_than_the_knock_g
     assert worth == chance * (25 + 40) + (1 - chance) * 0.8 * 5.0  # TC-JC-QC melded: 40
     assert gin_hunt(seat, kept, model, 60.0, params) is None
     assert gin_hunt(seat, kept, model, 5.0, replace(params, hunt=0.0)) is None
+
+
+def test_manipulation_hold_back_survives_the_solver_budget_running_out(monkeypatch: Any) -> None:
+    """M6: when the solver's work budget runs out it falls back on the listed meld moves
+    (not proven best); the planner's solver call gives it frozen options, so a view's
+    options dict works there too (it raised TypeError: unhashable dict)."""
+    from functools import partial
+
+    from domain.bots.manipulation import eval as manip_eval
+    from domain.manipulation.table.solver import best_move
+
+    monkeypatch.setattr(manip_eval, "best_move", partial(best_move, budget=1))
+    view = manip_view("2H KC KD KS QD", ["3H 4H 5H"], [5, 7], [], phase="meld_or_draw")
+    held = hold_back(SeatView.of(view), 5)
+    assert held is not None
+    move, card, proven = held
+    assert card == "2H" and not proven
+    assert not any("2H" in meld for meld in move["table"])

@@ -15,6 +15,7 @@ from typing import Any
 from domain.cards import JOKER_CODE, Card, TableCard
 from domain.errors import RulesError
 from domain.manipulation.melds import extensions, hand_melds
+from domain.manipulation.options import options_of
 from domain.manipulation.table.rules import validate_meld_move
 from domain.manipulation.table.solver import best_move
 
@@ -250,10 +251,12 @@ def hold_back(seat: SeatView, most: int) -> tuple[Move, str, bool] | None:
         return None
     hand = list(seat.hand_objects())
     table = seat.table_objects()
+    # frozen: the solver's budget-spent fallback (meld_candidates) memoises on its options
+    frozen = options_of(seat.options)
     for card in sorted({c for c in hand if not c.is_joker and c.value <= most}):
         rest = list(hand)
         rest.remove(card)
-        found = best_move(table, rest, seat.options, has_opened=True, decks=seat.decks)
+        found = best_move(table, rest, frozen, has_opened=True, decks=seat.decks)
         if found is None or not _fits_table(card, found.table):
             continue
         try:
