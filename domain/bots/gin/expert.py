@@ -206,11 +206,12 @@ def play_choice(
         ev, undercut = knock_value(seat, hand & ~(1 << best), model, weight)
         hunt = gin_hunt(seat, hand & ~(1 << best), model, ev, params)
         if hunt is not None:
-            chance, worth = hunt
+            chance, playing_on = hunt
             move, _ = _discard(seat, discards, model, params)
             return move, (
                 f"play on for gin: {100 * chance:.0f}% to draw it next turn, worth about "
-                f"{worth:+.1f} points against {ev:+.1f} for knocking now; {move['card']} goes"
+                f"{playing_on:+.1f} points against {ev:+.1f} for knocking now; "
+                f"{move['card']} goes"
             )
         if ev > params.knock_margin:
             left = deadwood(hand & ~(1 << best))
