@@ -54,7 +54,7 @@ class Params:
     beta: float = 0.6  # weight of a discard's danger (deadwood it saves the opponent)
     knock_margin: float = 0.0  # knock when the expected points of the knock exceed this
     infer_declined: bool = True  # sampled opponent hands would not have kept its last discard
-    infer_no_knock: bool = True  # ... nor could have knocked on the turn it played (G6.2)
+    infer_no_knock: bool = False  # ... nor could have knocked (G6.2); arena: no gain, slower
     win_weight: float = 0.0  # worth of winning a hand beyond its points (G1.5: winner plays on)
     threat: float = 0.0  # weight of a discard letting the opponent knock at once
     hunt: float = 0.8  # share of a knock's worth still there next turn when playing for gin
