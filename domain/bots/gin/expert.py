@@ -12,7 +12,11 @@ From the seat's view only (domain.bots.gin.eval):
   hands, weighed against our own value (`beta`), more as the hand goes on.
 - Knock (G6, G7): gin at once. Otherwise the expected points of the knock against the
   sampled hands after their best lay-offs (G6.7), undercuts (G7.3) included; knock when
-  that beats `knock_margin`, else keep playing for a lower count.
+  that beats `knock_margin`, else keep playing for a lower count. A won hand counts
+  `win_weight` beyond its points (G1.5: the winner plays the next hand; 0 by default).
+- Gin hunt (G6.4, G7.1): with a knock in hand, play on when the chance of drawing gin next
+  turn times its worth (bonus plus the sampled opponent count), plus `hunt` times the
+  knock's worth on a miss, beats knocking now.
 - ADVISOR (G1.3, G1.4): advises the captain, in words, with the move this bot would make
   from the captain's hand when the view shows it.
 """
