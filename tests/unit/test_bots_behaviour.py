@@ -240,3 +240,125 @@ def test_gin_expert_stock_value_counts_only_outs() -> None:
     pool = mask_of(["4C", "QD", "QC", "KD"])  # 4C extends the clubs run: gin
     assert value(hand, pool, 1.5) == 10 - 1.5 * 10 / 4
     assert stock_value(hand, _Memo(pool, 1.5, {})) == (0 + 3 * value(hand, pool, 1.5)) / 4
+
+
+def test_gin_expert_samples_no_hand_that_could_have_knocked_g6_2() -> None:
+    """G6.2, G5.4: once the opponent has played a turn and discarded instead of knocking,
+    the expert's sampled opponent hands are redrawn until their deadwood is over the knock
+    limit (a knock-at-once opponent would have knocked); before its first turn they are not."""
+    from domain.bots.gin.eval import OpponentModel, deadwood, opponent_has_played
+    from domain.bots.gin.eval import SeatView as GinSeat
+
+    late = GinSeat.of(gin_view("6H 7H 2C 9C KD QS JD 4S 3D TC", "8C", "draw", stock=15))
+    assert opponent_has_played(late)
+    free = OpponentModel.sample(late, random.Random(5), samples=60, no_knock=False)
+    assert any(deadwood(h) <= 10 for h in free.hands)  # a drawing opponent often could
+    held = OpponentModel.sample(late, random.Random(5), samples=60, no_knock=True)
+    low = sum(deadwood(h) <= 10 for h in held.hands)
+    assert low < sum(deadwood(h) <= 10 for h in free.hands)
+    offer = GinSeat.of(gin_view("6H 7H 2C 9C KD QS JD 4S 3D TC", "8C", "upcard_offer", 31))
+    assert not opponent_has_played(offer)
+
+
+def test_gin_expert_knock_counts_the_hand_won_beyond_its_points_g1_5() -> None:
+    """G1.5, G7.2, G7.3: the winner of a hand plays the next and the loser sits out, so
+    `win_weight` is added to each sampled won knock and taken from each undercut."""
+    from domain.bots.gin.eval import OpponentModel, knock_value, mask_of
+    from domain.bots.gin.eval import SeatView as GinSeat
+
+    seat = GinSeat.of(gin_view("AC 2C 3C 5D 6D 7D 9H TH JH 4S", "8C", "discard"))
+    kept = mask_of(["AC", "2C", "3C", "5D", "6D", "7D", "9H", "TH", "JH", "4S"])  # 4 deadwood
+    # 70 deadwood, 8H laid off on 9H-TH-JH (G6.6): 62, so the knock wins 62 - 4 = 58
+    beaten = mask_of(["KS", "KD", "QC", "QD", "8S", "8H", "2H", "2D", "5S", "5H"])
+    # three sets and AH: 1 < 4, an undercut worth 4 - 1 + 10 = 13 to the opponent (G7.3)
+    under = mask_of(["KS", "KH", "KC", "QC", "QD", "QH", "JS", "JD", "JC", "AH"])
+    model = OpponentModel((beaten, under))
+    assert knock_value(seat, kept, model) == ((58 - 13) / 2, 0.5)
+    assert knock_value(seat, kept, model, win_weight=20) == ((58 - 13) / 2, 0.5)  # they cancel
+    assert knock_value(seat, kept, OpponentModel((beaten,)), 20) == (58 + 20, 0.0)
+    assert knock_value(seat, kept, OpponentModel((under,)), 20) == (-13 - 20, 1.0)
+
+
+def test_gin_expert_threat_is_the_share_of_hands_a_discard_lets_knock_g6_2() -> None:
+    """G5.2, G6.2: a discard that completes a meld for a sampled opponent hand and brings it
+    to the knock limit is a threat in that hand; a card nobody can use threatens none."""
+    from domain.bots.gin.eval import OpponentModel, mask_of
+
+    near = mask_of(["5S", "6S", "7S", "KD", "KH", "KC", "2H", "3D", "4C", "QD"])
+    far = mask_of(["AS", "3S", "9D", "JD", "KH", "2C", "4H", "6D", "8C", "TS"])
+    model = OpponentModel((near, far))
+    eight = mask_of(["8S"]).bit_length() - 1  # 5S-8S run: 19 deadwood -> 9 after QD goes
+    assert model.threat(eight, 10) == 0.5
+    assert model.threat(eight, 8) == 0.0  # 9 is over a knock limit of 8
+    assert model.threat(mask_of(["8H"]).bit_length() - 1, 10) == 0.0
+
+
+def test_manipulation_draw_cost_prices_the_forced_second_and_third_draws_m4() -> None:
+    """M4 D2, D3: a sure meld at the first draw costs nothing more; a hand that never melds
+    draws two more cards; in between, D2 with the miss chance and D3 with its cube."""
+    from domain.bots.manipulation.eval import draw_cost
+
+    assert draw_cost(1.0, 7.0) == 0.0
+    assert draw_cost(0.0, 7.0) == 14.0
+    assert draw_cost(0.5, 8.0) == 8.0 * (0.5 + 0.125)
+
+
+def test_manipulation_expert_planner_holds_a_card_the_draw_cost_pays_for_m4() -> None:
+    """M4, M6: melding everything leaves QD, which one drawn card rarely melds with: the
+    forced draws cost more than the 2 points of 2H, which still fits 3H-4H-5H next turn,
+    so the expert melds the kings and holds 2H back; with 2H worth nothing to hold (the
+    planner off) it plays the solver's full meld."""
+    from dataclasses import replace
+
+    full = {"type": "meld", "table": [["2H", "3H", "4H", "5H"], ["KC", "KD", "KS"]]}
+    legal = [{"type": "draw"}, full]
+    view = manip_view("2H KC KD KS QD", ["3H 4H 5H"], [5, 7], legal, phase="meld_or_draw")
+    move, reason = manip_expert.explain(view, legal, random.Random(0))
+    assert move["type"] == "meld" and "holding 2H back" in reason
+    assert not any("2H" in meld for meld in move["table"])
+    assert any(sorted(meld) == ["KC", "KD", "KS"] for meld in move["table"])
+    off = replace(manip_expert.PARAMS, hold=False)
+    assert manip_expert.decide(view, legal, random.Random(0), off)[0] == full
+
+
+def test_gin_expert_plays_on_for_gin_only_when_it_is_worth_more_than_the_knock_g6_4() -> None:
+    """G6.4, G7.1: with 1 deadwood (AS) five unseen cards (4D 8D 8H QH KD) make gin next
+    draw, worth the bonus and the opponent's whole count. Against a knock worth little now
+    the expert plays on; against a rich knock, or with the knob off, it does not."""
+    from dataclasses import replace
+
+    from domain.bots.gin.eval import OpponentModel, mask_of
+    from domain.bots.gin.eval import SeatView as GinSeat
+    from domain.bots.gin.expert import PARAMS, gin_hunt
+
+    hand = "5D 6D 7D 9H TH JH KS KH KC AS 2C"
+    seat = GinSeat.of(gin_view(hand, "4C", "discard", stock=20))
+    kept = mask_of(hand.split()[:10])
+    model = OpponentModel((mask_of(["QS", "QC", "JC", "TC", "8S", "7S", "6C", "4H", "3H", "2S"]),))
+    params = replace(PARAMS, hunt=0.8, win_weight=0.0)
+    found = gin_hunt(seat, kept, model, 5.0, params)
+    assert found is not None
+    chance, worth = found
+    unseen = seat.unseen.bit_count()
+    assert chance == 5 / unseen
+    assert worth == chance * (25 + 40) + (1 - chance) * 0.8 * 5.0  # TC-JC-QC melded: 40
+    assert gin_hunt(seat, kept, model, 60.0, params) is None
+    assert gin_hunt(seat, kept, model, 5.0, replace(params, hunt=0.0)) is None
+
+
+def test_manipulation_hold_back_survives_the_solver_budget_running_out(monkeypatch: Any) -> None:
+    """M6: when the solver's work budget runs out it falls back on the listed meld moves
+    (not proven best); the planner's solver call gives it frozen options, so a view's
+    options dict works there too (it raised TypeError: unhashable dict)."""
+    from functools import partial
+
+    from domain.bots.manipulation import eval as manip_eval
+    from domain.manipulation.table.solver import best_move
+
+    monkeypatch.setattr(manip_eval, "best_move", partial(best_move, budget=1))
+    view = manip_view("2H KC KD KS QD", ["3H 4H 5H"], [5, 7], [], phase="meld_or_draw")
+    held = hold_back(SeatView.of(view), 5)
+    assert held is not None
+    move, card, proven = held
+    assert card == "2H" and not proven
+    assert not any("2H" in meld for meld in move["table"])

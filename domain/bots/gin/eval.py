@@ -259,8 +259,6 @@ def _opponent_known(view: Mapping[str, Any], opponent: int | None) -> int:
 
 SAMPLES = 12
 MAX_SIM_TURNS = 6
-RETRIES = 3
-"""Redraws of a sampled hand that would have kept the card the opponent declined."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,13 +269,24 @@ class OpponentModel:
 
     @classmethod
     def sample(
-        cls, seat: SeatView, rng: random.Random, exclude: int = 0, samples: int = SAMPLES
+        cls,
+        seat: SeatView,
+        rng: random.Random,
+        exclude: int = 0,
+        samples: int = SAMPLES,
+        no_knock: bool = True,
     ) -> OpponentModel:
-        """`samples` hands: the known cards plus unseen ones, improved by simulated draws."""
+        """`samples` hands: the known cards plus unseen ones, improved by simulated draws.
+
+        A sampled hand is redrawn (up to RETRIES times) when it contradicts what the
+        opponent did: it would have kept the card it declined, or (`no_knock`, once the
+        opponent has played a turn) it could have knocked (G6.2) but went on discarding.
+        """
         pool = bits(seat.unseen & ~exclude)
         known = seat.opponent_known & ~exclude
         need = 10 - known.bit_count()
         turns = min(MAX_SIM_TURNS, (seat.draws_so_far + 1) // 2)
+        limit = seat.knock_limit if no_knock and opponent_has_played(seat) else -1
         hands = []
         for _ in range(samples):
             if need <= 0 or len(pool) < need + turns:
@@ -285,10 +294,20 @@ class OpponentModel:
                 continue
             for _ in range(RETRIES + 1):
                 hand = _simulated(rng, pool, known, need, turns)
-                if not _would_keep(hand, seat.declined):
+                if not _would_keep(hand, seat.declined) and deadwood(hand) > limit:
                     break
             hands.append(hand)
         return cls(tuple(hands))
+
+    def threat(self, card: int, limit: int) -> float:
+        """Share of the hands that taking `card` from the pile lets knock at once (G6.2)."""
+        if not self.hands:
+            return 0.0
+        hits = 0
+        for hand in self.hands:
+            if not hand >> card & 1 and least_deadwood(hand | 1 << card, True) <= limit:
+                hits += 1
+        return hits / len(self.hands)
 
     def danger(self, card: int) -> float:
         """Mean deadwood the opponent saves by taking `card` from the discard pile (G5.2)."""
@@ -300,6 +319,24 @@ class OpponentModel:
                 continue
             total += max(0, deadwood(hand) - least_deadwood(hand | 1 << card, True))
         return total / len(self.hands)
+
+
+def opponent_has_played(seat: SeatView) -> bool:
+    """Has the opponent finished a turn of this hand (so it chose not to knock)?
+
+    CAPTAIN's upcard offer comes before any turn; BOX's offer follows only CAPTAIN's pass.
+    Otherwise a discard beyond the upcard, or a stock draw, means a turn was played, and
+    on our turn the last turn played was the opponent's.
+    """
+    if seat.phase == "upcard_offer":
+        return False
+    if seat.phase == "draw":
+        return seat.discard_size > 1 or seat.draws_so_far > 0
+    return seat.draws_so_far > 1  # after our own draw: one stock draw may be ours
+
+
+RETRIES = 6
+"""Redraws of a sampled hand that contradicts what the opponent did."""
 
 
 def _simulated(rng: random.Random, pool: list[int], known: int, need: int, turns: int) -> int:
@@ -362,14 +399,22 @@ def knock_spreads(kept: int) -> tuple[tuple[int, ...], ...]:
     return tuple(found) or (best_arrangement(kept, False)[0],)
 
 
-def knock_value(seat: SeatView, kept: int, model: OpponentModel) -> tuple[float, float]:
-    """(expected points of knocking keeping `kept`, probability of being undercut)."""
+def knock_value(
+    seat: SeatView, kept: int, model: OpponentModel, win_weight: float = 0.0
+) -> tuple[float, float]:
+    """(expected points of knocking keeping `kept`, probability of being undercut).
+
+    `win_weight` is added to a won hand and taken from a lost one: the winner of a hand plays
+    the next one (BOX stays or CAPTAIN becomes BOX) and the loser sits it out as ADVISOR
+    (G1.5), so winning is worth more than its points.
+    """
     if not model.hands:
         return (0.0, 0.0)
     spreads = knock_spreads(kept)
     outcomes = [knock_outcome(seat, kept, h, spreads) for h in model.hands]
     undercut = sum(o < 0 for o in outcomes) / len(outcomes)
-    return sum(outcomes) / len(outcomes), undercut
+    total = sum(o + (win_weight if o > 0 else -win_weight) for o in outcomes)
+    return total / len(outcomes), undercut
 
 
 def legal_cards(legal_moves: Sequence[Mapping[str, Any]], kind: str) -> list[int]:

@@ -12,7 +12,11 @@ From the seat's view only (domain.bots.gin.eval):
   hands, weighed against our own value (`beta`), more as the hand goes on.
 - Knock (G6, G7): gin at once. Otherwise the expected points of the knock against the
   sampled hands after their best lay-offs (G6.7), undercuts (G7.3) included; knock when
-  that beats `knock_margin`, else keep playing for a lower count.
+  that beats `knock_margin`, else keep playing for a lower count. A won hand counts
+  `win_weight` beyond its points (G1.5: the winner plays the next hand; 0 by default).
+- Gin hunt (G6.4, G7.1): with a knock in hand, play on when the chance of drawing gin next
+  turn times its worth (bonus plus the sampled opponent count), plus `hunt` times the
+  knock's worth on a miss, beats knocking now.
 - ADVISOR (G1.3, G1.4): advises the captain, in words, with the move this bot would make
   from the captain's hand when the view shows it.
 """
@@ -54,6 +58,10 @@ class Params:
     beta: float = 0.6  # weight of a discard's danger (deadwood it saves the opponent)
     knock_margin: float = 0.0  # knock when the expected points of the knock exceed this
     infer_declined: bool = True  # sampled opponent hands would not have kept its last discard
+    infer_no_knock: bool = False  # ... nor could have knocked (G6.2); arena: no gain, slower
+    win_weight: float = 0.0  # worth of winning a hand beyond its points (G1.5: winner plays on)
+    threat: float = 0.0  # weight of a discard letting the opponent knock at once
+    hunt: float = 0.8  # share of a knock's worth still there next turn when playing for gin
 
 
 PARAMS = Params()
@@ -191,10 +199,24 @@ def play_choice(
     for card in knocks:
         if deadwood(hand & ~(1 << card)) == 0:
             return {"type": "knock", "card": code(card)}, f"gin: discard {code(card)} face down"
-    model = OpponentModel.sample(seat, rng)
+    model = OpponentModel.sample(seat, rng, no_knock=params.infer_no_knock)
     if knocks:
-        best = max(knocks, key=lambda c: (knock_value(seat, hand & ~(1 << c), model)[0], -c))
-        ev, undercut = knock_value(seat, hand & ~(1 << best), model)
+        weight = params.win_weight
+
+        def worth(card: int) -> float:
+            return knock_value(seat, hand & ~(1 << card), model, weight)[0]
+
+        best = max(knocks, key=lambda c: (worth(c), -c))
+        ev, undercut = knock_value(seat, hand & ~(1 << best), model, weight)
+        hunt = gin_hunt(seat, hand & ~(1 << best), model, ev, params)
+        if hunt is not None:
+            chance, playing_on = hunt
+            move, _ = _discard(seat, discards, model, params)
+            return move, (
+                f"play on for gin: {100 * chance:.0f}% to draw it next turn, worth about "
+                f"{playing_on:+.1f} points against {ev:+.1f} for knocking now; "
+                f"{move['card']} goes"
+            )
         if ev > params.knock_margin:
             left = deadwood(hand & ~(1 << best))
             return {"type": "knock", "card": code(best)}, (
@@ -202,6 +224,29 @@ def play_choice(
                 f"{100 * undercut:.0f}% undercut risk"
             )
     return _discard(seat, discards, model, params)
+
+
+def gin_hunt(
+    seat: SeatView, kept: int, model: OpponentModel, ev: float, params: Params = PARAMS
+) -> tuple[float, float] | None:
+    """(gin chance, worth of playing on) when playing on for gin beats knocking (G6.4, G7.1).
+
+    Next turn's draw makes gin with the share of unseen cards that complete the kept hand;
+    gin scores the bonus and the opponent's whole count (no lay-offs, no undercut). A miss
+    keeps the knock for later, worth `hunt` times the knock's worth now (the opponent may
+    knock first or the hand may be drawn). Only with cards left in the stock to draw.
+    """
+    if params.hunt <= 0 or seat.stock_size <= 3 or not model.hands:
+        return None
+    pool = seat.unseen & related(kept)
+    if not pool:
+        return None
+    outs = sum(1 for c in bits(pool) if least_deadwood(kept | 1 << c, True) == 0)
+    chance = outs / max(1, seat.unseen.bit_count())
+    gin = seat.gin_bonus + sum(deadwood(h) for h in model.hands) / len(model.hands)
+    gin += params.win_weight
+    worth = chance * gin + (1 - chance) * params.hunt * ev
+    return (chance, worth) if worth > ev else None
 
 
 def danger_weight(seat: SeatView, params: Params = PARAMS) -> float:
@@ -218,6 +263,8 @@ def _discard(
     for card in discards:
         own = memo(seat.hand & ~(1 << card))
         risk = model.danger(card)
+        if params.threat:
+            risk += params.threat * model.threat(card, seat.knock_limit)
         scored.append((own + weight * risk, -CARD_VALUES[card], card, own, risk))
     scored.sort()
     _, _, card, own, risk = scored[0]

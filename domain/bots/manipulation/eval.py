@@ -15,6 +15,7 @@ from typing import Any
 from domain.cards import JOKER_CODE, Card, TableCard
 from domain.errors import RulesError
 from domain.manipulation.melds import extensions, hand_melds
+from domain.manipulation.options import options_of
 from domain.manipulation.table.rules import validate_meld_move
 from domain.manipulation.table.solver import best_move
 
@@ -225,6 +226,23 @@ def meld_chance(seat: SeatView, move: Mapping[str, Any]) -> float:
     return good / total
 
 
+def mean_unseen_value(seat: SeatView) -> float:
+    """M1.4: the expected value of one card drawn from the stock (a card of the unseen)."""
+    unseen = seat.unseen()
+    return sum(card_value(c) for c in unseen) / len(unseen) if unseen else 0.0
+
+
+def draw_cost(chance: float, mean_value: float) -> float:
+    """M4: the expected points a turn starting from a hand adds by forced draws.
+
+    With `chance` the probability that one drawn card melds at once, D2 is drawn with
+    probability 1 - chance and D3 (no meld after two cards, roughly both missing) with
+    (1 - chance) ** 3; each extra card adds `mean_value` points to the hand.
+    """
+    miss = 1.0 - chance
+    return mean_value * (miss + miss**3)
+
+
 def hold_back(seat: SeatView, most: int) -> tuple[Move, str, bool] | None:
     """The solver's best meld without one low card, that card, and whether the meld is proven
     best (False when the solver's work budget ran out), when the card still fits the
@@ -233,10 +251,12 @@ def hold_back(seat: SeatView, most: int) -> tuple[Move, str, bool] | None:
         return None
     hand = list(seat.hand_objects())
     table = seat.table_objects()
+    # frozen: the solver's budget-spent fallback (meld_candidates) memoises on its options
+    frozen = options_of(seat.options)
     for card in sorted({c for c in hand if not c.is_joker and c.value <= most}):
         rest = list(hand)
         rest.remove(card)
-        found = best_move(table, rest, seat.options, has_opened=True, decks=seat.decks)
+        found = best_move(table, rest, frozen, has_opened=True, decks=seat.decks)
         if found is None or not _fits_table(card, found.table):
             continue
         try:

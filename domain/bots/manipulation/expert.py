@@ -8,11 +8,15 @@ From the seat's view only (domain.bots.manipulation.eval):
   best. Among equal points it plays more cards.
 - A meld it can make after the first draw is made at once (M4): every card drawn is a
   card to shed, and melding ends the drawing.
-- When to hold cards: a turn without a meld costs three draws (M4 D1-D3). When the best
-  meld would leave a hand that one drawn card melds with less than `hold_below` chance
-  (over the unseen cards: it fits a table meld or makes a meld with the cards left), and
-  the hand is over the knock limit anyway, it holds back its cheapest card that still fits
-  the table the solver leaves, so it can meld right after next turn's first draw.
+- The turn planner: meld now or hold back (M4 D1-D3). After the best meld, next turn melds
+  at its first draw with some chance (over the unseen cards, one drawn card fits a table
+  meld or makes a meld with the cards left); otherwise it must draw a second card, and
+  maybe a third. Those forced draws cost their expected points (`draw_cost`: the chance of
+  each extra draw times the mean unseen card). When the hand stays over the knock limit
+  anyway, and that cost is more than the cheapest card that still fits the table the
+  solver leaves, it holds that card back: a sure meld right after next turn's first draw.
+  At most one solver call per candidate card, cheapest first, and only cards the draw
+  cost pays for.
 - Knock (M8.1): the other hands are sampled from the unseen cards, each seat's hand size
   as shown, and the knock is taken when its expected points (a win is the sum of the
   differences, M10.4; an undercut gives the lowest hand those points plus the bonus) are
@@ -32,7 +36,9 @@ from domain.bots.manipulation.eval import (
     SeatView,
     best_meld,
     card_value,
+    draw_cost,
     hold_back,
+    mean_unseen_value,
     meld_chance,
     moves_of,
 )
@@ -52,8 +58,8 @@ class Params:
     """The expert's knobs (tuned with the arena)."""
 
     hold: bool = True  # keep a playable card back when the next turn's meld is unsure
-    hold_below: float = 0.6  # ... when a drawn card would meld with less than this chance
-    hold_max_value: int = 5  # the most a held card may be worth
+    hold_below: float = 0.9  # ... only when a drawn card would meld with less than this chance
+    hold_max_value: int = 9  # the most a held card may be worth (and the draw cost pays for)
 
 
 PARAMS = Params()
@@ -135,12 +141,17 @@ def _hold(seat: SeatView, best: Move, params: Params) -> tuple[Move, str] | None
     chance = meld_chance(seat, best)
     if chance >= params.hold_below:
         return None
-    found = hold_back(seat, params.hold_max_value)
+    cost = draw_cost(chance, mean_unseen_value(seat))
+    most = min(params.hold_max_value, int(cost))
+    if most < 1:
+        return None
+    found = hold_back(seat, most)
     if found is None:
         return None
     move, card, proven = found
     unproven = "" if proven else " (the solver's budget ran out: not proven best)"
     return move, (
         f"meld, holding {card} back: a drawn card alone would meld only {100 * chance:.0f}% "
-        f"of the time, and {card} fits the table for next turn (M4){unproven}"
+        f"of the time, and the forced draws would cost ~{cost:.1f} points against "
+        f"{card_value(card)} for {card}, which fits the table for next turn (M4){unproven}"
     )
