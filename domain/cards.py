@@ -18,11 +18,48 @@ JOKER_INDEX = 52
 JOKER_CODE = "JK"
 
 
-@dataclass(frozen=True, order=True, slots=True)
+@dataclass(frozen=True, eq=False, slots=True)
 class Card:
-    """One card; `Card.parse("TS")`, `str(card) == "TS"`."""
+    """One card; `Card.parse("TS")`, `str(card) == "TS"`.
+
+    Equality, hashing and ordering go by `index` alone (written out rather than generated:
+    cards are hashed and compared on every hot path, and the generated methods build tuples).
+    """
 
     index: int
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is Card:
+            return self.index == other.index  # type: ignore[attr-defined, no-any-return]
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        if other.__class__ is Card:
+            return self.index != other.index  # type: ignore[attr-defined, no-any-return]
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __lt__(self, other: Card) -> bool:
+        if other.__class__ is Card:
+            return self.index < other.index
+        return NotImplemented
+
+    def __le__(self, other: Card) -> bool:
+        if other.__class__ is Card:
+            return self.index <= other.index
+        return NotImplemented
+
+    def __gt__(self, other: Card) -> bool:
+        if other.__class__ is Card:
+            return self.index > other.index
+        return NotImplemented
+
+    def __ge__(self, other: Card) -> bool:
+        if other.__class__ is Card:
+            return self.index >= other.index
+        return NotImplemented
 
     @classmethod
     def parse(cls, code: object) -> Card:
@@ -52,17 +89,17 @@ class Card:
     @property
     def rank(self) -> int:
         """1 (ace) .. 13 (king); 0 for the joker."""
-        return 0 if self.is_joker else self.index % 13 + 1
+        return _RANK[self.index]
 
     @property
     def suit(self) -> int:
         """0..3 (C, D, H, S); -1 for the joker."""
-        return -1 if self.is_joker else self.index // 13
+        return _SUIT[self.index]
 
     @property
     def value(self) -> int:
         """Points when counted in a hand: ace 1, pips face value, J Q K 10, joker 25."""
-        return 25 if self.is_joker else min(self.rank, 10)
+        return _VALUE[self.index]
 
     @property
     def bit(self) -> int:
@@ -76,6 +113,9 @@ class Card:
 
 
 _CODES = (*(RANKS[i % 13] + SUITS[i // 13] for i in range(52)), JOKER_CODE)
+_RANK = (*(i % 13 + 1 for i in range(52)), 0)
+_SUIT = (*(i // 13 for i in range(52)), -1)
+_VALUE = (*(min(i % 13 + 1, 10) for i in range(52)), 25)
 _PLAIN = tuple(Card(i) for i in range(52))
 JOKER = Card(JOKER_INDEX)
 FULL_DECK: tuple[Card, ...] = _PLAIN
@@ -116,12 +156,30 @@ def codes(cards: Iterable[Card]) -> list[str]:
     return [str(c) for c in cards]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, eq=False, slots=True)
 class TableCard:
-    """A card on the Manipulation table: a plain card, or a joker with its declared card."""
+    """A card on the Manipulation table: a plain card, or a joker with its declared card.
+
+    Equal when card and declared card are; hashing and equality written out for speed."""
 
     card: Card
     declared: Card | None = None
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is TableCard:
+            return (
+                self.card == other.card  # type: ignore[attr-defined]
+                and self.declared == other.declared  # type: ignore[attr-defined]
+            )
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self) -> int:
+        declared = self.declared
+        return self.card.index * 64 + (63 if declared is None else declared.index)
 
     @classmethod
     def parse(cls, code: object) -> TableCard:
