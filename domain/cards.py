@@ -30,12 +30,12 @@ class Card:
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is Card:
-            return self.index == other.index  # type: ignore[attr-defined, no-any-return]
+            return self.index == other.index
         return NotImplemented
 
     def __ne__(self, other: object) -> bool:
         if other.__class__ is Card:
-            return self.index != other.index  # type: ignore[attr-defined, no-any-return]
+            return self.index != other.index
         return NotImplemented
 
     def __hash__(self) -> int:
@@ -167,10 +167,7 @@ class TableCard:
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is TableCard:
-            return (
-                self.card == other.card  # type: ignore[attr-defined]
-                and self.declared == other.declared  # type: ignore[attr-defined]
-            )
+            return self.card == other.card and self.declared == other.declared
         return NotImplemented
 
     def __ne__(self, other: object) -> bool:
