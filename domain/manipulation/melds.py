@@ -21,6 +21,7 @@ from itertools import combinations
 
 from domain.cards import JOKER, Card, TableCard
 from domain.errors import IllegalMove
+from domain.manipulation.memo import by_identity
 from domain.manipulation.options import ManipOptions
 from domain.manipulation.table.rules import (
     TableRules,
@@ -150,6 +151,7 @@ def _validated(
         out.append(normal)
 
 
+@by_identity(8192)
 @lru_cache(maxsize=8192)
 def _meld_key(meld: Meld) -> tuple[str, ...]:
     """The meld's codes in display order (a table meld may come in any order)."""
@@ -157,6 +159,7 @@ def _meld_key(meld: Meld) -> tuple[str, ...]:
     return tuple(str(tc) for tc in (meld if normal is None else normal))
 
 
+@by_identity(8192)
 @lru_cache(maxsize=8192)
 def _normal(meld: Meld) -> Meld | None:
     """The meld in display order, or None when it is not a valid meld (I2)."""
@@ -281,6 +284,7 @@ def extensions(meld: Meld, hand: Sequence[Card]) -> Iterator[Meld]:
             yield (*meld, TableCard(JOKER, declared))
 
 
+@by_identity(4096)
 @lru_cache(maxsize=4096)
 def _growth(meld: Meld) -> tuple[frozenset[Card], tuple[Card, ...]]:
     """The plain cards that keep `meld` valid when added, and the cards a joker added to it

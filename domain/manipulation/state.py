@@ -20,6 +20,7 @@ from typing import Any
 
 from domain.cards import FULL_DECK, JOKER, Card, TableCard
 from domain.events import Event
+from domain.manipulation.memo import by_identity
 from domain.manipulation.options import DEFAULTS, ManipOptions, options_of
 from domain.players import Player
 
@@ -181,6 +182,7 @@ def table_codes(table: Table) -> list[list[str]]:
     return [list(_meld_codes(meld)) for meld in table]
 
 
+@by_identity(8192)
 @lru_cache(maxsize=8192)
 def _meld_codes(meld: tuple[TableCard, ...]) -> tuple[str, ...]:
     return tuple(str(tc) for tc in meld)
