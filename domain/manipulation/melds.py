@@ -47,8 +47,29 @@ def check_meld(
     return outcome.played, outcome.table
 
 
-@lru_cache(maxsize=512)
+_Listed = tuple[Table, tuple[Card, ...], ManipOptions, tuple[Table, ...]]
+_LISTED: dict[tuple[int, int, int, bool, int], _Listed] = {}
+
+
 def meld_candidates(
+    table: Table, hand: tuple[Card, ...], options: ManipOptions, opened: bool, decks: int
+) -> tuple[Table, ...]:
+    """`_meld_candidates`, remembered by the identity of table, hand and options first (a
+    state's table and hands are the same objects from view to view; hashing a table hashes
+    every card on it), then by value."""
+    key = (id(table), id(hand), id(options), opened, decks)
+    hit = _LISTED.get(key)
+    if hit is not None and hit[0] is table and hit[1] is hand and hit[2] is options:
+        return hit[3]
+    listed = _meld_candidates(table, hand, options, opened, decks)
+    if len(_LISTED) >= 512:
+        _LISTED.clear()
+    _LISTED[key] = (table, hand, options, listed)
+    return listed
+
+
+@lru_cache(maxsize=512)
+def _meld_candidates(
     table: Table, hand: tuple[Card, ...], options: ManipOptions, opened: bool, decks: int
 ) -> tuple[Table, ...]:
     """A representative, validated, duplicate-free set of meld moves (see the module doc).
@@ -172,8 +193,10 @@ def _local_candidates(table: Table, hand: tuple[Card, ...]) -> Iterator[tuple[in
     """(None, a new meld from the hand) and (i, table meld i with one more hand card)."""
     for meld in hand_melds(hand):
         yield None, meld
+    cards = frozenset(hand)
+    has_joker = JOKER in cards
     for i, meld in enumerate(table):
-        for extended in extensions(meld, hand):
+        for extended in _extensions(meld, cards, has_joker):
             yield i, extended
 
 
@@ -275,11 +298,16 @@ def _runs(cards: Sequence[Card]) -> Iterator[tuple[Card, ...]]:
 def extensions(meld: Meld, hand: Sequence[Card]) -> Iterator[Meld]:
     """The meld with one more card from the hand (a plain card, or a joker declared as a
     card that fits), whenever the result is still a valid meld."""
+    return _extensions(meld, frozenset(hand), JOKER in hand)
+
+
+def _extensions(meld: Meld, hand: frozenset[Card], has_joker: bool) -> Iterator[Meld]:
+    """`extensions` with the hand as a set (made once for all the table's melds)."""
     plain_fits, joker_fits = _growth(meld)
     if plain_fits:
-        for card in sorted({c for c in hand if c in plain_fits}):
+        for card in sorted(plain_fits & hand):
             yield (*meld, TableCard(card))
-    if joker_fits and any(c.is_joker for c in hand):
+    if joker_fits and has_joker:
         for declared in joker_fits:
             yield (*meld, TableCard(JOKER, declared))
 

@@ -15,7 +15,15 @@ from domain.errors import ForbiddenMove, IllegalMove, MalformedMove, NotYourTurn
 from domain.events import SYSTEM, Event
 from domain.manipulation.melds import check_meld, meld_candidates
 from domain.manipulation.scoring import hand_points, score_round
-from domain.manipulation.state import Phase, State, Table, evolve, parse_table, table_codes
+from domain.manipulation.state import (
+    Phase,
+    State,
+    Table,
+    evolve,
+    meld_codes,
+    parse_table,
+    table_codes,
+)
 
 PLAYER_MOVES = ("draw", "meld", "knock", "end_turn", "pass")
 SYSTEM_MOVES = ("score_round",)
@@ -252,7 +260,7 @@ def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
         tables = meld_candidates(
             state.table, state.hands[seat], state.options, state.opened[seat], decks(state)
         )
-        base = [tuple(codes) for codes in table_codes(state.table)]
+        base = [meld_codes(meld) for meld in state.table]
         moves.extend({"type": "meld", "table": _codes(t, state.table, base)} for t in tables)
     return moves
 

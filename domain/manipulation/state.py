@@ -179,12 +179,12 @@ def _parse_meld(codes: tuple[str, ...]) -> tuple[TableCard, ...]:
 
 
 def table_codes(table: Table) -> list[list[str]]:
-    return [list(_meld_codes(meld)) for meld in table]
+    return [list(meld_codes(meld)) for meld in table]
 
 
 @by_identity(8192)
 @lru_cache(maxsize=8192)
-def _meld_codes(meld: tuple[TableCard, ...]) -> tuple[str, ...]:
+def meld_codes(meld: tuple[TableCard, ...]) -> tuple[str, ...]:
     return tuple(str(tc) for tc in meld)
 
 
