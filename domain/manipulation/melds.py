@@ -229,6 +229,16 @@ def _seat_freed(table: Table, hand: Sequence[Card]) -> Iterator[Table]:
 def hand_melds(hand: Sequence[Card]) -> Iterator[Meld]:
     """New melds from the hand alone: groups of 3 and 4, sequences of 3 or more, and the
     same completed by one joker from the hand (declared as the missing card)."""
+    return iter(_hand_melds(tuple(hand)))
+
+
+@lru_cache(maxsize=4096)
+def _hand_melds(hand: tuple[Card, ...]) -> tuple[Meld, ...]:
+    """`hand_melds`, memoised (the same hands, less one card, come back swap after swap)."""
+    return tuple(_list_hand_melds(hand))
+
+
+def _list_hand_melds(hand: Sequence[Card]) -> Iterator[Meld]:
     plain = sorted({c for c in hand if not c.is_joker})
     has_joker = any(c.is_joker for c in hand)
     by_rank: dict[int, list[Card]] = {}

@@ -273,5 +273,5 @@ def _codes(table: Table, before: Table, base: list[tuple[str, ...]]) -> list[lis
         if k < len(before) and meld is before[k]:
             out.append(list(base[k]))
         else:
-            out.append([str(tc) for tc in meld])
+            out.append(list(meld_codes(meld)))
     return out
