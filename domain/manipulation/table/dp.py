@@ -453,8 +453,12 @@ def _step_grouped(
     nxt: dict[int, dict[int, int]] = {}
     back: dict[int, dict[int, tuple[int, Choice | None]]] = {}
     below, room = limits.below, limits.room
+    cache: dict[tuple[int, int], tuple[Option, ...]] = {}
     for key, by_high in states.items():
-        found = options(cell, key >> shift & _SUIT, jokers - (key >> USED & 7))
+        code, left = key >> shift & _SUIT, jokers - (key >> USED & 7)
+        found = cache.get((code, left))
+        if found is None:
+            found = cache[code, left] = options(cell, code, left)
         top = max(by_high.values())
         low = min(by_high.values())
         for delta, group, gain, choice in found:
@@ -493,11 +497,15 @@ def _step_aware(
     nxt: dict[int, dict[int, int]] = {}
     back: dict[int, dict[int, tuple[int, Choice | None]]] = {}
     below, room = limits.below, limits.room
+    cache: dict[tuple[int, int], tuple[Option, ...]] = {}
     for key, by_high in states.items():
         left = jokers - (key >> USED & 7)
         for high, pts in by_high.items():
             whole = key | high
-            found = options(cell, whole >> shift & _SUIT, left)
+            code = whole >> shift & _SUIT
+            found = cache.get((code, left))
+            if found is None:
+                found = cache[code, left] = options(cell, code, left)
             for delta, group, gain, choice in found:
                 total = pts + gain
                 if total <= below:
@@ -668,6 +676,7 @@ def _step_masked(
     nxt: MaskedLayer = {}
     back: dict[int, list[tuple[int, int, Choice | None]]] = {}
     room, last = limits.room, limits.last
+    cache: dict[tuple[int, int], tuple[Option, ...]] = {}
     for key, mask in states.items():
         left = jokers - (key >> USED & 7)
         for value, part in parts.items():
@@ -675,7 +684,11 @@ def _step_masked(
             if not sub:
                 continue
             whole = key | value
-            for delta, group, _gain, choice in options(cell, whole >> shift & _SUIT, left):
+            code = whole >> shift & _SUIT
+            found = cache.get((code, left))
+            if found is None:
+                found = cache[code, left] = options(cell, code, left)
+            for delta, group, _gain, choice in found:
                 new_key = whole + delta
                 largest = new_key >> _LARGEST
                 if group > largest:
