@@ -62,13 +62,13 @@ def decks(state: State) -> int:
 def may_knock(state: State, seat: int) -> bool:
     """M8.1 / A-M7 / M9.2: the hand counts knock_limit or less at a moment a knock is allowed."""
     opts = state.options
-    if hand_points(state.hands[seat]) > opts.knock_limit:
-        return False
     if state.phase is Phase.KNOCK_OR_END:
-        return not state.lap or opts.last_lap_knock
-    if state.phase is Phase.MELD_OR_DRAW:
-        return opts.knock_timing == "after_any_draw"
-    return False
+        allowed = not state.lap or opts.last_lap_knock
+    elif state.phase is Phase.MELD_OR_DRAW:
+        allowed = opts.knock_timing == "after_any_draw"
+    else:
+        allowed = False
+    return allowed and hand_points(state.hands[seat]) <= opts.knock_limit
 
 
 # ---------------------------------------------------------------- decide
