@@ -68,7 +68,6 @@ def meld_candidates(
     return listed
 
 
-@lru_cache(maxsize=512)
 def _meld_candidates(
     table: Table, hand: tuple[Card, ...], options: ManipOptions, opened: bool, decks: int
 ) -> tuple[Table, ...]:
@@ -204,10 +203,10 @@ def joker_swaps(table: Table, hand: Sequence[Card]) -> Iterator[Table]:
     """M5.2, M5.4: a hand card equal to a table joker's declared card takes its place, and
     the freed joker goes on as a one-card extension of a meld, or into a new meld with two
     hand cards (declared as the card they miss)."""
-    plain = sorted({c for c in hand if not c.is_joker})
+    held = frozenset(hand)  # a declared card is never a joker
     for i, meld in enumerate(table):
         for k, tc in enumerate(meld):
-            if tc.declared is None or tc.declared not in plain:
+            if tc.declared is None or tc.declared not in held:
                 continue
             swapped = (*meld[:k], TableCard(tc.declared), *meld[k + 1 :])
             rest = (*table[:i], swapped, *table[i + 1 :])
