@@ -192,27 +192,65 @@ def _local_candidates(table: Table, hand: tuple[Card, ...]) -> Iterator[tuple[in
     """(None, a new meld from the hand) and (i, table meld i with one more hand card)."""
     for meld in hand_melds(hand):
         yield None, meld
+    fits, joker_fits, _ = _table_index(table)
     cards = frozenset(hand)
-    has_joker = JOKER in cards
+    found: list[tuple[int, int, int, Meld]] = []
+    for card in cards:
+        for i in fits.get(card, ()):
+            found.append((i, 0, card.index, (*table[i], TableCard(card))))
+    if JOKER in cards:
+        for i, declared in joker_fits:
+            for j, card in enumerate(declared):
+                found.append((i, 1, j, (*table[i], TableCard(JOKER, card))))
+    found.sort(key=lambda item: item[:3])  # as `extensions`, meld by meld
+    for i, _, _, extended in found:
+        yield i, extended
+
+
+_Index = tuple[
+    dict[Card, tuple[int, ...]],
+    tuple[tuple[int, tuple[Card, ...]], ...],
+    tuple[tuple[int, int, Card], ...],
+]
+
+
+@by_identity(256)
+def _table_index(table: Table) -> _Index:
+    """For a table (remembered by identity: draws leave it as it is): each plain card ->
+    the melds it extends, the melds a joker extends with its possible declared cards, and
+    where the table's jokers lie with their declared cards."""
+    fits: dict[Card, list[int]] = {}
+    joker_fits: list[tuple[int, tuple[Card, ...]]] = []
+    jokers: list[tuple[int, int, Card]] = []
     for i, meld in enumerate(table):
-        for extended in _extensions(meld, cards, has_joker):
-            yield i, extended
+        plain, declared = _growth(meld)
+        for card in plain:
+            fits.setdefault(card, []).append(i)
+        if declared:
+            joker_fits.append((i, declared))
+        for k, tc in enumerate(meld):
+            if tc.declared is not None:
+                jokers.append((i, k, tc.declared))
+    return {c: tuple(ix) for c, ix in fits.items()}, tuple(joker_fits), tuple(jokers)
 
 
 def joker_swaps(table: Table, hand: Sequence[Card]) -> Iterator[Table]:
     """M5.2, M5.4: a hand card equal to a table joker's declared card takes its place, and
     the freed joker goes on as a one-card extension of a meld, or into a new meld with two
     hand cards (declared as the card they miss)."""
+    jokers = _table_index(table)[2]
+    if not jokers:
+        return
     held = frozenset(hand)  # a declared card is never a joker
-    for i, meld in enumerate(table):
-        for k, tc in enumerate(meld):
-            if tc.declared is None or tc.declared not in held:
-                continue
-            swapped = (*meld[:k], TableCard(tc.declared), *meld[k + 1 :])
-            rest = (*table[:i], swapped, *table[i + 1 :])
-            left = list(hand)
-            left.remove(tc.declared)
-            yield from _seat_freed(rest, left)
+    for i, k, declared in jokers:
+        if declared not in held:
+            continue
+        meld = table[i]
+        swapped = (*meld[:k], TableCard(declared), *meld[k + 1 :])
+        rest = (*table[:i], swapped, *table[i + 1 :])
+        left = list(hand)
+        left.remove(declared)
+        yield from _seat_freed(rest, left)
 
 
 def _seat_freed(table: Table, hand: Sequence[Card]) -> Iterator[Table]:
