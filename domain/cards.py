@@ -113,6 +113,7 @@ class Card:
 
 
 _CODES = (*(RANKS[i % 13] + SUITS[i // 13] for i in range(52)), JOKER_CODE)
+_JOKER_AS = tuple(f"{JOKER_CODE}={code}" for code in _CODES)
 _RANK = (*(i % 13 + 1 for i in range(52)), 0)
 _SUIT = (*(i // 13 for i in range(52)), -1)
 _VALUE = (*(min(i % 13 + 1, 10) for i in range(52)), 25)
@@ -153,7 +154,7 @@ def from_mask(mask: int) -> tuple[Card, ...]:
 
 def codes(cards: Iterable[Card]) -> list[str]:
     """Card codes of cards, in the given order (the JSON form)."""
-    return [str(c) for c in cards]
+    return [_CODES[c.index] for c in cards]
 
 
 @dataclass(frozen=True, eq=False, slots=True)
@@ -201,4 +202,5 @@ class TableCard:
         return self.declared if self.declared is not None else self.card
 
     def __str__(self) -> str:
-        return f"{JOKER_CODE}={self.declared}" if self.declared is not None else str(self.card)
+        declared = self.declared
+        return _CODES[self.card.index] if declared is None else _JOKER_AS[declared.index]
