@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations
 
-from domain.cards import JOKER, Card, TableCard
+from domain.cards import FULL_DECK, JOKER, Card, TableCard
 from domain.errors import IllegalMove
 from domain.manipulation.memo import by_identity
 from domain.manipulation.options import ManipOptions
@@ -192,25 +192,34 @@ def _local_candidates(table: Table, hand: tuple[Card, ...]) -> Iterator[tuple[in
     """(None, a new meld from the hand) and (i, table meld i with one more hand card)."""
     for meld in hand_melds(hand):
         yield None, meld
-    fits, joker_fits, _ = _table_index(table)
+    fits, joker_fits, _, made = _table_index(table)
     cards = frozenset(hand)
-    found: list[tuple[int, int, int, Meld]] = []
+    found: list[tuple[int, int, int]] = []
     for card in cards:
         for i in fits.get(card, ()):
-            found.append((i, 0, card.index, (*table[i], TableCard(card))))
+            found.append((i, 0, card.index))
     if JOKER in cards:
         for i, declared in joker_fits:
-            for j, card in enumerate(declared):
-                found.append((i, 1, j, (*table[i], TableCard(JOKER, card))))
-    found.sort(key=lambda item: item[:3])  # as `extensions`, meld by meld
-    for i, _, _, extended in found:
-        yield i, extended
+            found.extend((i, 1, j) for j in range(len(declared)))
+    found.sort()  # as `extensions`: meld by meld, plain cards by index, then jokers
+    for key in found:
+        extended = made.get(key)
+        if extended is None:
+            i, joker, j = key
+            meld = table[i]
+            if joker:
+                extended = (*meld, TableCard(JOKER, _growth(meld)[1][j]))
+            else:
+                extended = (*meld, TableCard(FULL_DECK[j]))
+            made[key] = extended
+        yield key[0], extended
 
 
 _Index = tuple[
     dict[Card, tuple[int, ...]],
     tuple[tuple[int, tuple[Card, ...]], ...],
     tuple[tuple[int, int, Card], ...],
+    dict[tuple[int, int, int], Meld],
 ]
 
 
@@ -218,7 +227,8 @@ _Index = tuple[
 def _table_index(table: Table) -> _Index:
     """For a table (remembered by identity: draws leave it as it is): each plain card ->
     the melds it extends, the melds a joker extends with its possible declared cards, and
-    where the table's jokers lie with their declared cards."""
+    where the table's jokers lie with their declared cards; and the extended melds made
+    so far (the same objects view after view, so their memos answer by identity)."""
     fits: dict[Card, list[int]] = {}
     joker_fits: list[tuple[int, tuple[Card, ...]]] = []
     jokers: list[tuple[int, int, Card]] = []
@@ -231,7 +241,7 @@ def _table_index(table: Table) -> _Index:
         for k, tc in enumerate(meld):
             if tc.declared is not None:
                 jokers.append((i, k, tc.declared))
-    return {c: tuple(ix) for c, ix in fits.items()}, tuple(joker_fits), tuple(jokers)
+    return {c: tuple(ix) for c, ix in fits.items()}, tuple(joker_fits), tuple(jokers), {}
 
 
 def joker_swaps(table: Table, hand: Sequence[Card]) -> Iterator[Table]:
