@@ -87,11 +87,11 @@ def _meld_candidates(
     out: list[Table] = []
     for index, added in _local_candidates(table, hand):
         if trusted:
-            grown = _normal(added)
-            if grown is None:
+            found = _new_meld(added) if index is None else _extended(added)
+            if found is None:
                 continue
-            removed = () if index is None else (table[index],)
-            if _fresh(_change(removed, (grown,)), seen):
+            grown, change = found
+            if _fresh(change, seen):
                 out.append((*table, grown) if index is None else _replaced(table, index, grown))
             continue
         candidate = (*table, added) if index is None else _replaced(table, index, added)
@@ -103,6 +103,23 @@ def _meld_candidates(
         else:
             _validated(table, hand, candidate, (options, opened, decks), seen, out)
     return tuple(out)
+
+
+@by_identity(8192)
+def _new_meld(added: Meld) -> tuple[Meld, _Change] | None:
+    """A new meld from the hand: its normal form and its change to the table (None when
+    it is no meld). Remembered by identity: the hand's melds are the same objects while the
+    hand is (`_hand_melds`)."""
+    grown = _normal(added)
+    return None if grown is None else (grown, _change((), (grown,)))
+
+
+@by_identity(8192)
+def _extended(added: Meld) -> tuple[Meld, _Change] | None:
+    """A table meld with one card added (the meld is `added[:-1]`): its normal form and its
+    change to the table, or None. Remembered by identity: the table index keeps these."""
+    grown = _normal(added)
+    return None if grown is None else (grown, _change((added[:-1],), (grown,)))
 
 
 def _local_swap(table: Table, candidate: Table, seen: set[_Change], out: list[Table]) -> None:
