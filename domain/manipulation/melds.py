@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations
 
-from domain.cards import FULL_DECK, JOKER, Card, TableCard
+from domain.cards import FULL_DECK, JOKER, JOKER_INDEX, Card, TableCard
 from domain.errors import IllegalMove
 from domain.manipulation.memo import by_identity
 from domain.manipulation.options import ManipOptions
@@ -303,29 +303,39 @@ def _hand_melds(hand: tuple[Card, ...]) -> tuple[Meld, ...]:
 
 
 def _list_hand_melds(hand: Sequence[Card]) -> Iterator[Meld]:
-    plain = sorted({c for c in hand if not c.is_joker})
-    has_joker = any(c.is_joker for c in hand)
+    plain = sorted({c for c in hand if c.index != JOKER_INDEX})
+    has_joker = len(plain) < len(hand) and JOKER in hand
     by_rank: dict[int, list[Card]] = {}
     by_suit: dict[int, list[Card]] = {}
     for card in plain:
-        by_rank.setdefault(card.rank, []).append(card)
-        by_suit.setdefault(card.suit, []).append(card)
+        by_rank.setdefault(card.index % 13, []).append(card)
+        by_suit.setdefault(card.index // 13, []).append(card)
     for cards in by_rank.values():
-        for size in (3, 4):
-            for combo in combinations(cards, size):
-                yield tuple(TableCard(c) for c in combo)
+        if len(cards) >= 3:
+            for size in (3, 4):
+                for combo in combinations(cards, size):
+                    yield _plain_meld(combo)
         if has_joker and len(cards) in (2, 3):
             for combo in combinations(cards, 2):
                 yield _with_joker(combo, _missing_suit(combo))
     for cards in by_suit.values():
-        for run in _runs(cards):
-            yield tuple(TableCard(c) for c in run)
+        if len(cards) >= 3:
+            for run in _runs(cards):
+                yield _plain_meld(run)
         if has_joker:
             for a, b in combinations(cards, 2):
                 yield from (_with_joker((a, b), d) for d in _run_fillers(a, b))
 
 
-def _with_joker(cards: Sequence[Card], declared: Card | None) -> Meld:
+@lru_cache(maxsize=8192)
+def _plain_meld(cards: tuple[Card, ...]) -> Meld:
+    """The meld of these plain cards (one object per content, so the memos downstream
+    answer by identity from hand to hand)."""
+    return tuple(TableCard(c) for c in cards)
+
+
+@lru_cache(maxsize=8192)
+def _with_joker(cards: tuple[Card, ...], declared: Card | None) -> Meld:
     if declared is None:
         return tuple(TableCard(c) for c in cards)
     return (*(TableCard(c) for c in cards), TableCard(JOKER, declared))
