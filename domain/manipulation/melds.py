@@ -82,15 +82,23 @@ def _meld_candidates(
     `validate_meld_move`, as `decide` does.
     """
     rules = TableRules.of(options)
-    trusted = not rules.is_opening(table, opened) and not rules.joker_identity_respects_copy_count
+    copies = rules.joker_identity_respects_copy_count
+    opening = rules.is_opening(table, opened)
+    trusted = not opening and not copies
+    # I6 on an empty table: the only candidates are new melds from the hand, no table meld
+    # changes, so an opening holds once the meld is valid and plays the minimum points.
+    first = opening and not table and not copies
+    least = rules.initial_meld_min_points
     seen: set[_Change] = set()
     out: list[Table] = []
     for index, added in _local_candidates(table, hand):
-        if trusted:
+        if trusted or first:
             found = _new_meld(added) if index is None else _extended(added)
             if found is None:
                 continue
             grown, change = found
+            if first and least and sum(tc.card.value for tc in grown) < least:
+                continue
             if _fresh(change, seen):
                 out.append((*table, grown) if index is None else _replaced(table, index, grown))
             continue
