@@ -452,7 +452,7 @@ def _step_grouped(
     shift = _WIDTH * cell.suit
     nxt: dict[int, dict[int, int]] = {}
     back: dict[int, dict[int, tuple[int, Choice | None]]] = {}
-    below, room = limits.below, limits.room
+    below, room, last = limits.below, limits.room, limits.last
     cache: dict[tuple[int, int], tuple[Option, ...]] = {}
     for key, by_high in states.items():
         code, left = key >> shift & _SUIT, jokers - (key >> USED & 7)
@@ -470,19 +470,24 @@ def _step_grouped(
                 new_key += (group - largest) << _LARGEST
                 largest = group
             slots = new_key >> _SUM & 31
-            if slots + room < 3 * largest or (limits.last and not _FITS[slots][largest]):
+            if slots + room < 3 * largest or (last and not _FITS[slots][largest]):
                 continue
-            if low + gain > below:
-                gained = {high: pts + gain for high, pts in by_high.items()}
-            else:
-                gained = {high: pts + gain for high, pts in by_high.items() if pts + gain > below}
             came = (key, choice)
             held = nxt.get(new_key)
             if held is None:
+                if low + gain > below:
+                    gained = {high: pts + gain for high, pts in by_high.items()}
+                else:
+                    gained = {h: pts + gain for h, pts in by_high.items() if pts + gain > below}
                 nxt[new_key] = gained
                 back[new_key] = dict.fromkeys(gained, came)
-            else:
-                _merge(held, back[new_key], gained, came)
+            else:  # `_merge` of the gained points, without building them
+                pointers = back[new_key]
+                for high, pts in by_high.items():
+                    total = pts + gain
+                    if total > below and held.get(high, -1) < total:
+                        held[high] = total
+                        pointers[high] = came
     return nxt, back
 
 
