@@ -18,11 +18,48 @@ JOKER_INDEX = 52
 JOKER_CODE = "JK"
 
 
-@dataclass(frozen=True, order=True, slots=True)
+@dataclass(frozen=True, eq=False, slots=True)
 class Card:
-    """One card; `Card.parse("TS")`, `str(card) == "TS"`."""
+    """One card; `Card.parse("TS")`, `str(card) == "TS"`.
+
+    Equality, hashing and ordering go by `index` alone (written out rather than generated:
+    cards are hashed and compared on every hot path, and the generated methods build tuples).
+    """
 
     index: int
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is Card:
+            return self.index == other.index
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        if other.__class__ is Card:
+            return self.index != other.index
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __lt__(self, other: Card) -> bool:
+        if other.__class__ is Card:
+            return self.index < other.index
+        return NotImplemented
+
+    def __le__(self, other: Card) -> bool:
+        if other.__class__ is Card:
+            return self.index <= other.index
+        return NotImplemented
+
+    def __gt__(self, other: Card) -> bool:
+        if other.__class__ is Card:
+            return self.index > other.index
+        return NotImplemented
+
+    def __ge__(self, other: Card) -> bool:
+        if other.__class__ is Card:
+            return self.index >= other.index
+        return NotImplemented
 
     @classmethod
     def parse(cls, code: object) -> Card:
@@ -52,17 +89,17 @@ class Card:
     @property
     def rank(self) -> int:
         """1 (ace) .. 13 (king); 0 for the joker."""
-        return 0 if self.is_joker else self.index % 13 + 1
+        return _RANK[self.index]
 
     @property
     def suit(self) -> int:
         """0..3 (C, D, H, S); -1 for the joker."""
-        return -1 if self.is_joker else self.index // 13
+        return _SUIT[self.index]
 
     @property
     def value(self) -> int:
         """Points when counted in a hand: ace 1, pips face value, J Q K 10, joker 25."""
-        return 25 if self.is_joker else min(self.rank, 10)
+        return _VALUE[self.index]
 
     @property
     def bit(self) -> int:
@@ -76,6 +113,10 @@ class Card:
 
 
 _CODES = (*(RANKS[i % 13] + SUITS[i // 13] for i in range(52)), JOKER_CODE)
+_JOKER_AS = tuple(f"{JOKER_CODE}={code}" for code in _CODES)
+_RANK = (*(i % 13 + 1 for i in range(52)), 0)
+_SUIT = (*(i // 13 for i in range(52)), -1)
+_VALUE = (*(min(i % 13 + 1, 10) for i in range(52)), 25)
 _PLAIN = tuple(Card(i) for i in range(52))
 JOKER = Card(JOKER_INDEX)
 FULL_DECK: tuple[Card, ...] = _PLAIN
@@ -113,15 +154,30 @@ def from_mask(mask: int) -> tuple[Card, ...]:
 
 def codes(cards: Iterable[Card]) -> list[str]:
     """Card codes of cards, in the given order (the JSON form)."""
-    return [str(c) for c in cards]
+    return [_CODES[c.index] for c in cards]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, eq=False, slots=True)
 class TableCard:
-    """A card on the Manipulation table: a plain card, or a joker with its declared card."""
+    """A card on the Manipulation table: a plain card, or a joker with its declared card.
+
+    Equal when card and declared card are; hashing and equality written out for speed."""
 
     card: Card
     declared: Card | None = None
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is TableCard:
+            return self.card == other.card and self.declared == other.declared
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self) -> int:
+        declared = self.declared
+        return self.card.index * 64 + (63 if declared is None else declared.index)
 
     @classmethod
     def parse(cls, code: object) -> TableCard:
@@ -146,4 +202,5 @@ class TableCard:
         return self.declared if self.declared is not None else self.card
 
     def __str__(self) -> str:
-        return f"{JOKER_CODE}={self.declared}" if self.declared is not None else str(self.card)
+        declared = self.declared
+        return _CODES[self.card.index] if declared is None else _JOKER_AS[declared.index]

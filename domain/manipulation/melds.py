@@ -19,8 +19,9 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations
 
-from domain.cards import JOKER, Card, TableCard
+from domain.cards import FULL_DECK, JOKER, JOKER_INDEX, Card, TableCard
 from domain.errors import IllegalMove
+from domain.manipulation.memo import by_identity
 from domain.manipulation.options import ManipOptions
 from domain.manipulation.table.rules import (
     TableRules,
@@ -46,8 +47,28 @@ def check_meld(
     return outcome.played, outcome.table
 
 
-@lru_cache(maxsize=512)
+_Listed = tuple[Table, tuple[Card, ...], ManipOptions, tuple[Table, ...]]
+_LISTED: dict[tuple[int, int, int, bool, int], _Listed] = {}
+
+
 def meld_candidates(
+    table: Table, hand: tuple[Card, ...], options: ManipOptions, opened: bool, decks: int
+) -> tuple[Table, ...]:
+    """`_meld_candidates`, remembered by the identity of table, hand and options first (a
+    state's table and hands are the same objects from view to view; hashing a table hashes
+    every card on it), then by value."""
+    key = (id(table), id(hand), id(options), opened, decks)
+    hit = _LISTED.get(key)
+    if hit is not None and hit[0] is table and hit[1] is hand and hit[2] is options:
+        return hit[3]
+    listed = _meld_candidates(table, hand, options, opened, decks)
+    if len(_LISTED) >= 512:
+        _LISTED.clear()
+    _LISTED[key] = (table, hand, options, listed)
+    return listed
+
+
+def _meld_candidates(
     table: Table, hand: tuple[Card, ...], options: ManipOptions, opened: bool, decks: int
 ) -> tuple[Table, ...]:
     """A representative, validated, duplicate-free set of meld moves (see the module doc).
@@ -61,16 +82,24 @@ def meld_candidates(
     `validate_meld_move`, as `decide` does.
     """
     rules = TableRules.of(options)
-    trusted = not rules.is_opening(table, opened) and not rules.joker_identity_respects_copy_count
+    copies = rules.joker_identity_respects_copy_count
+    opening = rules.is_opening(table, opened)
+    trusted = not opening and not copies
+    # I6 on an empty table: the only candidates are new melds from the hand, no table meld
+    # changes, so an opening holds once the meld is valid and plays the minimum points.
+    first = opening and not table and not copies
+    least = rules.initial_meld_min_points
     seen: set[_Change] = set()
     out: list[Table] = []
     for index, added in _local_candidates(table, hand):
-        if trusted:
-            grown = _normal(added)
-            if grown is None:
+        if trusted or first:
+            found = _new_meld(added) if index is None else _extended(added)
+            if found is None:
                 continue
-            removed = () if index is None else (table[index],)
-            if _fresh(_change(removed, (grown,)), seen):
+            grown, change = found
+            if first and least and sum(tc.card.value for tc in grown) < least:
+                continue
+            if _fresh(change, seen):
                 out.append((*table, grown) if index is None else _replaced(table, index, grown))
             continue
         candidate = (*table, added) if index is None else _replaced(table, index, added)
@@ -82,6 +111,23 @@ def meld_candidates(
         else:
             _validated(table, hand, candidate, (options, opened, decks), seen, out)
     return tuple(out)
+
+
+@by_identity(8192)
+def _new_meld(added: Meld) -> tuple[Meld, _Change] | None:
+    """A new meld from the hand: its normal form and its change to the table (None when
+    it is no meld). Remembered by identity: the hand's melds are the same objects while the
+    hand is (`_hand_melds`)."""
+    grown = _normal(added)
+    return None if grown is None else (grown, _change((), (grown,)))
+
+
+@by_identity(8192)
+def _extended(added: Meld) -> tuple[Meld, _Change] | None:
+    """A table meld with one card added (the meld is `added[:-1]`): its normal form and its
+    change to the table, or None. Remembered by identity: the table index keeps these."""
+    grown = _normal(added)
+    return None if grown is None else (grown, _change((added[:-1],), (grown,)))
 
 
 def _local_swap(table: Table, candidate: Table, seen: set[_Change], out: list[Table]) -> None:
@@ -150,6 +196,7 @@ def _validated(
         out.append(normal)
 
 
+@by_identity(8192)
 @lru_cache(maxsize=8192)
 def _meld_key(meld: Meld) -> tuple[str, ...]:
     """The meld's codes in display order (a table meld may come in any order)."""
@@ -157,6 +204,7 @@ def _meld_key(meld: Meld) -> tuple[str, ...]:
     return tuple(str(tc) for tc in (meld if normal is None else normal))
 
 
+@by_identity(8192)
 @lru_cache(maxsize=8192)
 def _normal(meld: Meld) -> Meld | None:
     """The meld in display order, or None when it is not a valid meld (I2)."""
@@ -169,25 +217,75 @@ def _local_candidates(table: Table, hand: tuple[Card, ...]) -> Iterator[tuple[in
     """(None, a new meld from the hand) and (i, table meld i with one more hand card)."""
     for meld in hand_melds(hand):
         yield None, meld
+    fits, joker_fits, _, made = _table_index(table)
+    cards = frozenset(hand)
+    found: list[tuple[int, int, int]] = []
+    for card in cards:
+        for i in fits.get(card, ()):
+            found.append((i, 0, card.index))
+    if JOKER in cards:
+        for i, declared in joker_fits:
+            found.extend((i, 1, j) for j in range(len(declared)))
+    found.sort()  # as `extensions`: meld by meld, plain cards by index, then jokers
+    for key in found:
+        extended = made.get(key)
+        if extended is None:
+            i, joker, j = key
+            meld = table[i]
+            if joker:
+                extended = (*meld, TableCard(JOKER, _growth(meld)[1][j]))
+            else:
+                extended = (*meld, TableCard(FULL_DECK[j]))
+            made[key] = extended
+        yield key[0], extended
+
+
+_Index = tuple[
+    dict[Card, tuple[int, ...]],
+    tuple[tuple[int, tuple[Card, ...]], ...],
+    tuple[tuple[int, int, Card], ...],
+    dict[tuple[int, int, int], Meld],
+]
+
+
+@by_identity(256)
+def _table_index(table: Table) -> _Index:
+    """For a table (remembered by identity: draws leave it as it is): each plain card ->
+    the melds it extends, the melds a joker extends with its possible declared cards, and
+    where the table's jokers lie with their declared cards; and the extended melds made
+    so far (the same objects view after view, so their memos answer by identity)."""
+    fits: dict[Card, list[int]] = {}
+    joker_fits: list[tuple[int, tuple[Card, ...]]] = []
+    jokers: list[tuple[int, int, Card]] = []
     for i, meld in enumerate(table):
-        for extended in extensions(meld, hand):
-            yield i, extended
+        plain, declared = _growth(meld)
+        for card in plain:
+            fits.setdefault(card, []).append(i)
+        if declared:
+            joker_fits.append((i, declared))
+        for k, tc in enumerate(meld):
+            if tc.declared is not None:
+                jokers.append((i, k, tc.declared))
+    return {c: tuple(ix) for c, ix in fits.items()}, tuple(joker_fits), tuple(jokers), {}
 
 
 def joker_swaps(table: Table, hand: Sequence[Card]) -> Iterator[Table]:
     """M5.2, M5.4: a hand card equal to a table joker's declared card takes its place, and
     the freed joker goes on as a one-card extension of a meld, or into a new meld with two
     hand cards (declared as the card they miss)."""
-    plain = sorted({c for c in hand if not c.is_joker})
-    for i, meld in enumerate(table):
-        for k, tc in enumerate(meld):
-            if tc.declared is None or tc.declared not in plain:
-                continue
-            swapped = (*meld[:k], TableCard(tc.declared), *meld[k + 1 :])
-            rest = (*table[:i], swapped, *table[i + 1 :])
-            left = list(hand)
-            left.remove(tc.declared)
-            yield from _seat_freed(rest, left)
+    jokers = _table_index(table)[2]
+    if not jokers:
+        return
+    held = frozenset(hand)  # a declared card is never a joker
+    for i, k, declared in jokers:
+        if declared not in held:
+            continue
+        meld = table[i]
+        swapped = (*meld[:k], TableCard(declared), *meld[k + 1 :])
+        rest = (*table[:i], swapped, *table[i + 1 :])
+        left = list(hand)
+        left.remove(declared)
+        yield from _seat_freed(rest, left)
 
 
 def _seat_freed(table: Table, hand: Sequence[Card]) -> Iterator[Table]:
@@ -203,29 +301,49 @@ def _seat_freed(table: Table, hand: Sequence[Card]) -> Iterator[Table]:
 def hand_melds(hand: Sequence[Card]) -> Iterator[Meld]:
     """New melds from the hand alone: groups of 3 and 4, sequences of 3 or more, and the
     same completed by one joker from the hand (declared as the missing card)."""
-    plain = sorted({c for c in hand if not c.is_joker})
-    has_joker = any(c.is_joker for c in hand)
+    return iter(_hand_melds(tuple(hand)))
+
+
+@lru_cache(maxsize=4096)
+def _hand_melds(hand: tuple[Card, ...]) -> tuple[Meld, ...]:
+    """`hand_melds`, memoised (the same hands, less one card, come back swap after swap)."""
+    return tuple(_list_hand_melds(hand))
+
+
+def _list_hand_melds(hand: Sequence[Card]) -> Iterator[Meld]:
+    plain = sorted({c for c in hand if c.index != JOKER_INDEX})
+    has_joker = len(plain) < len(hand) and JOKER in hand
     by_rank: dict[int, list[Card]] = {}
     by_suit: dict[int, list[Card]] = {}
     for card in plain:
-        by_rank.setdefault(card.rank, []).append(card)
-        by_suit.setdefault(card.suit, []).append(card)
+        by_rank.setdefault(card.index % 13, []).append(card)
+        by_suit.setdefault(card.index // 13, []).append(card)
     for cards in by_rank.values():
-        for size in (3, 4):
-            for combo in combinations(cards, size):
-                yield tuple(TableCard(c) for c in combo)
+        if len(cards) >= 3:
+            for size in (3, 4):
+                for combo in combinations(cards, size):
+                    yield _plain_meld(combo)
         if has_joker and len(cards) in (2, 3):
             for combo in combinations(cards, 2):
                 yield _with_joker(combo, _missing_suit(combo))
     for cards in by_suit.values():
-        for run in _runs(cards):
-            yield tuple(TableCard(c) for c in run)
+        if len(cards) >= 3:
+            for run in _runs(cards):
+                yield _plain_meld(run)
         if has_joker:
             for a, b in combinations(cards, 2):
                 yield from (_with_joker((a, b), d) for d in _run_fillers(a, b))
 
 
-def _with_joker(cards: Sequence[Card], declared: Card | None) -> Meld:
+@lru_cache(maxsize=8192)
+def _plain_meld(cards: tuple[Card, ...]) -> Meld:
+    """The meld of these plain cards (one object per content, so the memos downstream
+    answer by identity from hand to hand)."""
+    return tuple(TableCard(c) for c in cards)
+
+
+@lru_cache(maxsize=8192)
+def _with_joker(cards: tuple[Card, ...], declared: Card | None) -> Meld:
     if declared is None:
         return tuple(TableCard(c) for c in cards)
     return (*(TableCard(c) for c in cards), TableCard(JOKER, declared))
@@ -272,15 +390,21 @@ def _runs(cards: Sequence[Card]) -> Iterator[tuple[Card, ...]]:
 def extensions(meld: Meld, hand: Sequence[Card]) -> Iterator[Meld]:
     """The meld with one more card from the hand (a plain card, or a joker declared as a
     card that fits), whenever the result is still a valid meld."""
+    return _extensions(meld, frozenset(hand), JOKER in hand)
+
+
+def _extensions(meld: Meld, hand: frozenset[Card], has_joker: bool) -> Iterator[Meld]:
+    """`extensions` with the hand as a set (made once for all the table's melds)."""
     plain_fits, joker_fits = _growth(meld)
     if plain_fits:
-        for card in sorted({c for c in hand if c in plain_fits}):
+        for card in sorted(plain_fits & hand):
             yield (*meld, TableCard(card))
-    if joker_fits and any(c.is_joker for c in hand):
+    if joker_fits and has_joker:
         for declared in joker_fits:
             yield (*meld, TableCard(JOKER, declared))
 
 
+@by_identity(4096)
 @lru_cache(maxsize=4096)
 def _growth(meld: Meld) -> tuple[frozenset[Card], tuple[Card, ...]]:
     """The plain cards that keep `meld` valid when added, and the cards a joker added to it

@@ -15,7 +15,15 @@ from domain.errors import ForbiddenMove, IllegalMove, MalformedMove, NotYourTurn
 from domain.events import SYSTEM, Event
 from domain.manipulation.melds import check_meld, meld_candidates
 from domain.manipulation.scoring import hand_points, score_round
-from domain.manipulation.state import Phase, State, Table, evolve, parse_table, table_codes
+from domain.manipulation.state import (
+    Phase,
+    State,
+    Table,
+    evolve,
+    meld_codes,
+    parse_table,
+    table_codes,
+)
 
 PLAYER_MOVES = ("draw", "meld", "knock", "end_turn", "pass")
 SYSTEM_MOVES = ("score_round",)
@@ -54,13 +62,13 @@ def decks(state: State) -> int:
 def may_knock(state: State, seat: int) -> bool:
     """M8.1 / A-M7 / M9.2: the hand counts knock_limit or less at a moment a knock is allowed."""
     opts = state.options
-    if hand_points(state.hands[seat]) > opts.knock_limit:
-        return False
     if state.phase is Phase.KNOCK_OR_END:
-        return not state.lap or opts.last_lap_knock
-    if state.phase is Phase.MELD_OR_DRAW:
-        return opts.knock_timing == "after_any_draw"
-    return False
+        allowed = not state.lap or opts.last_lap_knock
+    elif state.phase is Phase.MELD_OR_DRAW:
+        allowed = opts.knock_timing == "after_any_draw"
+    else:
+        allowed = False
+    return allowed and hand_points(state.hands[seat]) <= opts.knock_limit
 
 
 # ---------------------------------------------------------------- decide
@@ -252,7 +260,7 @@ def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
         tables = meld_candidates(
             state.table, state.hands[seat], state.options, state.opened[seat], decks(state)
         )
-        base = [tuple(codes) for codes in table_codes(state.table)]
+        base = [meld_codes(meld) for meld in state.table]
         moves.extend({"type": "meld", "table": _codes(t, state.table, base)} for t in tables)
     return moves
 
@@ -265,5 +273,5 @@ def _codes(table: Table, before: Table, base: list[tuple[str, ...]]) -> list[lis
         if k < len(before) and meld is before[k]:
             out.append(list(base[k]))
         else:
-            out.append([str(tc) for tc in meld])
+            out.append(list(meld_codes(meld)))
     return out

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
 from domain.cards import FULL_DECK, JOKER, Card, TableCard
 from domain.events import Event
+from domain.manipulation.memo import by_identity
 from domain.manipulation.options import DEFAULTS, ManipOptions, options_of
 from domain.players import Player
 
@@ -126,6 +127,23 @@ class State:
         return (seat + 1) % self.n
 
 
+_SLOTS = tuple(
+    (f.name, State.__dict__[f.name].__get__, State.__dict__[f.name].__set__) for f in fields(State)
+)
+_NAMES = frozenset(name for name, _, _ in _SLOTS)
+
+
+def _with(state: State, **changes: Any) -> State:
+    """`dataclasses.replace` for State, without its per-call field walk (evolve runs it on
+    every event): copy each slot, taking `changes` where given."""
+    if not changes.keys() <= _NAMES:
+        raise TypeError(f"State has no field(s) {sorted(changes.keys() - _NAMES)}")
+    new = object.__new__(State)
+    for name, get, put in _SLOTS:
+        put(new, changes[name] if name in changes else get(state))
+    return new
+
+
 def pack(players: int) -> tuple[Card, ...]:
     """The pack in canonical order (M1.2): 52 + 1 joker for 2 players, 2 x (52 + 1) for 3-5."""
     one = (*FULL_DECK, JOKER)
@@ -161,11 +179,12 @@ def _parse_meld(codes: tuple[str, ...]) -> tuple[TableCard, ...]:
 
 
 def table_codes(table: Table) -> list[list[str]]:
-    return [list(_meld_codes(meld)) for meld in table]
+    return [list(meld_codes(meld)) for meld in table]
 
 
+@by_identity(8192)
 @lru_cache(maxsize=8192)
-def _meld_codes(meld: tuple[TableCard, ...]) -> tuple[str, ...]:
+def meld_codes(meld: tuple[TableCard, ...]) -> tuple[str, ...]:
     return tuple(str(tc) for tc in meld)
 
 
@@ -178,14 +197,14 @@ def evolve(state: State, event: Event) -> State:
     """Fold one recorded event (see the module docstring); unknown types only bump version."""
     handler = _HANDLERS.get(event.type)
     new = handler(state, event.data) if handler is not None else state
-    return replace(new, version=state.version + 1)
+    return _with(new, version=state.version + 1)
 
 
 def _created(state: State, data: Mapping[str, Any]) -> State:
     players = tuple(Player.of(p) for p in data["players"])
     full = {**DEFAULTS, **dict(data["options"])}
     n = len(players)
-    return replace(
+    return _with(
         state,
         players=players,
         options=options_of(full),
@@ -201,12 +220,12 @@ def _created(state: State, data: Mapping[str, Any]) -> State:
 
 
 def _dealer_chosen(state: State, data: Mapping[str, Any]) -> State:
-    return replace(state, dealer=int(data["dealer"]))
+    return _with(state, dealer=int(data["dealer"]))
 
 
 def _dealt(state: State, data: Mapping[str, Any]) -> State:
     dealer = int(data["dealer"])
-    return replace(
+    return _with(
         state,
         round=int(data["round"]),
         dealer=dealer,
@@ -234,20 +253,20 @@ def _drawn(state: State, data: Mapping[str, Any]) -> State:
     card = Card.parse(data["card"])
     hand = sort_hand((*state.hands[seat], card))
     phase = Phase.KNOCK_OR_END if draw >= 3 else Phase.MELD_OR_DRAW  # M4 D3: no meld
-    return replace(
+    return _with(
         state, hands=_set_hand(state, seat, hand), stock=state.stock[1:], draws=draw, phase=phase
     )
 
 
 def _exhausted(state: State, data: Mapping[str, Any]) -> State:
-    return replace(state, exhausted_by=int(data["seat"]))
+    return _with(state, exhausted_by=int(data["seat"]))
 
 
 def _melded(state: State, data: Mapping[str, Any]) -> State:
     seat = int(data["seat"])
     hand = remove_cards(state.hands[seat], (Card.parse(c) for c in data["played"]))
     opened = tuple(o or s == seat for s, o in enumerate(state.opened))
-    new = replace(
+    new = _with(
         state,
         hands=_set_hand(state, seat, hand),
         table=parse_table(data["table"]),
@@ -255,12 +274,12 @@ def _melded(state: State, data: Mapping[str, Any]) -> State:
         phase=Phase.KNOCK_OR_END,
     )
     if not hand:  # M8.3: going out ends the round at once
-        return replace(new, phase=Phase.SCORING, turn=None, ending=RoundEnd("out", seat))
+        return _with(new, phase=Phase.SCORING, turn=None, ending=RoundEnd("out", seat))
     return new
 
 
 def _passed(state: State, data: Mapping[str, Any]) -> State:
-    return replace(state, phase=Phase.KNOCK_OR_END)
+    return _with(state, phase=Phase.KNOCK_OR_END)
 
 
 def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
@@ -269,24 +288,24 @@ def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
     if state.lap:
         lap = state.lap[1:]
         if not lap:  # M9.3: the lap is over, hands are counted
-            return replace(
+            return _with(
                 state, lap=(), phase=Phase.SCORING, turn=None, ending=RoundEnd("exhausted", None)
             )
-        return replace(state, lap=lap, turn=lap[0], phase=Phase.FINAL_TURNS, draws=0)
+        return _with(state, lap=lap, turn=lap[0], phase=Phase.FINAL_TURNS, draws=0)
     if state.exhausted_by is not None:
         lap = tuple((seat + 1 + i) % state.n for i in range(state.n))
-        return replace(state, lap=lap, turn=lap[0], phase=Phase.FINAL_TURNS, draws=0)
-    return replace(state, turn=state.next_seat(seat), phase=Phase.DRAW, draws=0)
+        return _with(state, lap=lap, turn=lap[0], phase=Phase.FINAL_TURNS, draws=0)
+    return _with(state, turn=state.next_seat(seat), phase=Phase.DRAW, draws=0)
 
 
 def _knocked(state: State, data: Mapping[str, Any]) -> State:
-    return replace(state, phase=Phase.SCORING, turn=None, ending=RoundEnd("knock", data["seat"]))
+    return _with(state, phase=Phase.SCORING, turn=None, ending=RoundEnd("knock", data["seat"]))
 
 
 def _scored(state: State, data: Mapping[str, Any]) -> State:
     result = RoundResult.from_json(data)
     won = set(result.winners)
-    return replace(
+    return _with(
         state,
         scores=tuple(s + p for s, p in zip(state.scores, result.points, strict=True)),
         rounds_won=tuple(r + (s in won) for s, r in enumerate(state.rounds_won)),
@@ -295,7 +314,7 @@ def _scored(state: State, data: Mapping[str, Any]) -> State:
 
 
 def _finished(state: State, data: Mapping[str, Any]) -> State:
-    return replace(
+    return _with(
         state,
         phase=Phase.FINISHED,
         turn=None,

@@ -57,6 +57,7 @@ def _key(table: Table) -> tuple[tuple[str, ...], ...]:
     [
         {},
         {"initial_meld_per_player": True, "initial_meld_min_points": 30},
+        {"initial_meld_min_points": 25, "initial_meld_from_hand_only": True},
         {"joker_identity_respects_copy_count": True},
         {"freed_joker_placement": "new_meld_from_hand", "joker_replacement_source": "hand_only"},
     ],

@@ -452,9 +452,13 @@ def _step_grouped(
     shift = _WIDTH * cell.suit
     nxt: dict[int, dict[int, int]] = {}
     back: dict[int, dict[int, tuple[int, Choice | None]]] = {}
-    below, room = limits.below, limits.room
+    below, room, last = limits.below, limits.room, limits.last
+    cache: dict[tuple[int, int], tuple[Option, ...]] = {}
     for key, by_high in states.items():
-        found = options(cell, key >> shift & _SUIT, jokers - (key >> USED & 7))
+        code, left = key >> shift & _SUIT, jokers - (key >> USED & 7)
+        found = cache.get((code, left))
+        if found is None:
+            found = cache[code, left] = options(cell, code, left)
         top = max(by_high.values())
         low = min(by_high.values())
         for delta, group, gain, choice in found:
@@ -466,19 +470,24 @@ def _step_grouped(
                 new_key += (group - largest) << _LARGEST
                 largest = group
             slots = new_key >> _SUM & 31
-            if slots + room < 3 * largest or (limits.last and not _FITS[slots][largest]):
+            if slots + room < 3 * largest or (last and not _FITS[slots][largest]):
                 continue
-            if low + gain > below:
-                gained = {high: pts + gain for high, pts in by_high.items()}
-            else:
-                gained = {high: pts + gain for high, pts in by_high.items() if pts + gain > below}
             came = (key, choice)
             held = nxt.get(new_key)
             if held is None:
+                if low + gain > below:
+                    gained = {high: pts + gain for high, pts in by_high.items()}
+                else:
+                    gained = {h: pts + gain for h, pts in by_high.items() if pts + gain > below}
                 nxt[new_key] = gained
                 back[new_key] = dict.fromkeys(gained, came)
-            else:
-                _merge(held, back[new_key], gained, came)
+            else:  # `_merge` of the gained points, without building them
+                pointers = back[new_key]
+                for high, pts in by_high.items():
+                    total = pts + gain
+                    if total > below and held.get(high, -1) < total:
+                        held[high] = total
+                        pointers[high] = came
     return nxt, back
 
 
@@ -493,11 +502,15 @@ def _step_aware(
     nxt: dict[int, dict[int, int]] = {}
     back: dict[int, dict[int, tuple[int, Choice | None]]] = {}
     below, room = limits.below, limits.room
+    cache: dict[tuple[int, int], tuple[Option, ...]] = {}
     for key, by_high in states.items():
         left = jokers - (key >> USED & 7)
         for high, pts in by_high.items():
             whole = key | high
-            found = options(cell, whole >> shift & _SUIT, left)
+            code = whole >> shift & _SUIT
+            found = cache.get((code, left))
+            if found is None:
+                found = cache[code, left] = options(cell, code, left)
             for delta, group, gain, choice in found:
                 total = pts + gain
                 if total <= below:
@@ -668,6 +681,7 @@ def _step_masked(
     nxt: MaskedLayer = {}
     back: dict[int, list[tuple[int, int, Choice | None]]] = {}
     room, last = limits.room, limits.last
+    cache: dict[tuple[int, int], tuple[Option, ...]] = {}
     for key, mask in states.items():
         left = jokers - (key >> USED & 7)
         for value, part in parts.items():
@@ -675,7 +689,11 @@ def _step_masked(
             if not sub:
                 continue
             whole = key | value
-            for delta, group, _gain, choice in options(cell, whole >> shift & _SUIT, left):
+            code = whole >> shift & _SUIT
+            found = cache.get((code, left))
+            if found is None:
+                found = cache[code, left] = options(cell, code, left)
+            for delta, group, _gain, choice in found:
                 new_key = whole + delta
                 largest = new_key >> _LARGEST
                 if group > largest:

@@ -45,6 +45,19 @@ class TableRules:
             return options
         if options is None:
             return cls()
+        if _frozen(options):
+            hit = _RULES_OF.get(id(options))
+            if hit is not None and hit[0] is options:
+                return hit[1]
+            rules = cls._read(options)
+            if len(_RULES_OF) >= 256:
+                _RULES_OF.clear()
+            _RULES_OF[id(options)] = (options, rules)
+            return rules
+        return cls._read(options)
+
+    @classmethod
+    def _read(cls, options: object) -> TableRules:
         values: dict[str, object] = {}
         for name in cls.__slots__:
             if isinstance(options, Mapping):
@@ -65,6 +78,16 @@ class TableRules:
     def is_opening(self, table_before: Sequence[Sequence[TableCard]], has_opened: bool) -> bool:
         """I6: the first meld of the round, or (per-player opening) this player's first meld."""
         return not table_before or (self.initial_meld_per_player and not has_opened)
+
+
+_RULES_OF: dict[int, tuple[object, TableRules]] = {}
+"""TableRules of frozen option objects (ManipOptions) by identity: a match keeps one
+options object, and reading it field by field is a cost on every listing."""
+
+
+def _frozen(options: object) -> bool:
+    params = getattr(type(options), "__dataclass_params__", None)
+    return bool(getattr(params, "frozen", False))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,38 @@
+"""Memoising by identity: a cache in front of a one-argument function keyed by the argument
+object itself, for tuples of cards (melds, tables) that recur as the very same objects from
+state to state. Python does not cache a tuple's hash, so an `lru_cache` lookup hashes every
+card of the meld again; this looks the object up by `id` and checks it is the same object
+(the entry keeps it alive, so its id cannot be reused while cached). Pure: results are
+whatever the function returns for that argument.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import TypeVar
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def by_identity(maxsize: int) -> Callable[[Callable[[K], V]], Callable[[K], V]]:
+    """Decorator: remember `fn(x)` for the last objects `x` (the cache empties when full)."""
+
+    def decorate(fn: Callable[[K], V]) -> Callable[[K], V]:
+        seen: dict[int, tuple[K, V]] = {}
+
+        @wraps(fn)
+        def cached(arg: K) -> V:
+            hit = seen.get(id(arg))
+            if hit is not None and hit[0] is arg:
+                return hit[1]
+            value = fn(arg)
+            if len(seen) >= maxsize:
+                seen.clear()
+            seen[id(arg)] = (arg, value)
+            return value
+
+        return cached
+
+    return decorate
