@@ -220,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     count = 8 if args.quick else 40
     matches = 2 if args.quick else 6
     rng = random.Random(args.seed)
-    print("times in ms; one process on a shared, loaded machine (other helpers run too)")
+    print("times in ms, one process; run it on a machine not busy with tests")
     print(f"{'measure':<44} {'n':>5} {'min':>9} {'median':>9} {'p99':>9} {'max':>9}  target")
     gin = _views("three-hand-gin", 3, matches, args.seed)
     manip = _views("manipulation-rummy", 3, matches, args.seed)
