@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from domain.memo import by_identity
 from domain.options import OptionTables, frozen, validate
 
 _CHOICES: dict[str, tuple[str, ...]] = {
@@ -74,21 +75,12 @@ class GinOptions:
         return dict(_as_dict(self))  # a fresh dict: every view may own (and change) its copy
 
 
-_DICTS: dict[int, tuple[GinOptions, dict[str, Any]]] = {}
-"""A pure memo of `_as_dict` by the options' identity (a match's options never change, and
-every state of a match shares one object): hashing 19 fields per view cost more than the
-copy. Each entry holds its key object, so an id is never reused while it is cached."""
-
-
+@by_identity(256)
 def _as_dict(options: GinOptions) -> dict[str, Any]:
-    hit = _DICTS.get(id(options))
-    if hit is not None and hit[0] is options:
-        return hit[1]
-    if len(_DICTS) >= 256:
-        _DICTS.clear()
-    made = {name: getattr(options, name) for name in NAMES}
-    _DICTS[id(options)] = (options, made)
-    return made
+    """A pure memo of the options' dict by their identity (a match's options never change,
+    and every state of a match shares one object): hashing 19 fields per view cost more than
+    the copy."""
+    return {name: getattr(options, name) for name in NAMES}
 
 
 NAMES = tuple(f.name for f in fields(GinOptions))

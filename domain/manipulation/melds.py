@@ -21,7 +21,6 @@ from itertools import combinations
 
 from domain.cards import FULL_DECK, JOKER, JOKER_INDEX, Card, TableCard
 from domain.errors import IllegalMove
-from domain.manipulation.memo import by_identity
 from domain.manipulation.options import ManipOptions
 from domain.manipulation.table.rules import (
     TableRules,
@@ -29,6 +28,7 @@ from domain.manipulation.table.rules import (
     normalise_meld,
     validate_meld_move,
 )
+from domain.memo import by_identity
 
 Meld = tuple[TableCard, ...]
 Table = tuple[Meld, ...]

@@ -20,8 +20,8 @@ from typing import Any
 
 from domain.cards import FULL_DECK, JOKER, Card, TableCard
 from domain.events import Event
-from domain.manipulation.memo import by_identity
 from domain.manipulation.options import DEFAULTS, ManipOptions, options_of
+from domain.memo import by_identity
 from domain.players import Player
 
 NAME = "manipulation-rummy"

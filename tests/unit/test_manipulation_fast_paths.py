@@ -1,6 +1,6 @@
 """The hand-written fast paths of issue 13 agree with what they replace: card equality,
 hashing and order by index (domain/cards.py), State's slot-copying replace, and the
-identity memo in front of the meld caches (domain/manipulation/memo.py)."""
+identity memo in front of the meld caches (domain/memo.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from domain.cards import FULL_DECK, JOKER, Card, TableCard
 from domain.manipulation import state as st
-from domain.manipulation.memo import by_identity
+from domain.memo import by_identity
 
 ALL = (*FULL_DECK, JOKER)
 
