@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from domain.cards import JOKER, JOKER_INDEX, Card
 from domain.manipulation.table.build import Arrangement, build, lay_jokers
+from domain.manipulation.table.depth import first_fit
 from domain.manipulation.table.dp import (
     JOKER_POINTS,
     USED,
@@ -29,20 +30,18 @@ from domain.manipulation.table.rules import Table, TableRules
 ZERO = (0,) * 52
 
 
-FLOOR_STEPS = (1, 6, 16, 41, 101)
-
-
 def solve(supply: Supply, floor: int = -1) -> Arrangement | None:
     """The best arrangement of `supply` (every mandatory card placed) shedding more than
     `floor` points, or None (memoised: the plans of one position ask some questions twice,
     e.g. the table without its free jokers).
 
-    First without free jokers, laying them on afterwards where there is room: when that
-    plays every hand card it is the best, and otherwise it is a floor. Then branch and
-    bound with a falling floor: first ask for every hand card played (going out, M8.3, the
-    usual best on a full table), then for a little less, and so on down to the floor. A run
-    with a floor drops only states that cannot beat it, so the first run that finds
-    anything above its floor has found the best.
+    First every hand card played (going out, M8.3, the usual best on a full table): a
+    question with nothing optional, answered depth first (`table.depth`), usually after a
+    few hundred states. Then without free jokers, laying them on afterwards where there is
+    room: when that plays every hand card it is the best, and otherwise it is a floor.
+    Then the program once with the floor: it drops only states that cannot beat it, so
+    what it finds is the best. (A falling floor, asking first for a little less than every
+    card, cost more in all: each miss is a run of its own, measured in `bench/table.py`.)
     """
     return _solve(supply, max(floor, -1), supply.budget)
 
@@ -52,6 +51,10 @@ def _solve(supply: Supply, floor: int, budget: Budget | None) -> Arrangement | N
     """`solve`; `budget` (by identity) keeps a question asked under one work budget from
     being answered from another's."""
     top = _top(supply)
+    if top > floor and any(supply.hand_real):
+        gone = _going_out(supply)
+        if gone is not None:
+            return gone
     best = _laid_on(supply, floor)
     if best is not None and best.points <= floor:
         best = None
@@ -59,16 +62,6 @@ def _solve(supply: Supply, floor: int, budget: Budget | None) -> Arrangement | N
         if best.points >= top:
             return best
         floor = best.points
-    if top > floor and any(supply.hand_real):
-        gone = _going_out(supply)
-        if gone is not None:
-            return gone
-    for step in FLOOR_STEPS:
-        if top - step <= floor:
-            break
-        found = _above(supply, top - step)
-        if found is not None:
-            return found
     return _above(supply, floor) or best
 
 
@@ -132,7 +125,9 @@ def _normal(supply: Supply, floor: int) -> Arrangement | object | None:
     laid back on (each hand joker placed is worth the most). If a state that could beat
     the best so far has no room for them, only the full program can say: _NO_ROOM."""
     fixed = not any(supply.hand_real) and not supply.jokers_hand
-    run = search(supply, floor, normal=True, fewer=fixed)
+    if fixed:
+        return _fits(supply) if floor < 0 else None  # nothing optional sheds no point
+    run = search(supply, floor, normal=True)
     best: Arrangement | None = None
     ends = sorted(run.final.items(), key=lambda item: -item[1])
     for key, pts in ends:
@@ -149,6 +144,18 @@ def _normal(supply: Supply, floor: int) -> Arrangement | object | None:
         played = tuple(sorted([*real, *[JOKER] * supply.jokers_hand]))
         best = Arrangement(melds, played, pts + JOKER_POINTS * supply.jokers_hand)
     return best
+
+
+def _fits(supply: Supply) -> Arrangement | object | None:
+    """`_normal` with nothing optional: any one arrangement is the answer, so it is found
+    depth first (`table.depth`), the jokers it left out laid back on (or _NO_ROOM)."""
+    fit = first_fit(supply, normal=True)
+    if fit is None:
+        return None
+    built = build(supply, fit.choices)
+    melds = lay_jokers(built.melds, supply.jokers - fit.used)
+    real = tuple(sorted(card for card in built.played if not card.is_joker))
+    return _NO_ROOM if melds is None else Arrangement(melds, real, 0)
 
 
 def _top(supply: Supply) -> int:

@@ -39,12 +39,12 @@ VALUES = tuple(min(i % 13 + 1, 10) for i in range(52))  # M1.4
 # the state, one int: 15 bits per suit (short1, short2, long, aces set aside, long ones
 # ending in a free joker: 3 bits each), then the free jokers used, then (inside a rank) the
 # group slots so far and the most group slots one suit gave
-_WIDTH = 15
+WIDTH = 15
 USED = 60
-_SUM = 63
-_LARGEST = 68
-_OUTER = (1 << _SUM) - 1
-_SUIT = (1 << _WIDTH) - 1
+SUM = 63
+LARGEST = 68
+OUTER = (1 << SUM) - 1
+SUIT = (1 << WIDTH) - 1
 
 
 class BudgetSpent(Exception):
@@ -311,12 +311,12 @@ def _close(cell: Cell, runs: tuple[int, int, int], high: int, left: int) -> tupl
 @lru_cache(maxsize=1 << 16)
 def options(cell: Cell, suit_code: int, left: int) -> tuple[Option, ...]:
     """The choices as state deltas (memoised: cells repeat across positions)."""
-    shift = _WIDTH * cell.suit
+    shift = WIDTH * cell.suit
     out: list[Option] = []
     for after, choice in choices(cell, suit_code, left):
         delta = (after - suit_code) << shift
         delta += (choice.jokers + choice.high_jokers) << USED
-        delta += choice.group << _SUM
+        delta += choice.group << SUM
         out.append((delta, choice.group, choice.hand * cell.value, choice))
     return tuple(out)
 
@@ -341,7 +341,7 @@ def _groups_fit(total: int, largest: int) -> bool:
     return any(largest <= g and 3 * g <= total <= 4 * g for g in range(total // 3 + 1))
 
 
-_FITS = tuple(tuple(_groups_fit(t, m) for m in range(8)) for t in range(32))
+FITS = tuple(tuple(_groups_fit(t, m) for m in range(8)) for t in range(32))
 
 
 def search(supply: Supply, floor: int = -1, normal: bool = False, fewer: bool = False) -> Run:
@@ -365,10 +365,10 @@ def search(supply: Supply, floor: int = -1, normal: bool = False, fewer: bool = 
                 return _search_flat(supply, steps, (layer, history), fewer, floor)
             grouped = _group(layer)
         row = steps[4 * (rank - 1) : 4 * rank]
-        room = _group_room(row, supply.jokers)
+        room = group_room(row, supply.jokers)
         for cell in row:
             k = 4 * (rank - 1) + cell.suit
-            limits = _Limits(floor - rest[k], room[cell.suit], cell.suit == 3)
+            limits = Limits(floor - rest[k], room[cell.suit], cell.suit == 3)
             if supply.budget is not None:
                 supply.budget.spend(len(layer) if grouped is None else len(grouped))
             if grouped is not None:
@@ -379,9 +379,9 @@ def search(supply: Supply, floor: int = -1, normal: bool = False, fewer: bool = 
                     _drop_more_jokers_grouped(grouped)
                 history.append(Grouped(grouped_back, aware))
                 continue
-            layer, back = _step(cell, layer, supply.jokers, limits)
+            layer, back = advance(cell, layer, supply.jokers, limits)
             if fewer:
-                _drop_more_jokers(layer)
+                drop_more_jokers(layer)
             history.append(back)
         if grouped is not None:
             grouped, grouped_back = _close_rank_grouped(grouped)
@@ -393,9 +393,9 @@ def search(supply: Supply, floor: int = -1, normal: bool = False, fewer: bool = 
             if rank == 13:
                 layer = _ungroup(grouped)
             continue
-        layer, back = _close_rank(layer)
+        layer, back = close_rank(layer)
         if fewer:
-            _drop_more_jokers(layer)
+            drop_more_jokers(layer)
         history.append(back)
         if not layer:
             break
@@ -410,7 +410,7 @@ def search(supply: Supply, floor: int = -1, normal: bool = False, fewer: bool = 
 # the set-aside aces to the best points: the work per step is one pass per such state
 # instead of one per (state, set-aside aces), and the answer is the same.
 
-HIGH = sum(7 << (_WIDTH * suit + 9) for suit in range(4))
+HIGH = sum(7 << (WIDTH * suit + 9) for suit in range(4))
 
 
 @dataclass(frozen=True, slots=True)
@@ -446,16 +446,16 @@ def _merge(
 
 
 def _step_grouped(
-    cell: Cell, states: dict[int, dict[int, int]], jokers: int, limits: _Limits
+    cell: Cell, states: dict[int, dict[int, int]], jokers: int, limits: Limits
 ) -> tuple[dict[int, dict[int, int]], dict[int, dict[int, tuple[int, Choice | None]]]]:
-    """`_step` on grouped states (see above)."""
-    shift = _WIDTH * cell.suit
+    """`advance` on grouped states (see above)."""
+    shift = WIDTH * cell.suit
     nxt: dict[int, dict[int, int]] = {}
     back: dict[int, dict[int, tuple[int, Choice | None]]] = {}
     below, room, last = limits.below, limits.room, limits.last
     cache: dict[tuple[int, int], tuple[Option, ...]] = {}
     for key, by_high in states.items():
-        code, left = key >> shift & _SUIT, jokers - (key >> USED & 7)
+        code, left = key >> shift & SUIT, jokers - (key >> USED & 7)
         found = cache.get((code, left))
         if found is None:
             found = cache[code, left] = options(cell, code, left)
@@ -465,12 +465,12 @@ def _step_grouped(
             if top + gain <= below:
                 continue
             new_key = key + delta
-            largest = new_key >> _LARGEST
+            largest = new_key >> LARGEST
             if group > largest:
-                new_key += (group - largest) << _LARGEST
+                new_key += (group - largest) << LARGEST
                 largest = group
-            slots = new_key >> _SUM & 31
-            if slots + room < 3 * largest or (last and not _FITS[slots][largest]):
+            slots = new_key >> SUM & 31
+            if slots + room < 3 * largest or (last and not FITS[slots][largest]):
                 continue
             came = (key, choice)
             held = nxt.get(new_key)
@@ -492,12 +492,12 @@ def _step_grouped(
 
 
 def _step_aware(
-    cell: Cell, states: dict[int, dict[int, int]], jokers: int, limits: _Limits
+    cell: Cell, states: dict[int, dict[int, int]], jokers: int, limits: Limits
 ) -> tuple[dict[int, dict[int, int]], dict[int, dict[int, tuple[int, Choice | None]]]]:
-    """`_step` on grouped states at a rank whose choices read the suit's set-aside aces
+    """`advance` on grouped states at a rank whose choices read the suit's set-aside aces
     (12 outside the normal form, 13): each state is taken with each of its aces in turn;
     the back pointers hold the whole state before."""
-    shift = _WIDTH * cell.suit
+    shift = WIDTH * cell.suit
     mine = 7 << (shift + 9)
     nxt: dict[int, dict[int, int]] = {}
     back: dict[int, dict[int, tuple[int, Choice | None]]] = {}
@@ -507,7 +507,7 @@ def _step_aware(
         left = jokers - (key >> USED & 7)
         for high, pts in by_high.items():
             whole = key | high
-            code = whole >> shift & _SUIT
+            code = whole >> shift & SUIT
             found = cache.get((code, left))
             if found is None:
                 found = cache[code, left] = options(cell, code, left)
@@ -516,12 +516,12 @@ def _step_aware(
                 if total <= below:
                     continue
                 new_key = whole + delta
-                largest = new_key >> _LARGEST
+                largest = new_key >> LARGEST
                 if group > largest:
-                    new_key += (group - largest) << _LARGEST
+                    new_key += (group - largest) << LARGEST
                     largest = group
-                slots = new_key >> _SUM & 31
-                if slots + room < 3 * largest or (limits.last and not _FITS[slots][largest]):
+                slots = new_key >> SUM & 31
+                if slots + room < 3 * largest or (limits.last and not FITS[slots][largest]):
                     continue
                 new_high = high & ~mine | new_key & mine
                 reduced = new_key & ~HIGH
@@ -538,13 +538,13 @@ def _step_aware(
 def _close_rank_grouped(
     states: dict[int, dict[int, int]],
 ) -> tuple[dict[int, dict[int, int]], dict[int, dict[int, tuple[int, Choice | None]]]]:
-    """`_close_rank` on grouped states."""
+    """`close_rank` on grouped states."""
     layer: dict[int, dict[int, int]] = {}
     back: dict[int, dict[int, tuple[int, Choice | None]]] = {}
     for key, by_high in states.items():
-        if not _FITS[key >> _SUM & 31][key >> _LARGEST]:
+        if not FITS[key >> SUM & 31][key >> LARGEST]:
             continue
-        short = key & _OUTER
+        short = key & OUTER
         came: tuple[int, Choice | None] = (key, None)
         held = layer.get(short)
         if held is None:
@@ -642,18 +642,18 @@ def _search_flat(
         masked[key & ~HIGH] = masked.get(key & ~HIGH, 0) | highs.bit(key & HIGH)
     for rank in range(2, 14):
         row = steps[4 * (rank - 1) : 4 * rank]
-        room = _group_room(row, supply.jokers)
+        room = group_room(row, supply.jokers)
         for cell in row:
             if supply.budget is not None:
                 supply.budget.spend(len(masked))
             if floor >= 0:  # nothing optional: no arrangement sheds a point
                 return Run(tuple(history), {})
             aware = rank == 13 or (rank == 12 and not cell.normal)
-            limits = _Limits(-1, room[cell.suit], cell.suit == 3)
+            limits = Limits(-1, room[cell.suit], cell.suit == 3)
             masked, back = _step_masked(cell, masked, supply.jokers, limits, (highs, aware))
             if fewer:
                 _drop_more_jokers_masked(masked)
-            history.append(Masked(back, highs, (7 << (_WIDTH * cell.suit + 9)) * aware))
+            history.append(Masked(back, highs, (7 << (WIDTH * cell.suit + 9)) * aware))
         masked, back = _close_masked(masked)
         if fewer:
             _drop_more_jokers_masked(masked)
@@ -668,14 +668,14 @@ def _step_masked(
     cell: Cell,
     states: MaskedLayer,
     jokers: int,
-    limits: _Limits,
+    limits: Limits,
     how: tuple[_Highs, bool],
 ) -> tuple[MaskedLayer, dict[int, list[tuple[int, int, Choice | None]]]]:
-    """`_step` on masked states. When `aware` (see `_step_aware`), each state is taken once
+    """`advance` on masked states. When `aware` (see `_step_aware`), each state is taken once
     per value of this suit's set-aside aces, with the aces of that value; a suit that
     closes forgets its aces (`_Highs.closed`)."""
     highs, aware = how
-    shift = _WIDTH * cell.suit
+    shift = WIDTH * cell.suit
     mine = 7 << (shift + 9)
     parts = highs.parts(mine) if aware else {0: -1}
     nxt: MaskedLayer = {}
@@ -689,18 +689,18 @@ def _step_masked(
             if not sub:
                 continue
             whole = key | value
-            code = whole >> shift & _SUIT
+            code = whole >> shift & SUIT
             found = cache.get((code, left))
             if found is None:
                 found = cache[code, left] = options(cell, code, left)
             for delta, group, _gain, choice in found:
                 new_key = whole + delta
-                largest = new_key >> _LARGEST
+                largest = new_key >> LARGEST
                 if group > largest:
-                    new_key += (group - largest) << _LARGEST
+                    new_key += (group - largest) << LARGEST
                     largest = group
-                slots = new_key >> _SUM & 31
-                if slots + room < 3 * largest or (last and not _FITS[slots][largest]):
+                slots = new_key >> SUM & 31
+                if slots + room < 3 * largest or (last and not FITS[slots][largest]):
                     continue
                 bits = sub
                 if aware:
@@ -721,9 +721,9 @@ def _close_masked(
     layer: MaskedLayer = {}
     back: dict[int, list[tuple[int, int, Choice | None]]] = {}
     for key, mask in states.items():
-        if not _FITS[key >> _SUM & 31][key >> _LARGEST]:
+        if not FITS[key >> SUM & 31][key >> LARGEST]:
             continue
-        short = key & _OUTER
+        short = key & OUTER
         held = layer.get(short, 0)
         fresh = mask & ~held
         if fresh:
@@ -759,14 +759,14 @@ def _back(entry: Back | Grouped | Masked, key: int) -> tuple[int, Choice | None]
     return entry[key]
 
 
-def _drop_more_jokers(layer: dict[int, int]) -> None:
+def drop_more_jokers(layer: dict[int, int]) -> None:
     one = 1 << USED
     for key in [k for k in layer if k >> USED & 7 and k - one in layer]:
         del layer[key]
 
 
 @dataclass(frozen=True, slots=True)
-class _Limits:
+class Limits:
     """What a state after one step must meet: more points than `below`, and group slots
     that the suits still to come at this rank can still complete (`room` more at most)."""
 
@@ -785,38 +785,38 @@ def _rest_points(supply: Supply) -> list[int]:
     return rest
 
 
-def _group_room(row: list[Cell], jokers: int) -> list[int]:
+def group_room(row: list[Cell], jokers: int) -> list[int]:
     """room[s]: the most group slots the suits after s at this rank can add."""
     most = [min(c.limit, c.mandatory + c.hand + jokers) for c in row]
     return [sum(most[s + 1 :]) for s in range(4)]
 
 
-def _step(
-    cell: Cell, states: dict[int, int], jokers: int, limits: _Limits
+def advance(
+    cell: Cell, states: dict[int, int], jokers: int, limits: Limits
 ) -> tuple[dict[int, int], Back]:
     """One (rank, suit) step over every state."""
-    shift = _WIDTH * cell.suit
+    shift = WIDTH * cell.suit
     nxt: dict[int, int] = {}
     back: Back = {}
     below, room = limits.below, limits.room
     cache: dict[int, tuple[Option, ...]] = {}
     for key, pts in states.items():
-        local = (key >> shift & _SUIT) | (key >> USED & 7) << _WIDTH
+        local = (key >> shift & SUIT) | (key >> USED & 7) << WIDTH
         found = cache.get(local)
         if found is None:
-            found = options(cell, key >> shift & _SUIT, jokers - (key >> USED & 7))
+            found = options(cell, key >> shift & SUIT, jokers - (key >> USED & 7))
             cache[local] = found
         for delta, group, gain, choice in found:
             total = pts + gain
             if total <= below:
                 continue
             new_key = key + delta
-            largest = new_key >> _LARGEST
+            largest = new_key >> LARGEST
             if group > largest:
-                new_key += (group - largest) << _LARGEST
+                new_key += (group - largest) << LARGEST
                 largest = group
-            slots = new_key >> _SUM & 31
-            if slots + room < 3 * largest or (limits.last and not _FITS[slots][largest]):
+            slots = new_key >> SUM & 31
+            if slots + room < 3 * largest or (limits.last and not FITS[slots][largest]):
                 continue
             if nxt.get(new_key, -1) < total:
                 nxt[new_key] = total
@@ -824,14 +824,14 @@ def _step(
     return nxt, back
 
 
-def _close_rank(states: dict[int, int]) -> tuple[dict[int, int], Back]:
+def close_rank(states: dict[int, int]) -> tuple[dict[int, int], Back]:
     """The end of a rank: its group slots must form groups; forget them."""
     layer: dict[int, int] = {}
     back: Back = {}
     for key, pts in states.items():
-        if not _FITS[key >> _SUM & 31][key >> _LARGEST]:
+        if not FITS[key >> SUM & 31][key >> LARGEST]:
             continue
-        short = key & _OUTER
+        short = key & OUTER
         if layer.get(short, -1) < pts:
             layer[short] = pts
             back[short] = (key, None)
@@ -865,6 +865,6 @@ def trace(run: Run, used: int) -> list[Choice]:
             key, choice = _back(run.history[position], key)
             assert choice is not None
             out.append(choice)
-        key &= _OUTER
+        key &= OUTER
     out.reverse()
     return out

@@ -1,0 +1,220 @@
+"""Depth first through the table program, for a supply with nothing optional (every card
+mandatory: `can_arrange`, and going out, M8.3), where the question is only whether
+everything fits and any one arrangement answers it.
+
+The breadth-first program (`table.dp.search`) builds every state of every step before it
+knows the answer; with free jokers that is up to a few hundred thousand states on a full
+table, though an arrangement usually exists and a walk that keeps to one path finds it
+after a few hundred. This walk runs the same steps (the same choices, the same checks)
+one path at a time, so every path it completes is one the program would have found, and
+remembers each state it has left without completing: the work is never more states than
+the program's, and the answer is the same. Rank 1 runs breadth first, and from rank 2 on a
+state carries the set of rank-1 endings (aces set aside for the high end, read again only
+at the king) that can still complete it, as in `dp`'s masked form, so a wrong guess about
+the high aces costs no second walk through ranks 2..12.
+
+Two states dominate others, as in the program with `fewer`: a state left without
+completing, for some set-aside aces, is as dead with more free jokers used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from domain.manipulation.table.dp import (
+    FITS,
+    HIGH,
+    LARGEST,
+    OUTER,
+    SUIT,
+    SUM,
+    USED,
+    WIDTH,
+    Back,
+    Cell,
+    Choice,
+    Limits,
+    Option,
+    Supply,
+    advance,
+    cells,
+    close_rank,
+    drop_more_jokers,
+    group_room,
+    options,
+)
+
+_ONE = 1 << USED
+_CHUNK = 256  # states counted against the budget at a time
+
+
+@dataclass(frozen=True, slots=True)
+class Fit:
+    """An arrangement found: the free jokers it uses and its 52 choices (see `dp.trace`)."""
+
+    used: int
+    choices: list[Choice]
+
+
+def first_fit(supply: Supply, normal: bool) -> Fit | None:
+    """One arrangement of every card of `supply` (nothing optional), or None when there
+    is none: the same answer as `dp.search(supply, normal=normal, fewer=True)` has ends."""
+    steps = cells(supply, normal)
+    layer, history = _rank_one(supply, steps)
+    highs = sorted({key & HIGH for key in layer})
+    roots: dict[int, int] = {}
+    for key in layer:
+        bit = 1 << highs.index(key & HIGH)
+        roots[key & ~HIGH] = roots.get(key & ~HIGH, 0) | bit
+    walk = _Walk(supply, steps, highs, normal)
+    for root in sorted(roots, key=lambda k: (k >> USED, -roots[k].bit_count())):
+        won = walk.go(4, root, walk.every, roots[root])[0] & roots[root]
+        if won:
+            high = highs[(won & -won).bit_length() - 1]
+            choices = _trace_rank_one(history, root | high) + walk.path
+            return Fit(walk.end >> USED, choices)
+    walk.settle()
+    return None
+
+
+def _rank_one(supply: Supply, steps: list[Cell]) -> tuple[dict[int, int], list[Back]]:
+    """Rank 1 breadth first (as `dp.search` with `fewer`): the states after it, with their
+    set-aside aces, and the back pointers of its 4 steps and its close."""
+    layer: dict[int, int] = {0: 0}
+    history: list[Back] = []
+    room = group_room(steps[:4], supply.jokers)
+    for cell in steps[:4]:
+        limits = Limits(-1, room[cell.suit], cell.suit == 3)
+        layer, back = advance(cell, layer, supply.jokers, limits)
+        drop_more_jokers(layer)
+        history.append(back)
+    layer, back = close_rank(layer)
+    drop_more_jokers(layer)
+    history.append(back)
+    if supply.budget is not None:
+        supply.budget.spend(sum(len(back) for back in history))
+    return layer, history
+
+
+def _trace_rank_one(history: list[Back], key: int) -> list[Choice]:
+    key = history[4][key][0]
+    out: list[Choice] = []
+    for back in reversed(history[:4]):
+        key, choice = back[key]
+        assert choice is not None
+        out.append(choice)
+    out.reverse()
+    return out
+
+
+@dataclass(slots=True)
+class _Walk:
+    """The walk from rank 2: the steps, the states left without completing (step -> state
+    -> the rank-1 endings it failed for), and the path so far."""
+
+    supply: Supply
+    steps: list[Cell]
+    highs: list[int]
+    normal: bool
+    dead: list[dict[int, int]] = field(default_factory=lambda: [{} for _ in range(52)])
+    path: list[Choice] = field(default_factory=list)
+    rooms: list[int] = field(default_factory=list)
+    parts: list[tuple[tuple[int, int], ...]] = field(default_factory=list)
+    cache: dict[tuple[int, int, int], list[Option]] = field(default_factory=dict)
+    end: int = 0
+    count: int = 0
+    every: int = 0  # the mask of every rank-1 ending
+
+    def __post_init__(self) -> None:
+        self.every = (1 << len(self.highs)) - 1
+        for rank in range(1, 14):
+            self.rooms += group_room(self.steps[4 * (rank - 1) : 4 * rank], self.supply.jokers)
+        for suit in range(4):
+            mine = 7 << (WIDTH * suit + 9)
+            split: dict[int, int] = {}
+            for number, high in enumerate(self.highs):
+                split[high & mine] = split.get(high & mine, 0) | 1 << number
+            self.parts.append(tuple(split.items()))
+
+    def go(self, k: int, key: int, wide: int, need: int) -> tuple[int, int]:
+        """Walk on from the state `key` before step k with the rank-1 endings `wide`, until
+        a path completes one of `need` (`path` then holds the choices of steps k.., and
+        `end` the end state). Endings of `wide` outside `need` are asked on the way (at
+        ranks 2..12 that costs nothing, and a state then dies for them all). Returns the
+        endings found to complete, and those left unasked (neither found nor refuted)."""
+        if k == 52:
+            self.end = key
+            return wide, 0
+        held = self.dead[k]
+        for fewer in range(key >> USED & 7, -1, -1):
+            wide &= ~held.get(key - fewer * _ONE, 0)
+        if not wide & need:
+            return 0, wide
+        self._count()
+        cell = self.steps[k]
+        aware = cell.rank == 13 or (cell.rank == 12 and not self.normal)
+        alive = unasked = 0
+        for value, part in self.parts[cell.suit] if aware else ((0, -1),):
+            sub = wide & part
+            if not sub & need:
+                unasked |= sub
+                continue
+            won, left = self._try(k, key | value, sub, need)
+            if won & need:
+                return won, 0
+            alive |= won
+            unasked |= left
+        held[key] = held.get(key, 0) | wide & ~alive & ~unasked
+        return alive, unasked
+
+    def _try(self, k: int, whole: int, wide: int, need: int) -> tuple[int, int]:
+        """Step k's choices from `whole`, as `go`."""
+        cell = self.steps[k]
+        room, last = self.rooms[k], cell.suit == 3
+        alive = unasked = 0
+        for delta, group, _gain, choice in self._options(k, whole):
+            new_key = whole + delta
+            largest = new_key >> LARGEST
+            if group > largest:
+                new_key += (group - largest) << LARGEST
+                largest = group
+            slots = new_key >> SUM & 31
+            if slots + room < 3 * largest or (last and not FITS[slots][largest]):
+                continue
+            new_key &= OUTER & ~HIGH if last else ~HIGH  # the high aces travel in the masks
+            self.path.append(choice)
+            won, left = self.go(k + 1, new_key, wide, need)
+            if won & need:
+                return won, 0
+            self.path.pop()
+            alive |= won
+            unasked |= left
+            wide &= ~won
+            if not wide & need:
+                return alive, unasked | wide
+        return alive, unasked
+
+    def _options(self, k: int, whole: int) -> list[Option]:
+        """The choices of step k, those using fewer free jokers first."""
+        cell = self.steps[k]
+        code, left = whole >> (WIDTH * cell.suit) & SUIT, self.supply.jokers - (whole >> USED & 7)
+        found = self.cache.get((k, code, left))
+        if found is None:
+            found = sorted(options(cell, code, left), key=_jokers)
+            self.cache[k, code, left] = found
+        return found
+
+    def _count(self) -> None:
+        self.count += 1
+        if self.count == _CHUNK:
+            self.settle()
+
+    def settle(self) -> None:
+        """Count the states walked so far against the budget."""
+        if self.supply.budget is not None:
+            self.supply.budget.spend(self.count)
+        self.count = 0
+
+
+def _jokers(option: Option) -> int:
+    return option[3].jokers + option[3].high_jokers
