@@ -146,7 +146,7 @@ def _borrow(melds: list[Meld], left: list[Card]) -> bool:
     spare = _spare(melds)
     for card in left:
         others = [(None, TableCard(c)) for c in left if c is not card]
-        pool: list[tuple[int | None, TableCard]] = [*others, *spare]
+        pool = [(k, tc) for k, tc in (*others, *spare) if _near(card, tc.acts_as)]
         for a in range(len(pool)):
             for b in range(a + 1, len(pool)):
                 trio = (TableCard(card), pool[a][1], pool[b][1])
@@ -155,6 +155,17 @@ def _borrow(melds: list[Meld], left: list[Card]) -> bool:
                 if _take(melds, left, card, (pool[a], pool[b])):
                     return True
     return False
+
+
+def _near(card: Card, other: Card) -> bool:
+    """Whether `other` can share a meld of 3 with `card`: the same rank, or the same suit
+    within 2 ranks (the ace low or high). Only a filter before `meld_kind`."""
+    if card.rank == other.rank:
+        return True
+    if card.suit != other.suit:
+        return False
+    a, b = card.rank, other.rank
+    return abs(a - b) <= 2 or abs((a - 2) % 13 - (b - 2) % 13) <= 2
 
 
 def _take(
