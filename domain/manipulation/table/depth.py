@@ -20,6 +20,7 @@ completing, for some set-aside aces, is as dead with more free jokers used.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from domain.manipulation.table.dp import (
     FITS,
@@ -39,7 +40,6 @@ from domain.manipulation.table.dp import (
     advance,
     cells,
     close_rank,
-    drop_more_jokers,
     group_room,
     options,
 )
@@ -86,14 +86,21 @@ def _rank_one(supply: Supply, steps: list[Cell]) -> tuple[dict[int, int], list[B
     for cell in steps[:4]:
         limits = Limits(-1, room[cell.suit], cell.suit == 3)
         layer, back = advance(cell, layer, supply.jokers, limits)
-        drop_more_jokers(layer)
+        _drop_more_jokers(layer)
         history.append(back)
     layer, back = close_rank(layer)
-    drop_more_jokers(layer)
+    _drop_more_jokers(layer)
     history.append(back)
     if supply.budget is not None:
         supply.budget.spend(sum(len(back) for back in history))
     return layer, history
+
+
+def _drop_more_jokers(layer: dict[int, int]) -> None:
+    """Drop each state whose same state with one free joker fewer used is there: whatever
+    completes it completes that one, with a joker to spare (laid on after)."""
+    for key in [k for k in layer if k >> USED & 7 and k - _ONE in layer]:
+        del layer[key]
 
 
 def _trace_rank_one(history: list[Back], key: int) -> list[Choice]:
@@ -120,7 +127,6 @@ class _Walk:
     path: list[Choice] = field(default_factory=list)
     rooms: list[int] = field(default_factory=list)
     parts: list[tuple[tuple[int, int], ...]] = field(default_factory=list)
-    cache: dict[tuple[int, int, int], list[Option]] = field(default_factory=dict)
     end: int = 0
     count: int = 0
     every: int = 0  # the mask of every rank-1 ending
@@ -194,15 +200,10 @@ class _Walk:
                 return alive, unasked | wide
         return alive, unasked
 
-    def _options(self, k: int, whole: int) -> list[Option]:
-        """The choices of step k, those using fewer free jokers first."""
+    def _options(self, k: int, whole: int) -> tuple[Option, ...]:
         cell = self.steps[k]
         code, left = whole >> (WIDTH * cell.suit) & SUIT, self.supply.jokers - (whole >> USED & 7)
-        found = self.cache.get((k, code, left))
-        if found is None:
-            found = sorted(options(cell, code, left), key=_jokers)
-            self.cache[k, code, left] = found
-        return found
+        return _ordered(cell, code, left)
 
     def _count(self) -> None:
         self.count += 1
@@ -214,6 +215,12 @@ class _Walk:
         if self.supply.budget is not None:
             self.supply.budget.spend(self.count)
         self.count = 0
+
+
+@lru_cache(maxsize=1 << 16)
+def _ordered(cell: Cell, code: int, left: int) -> tuple[Option, ...]:
+    """`dp.options`, those using fewer free jokers first."""
+    return tuple(sorted(options(cell, code, left), key=_jokers))
 
 
 def _jokers(option: Option) -> int:

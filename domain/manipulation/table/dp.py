@@ -344,15 +344,11 @@ def _groups_fit(total: int, largest: int) -> bool:
 FITS = tuple(tuple(_groups_fit(t, m) for m in range(8)) for t in range(32))
 
 
-def search(supply: Supply, floor: int = -1, normal: bool = False, fewer: bool = False) -> Run:
+def search(supply: Supply, floor: int = -1, normal: bool = False) -> Run:
     """The program over ranks 1..13, suit by suit inside a rank (see the module doc).
     States that cannot end with more than `floor` points (their points plus every hand
     card still to come and every hand joker) are dropped: a best answer above the floor
-    is still found exactly. With `fewer` (only for a supply with nothing optional, where
-    the question is whether everything fits), a state is dropped when the same state with
-    one free joker fewer used exists: whatever completes it completes that one, whose spare
-    joker `table.arrange` lays on afterwards (or, with no room, asks again without
-    `fewer`)."""
+    is still found exactly. (With nothing optional, `table.depth` answers sooner.)"""
     steps = cells(supply, normal)
     rest = _rest_points(supply)
     history: list[Back | Grouped | Masked] = []
@@ -362,7 +358,7 @@ def search(supply: Supply, floor: int = -1, normal: bool = False, fewer: bool = 
     for rank in range(1, 14):
         if rank == 2 and len({key & HIGH for key in layer}) > 1:
             if flat:
-                return _search_flat(supply, steps, (layer, history), fewer, floor)
+                return _search_flat(supply, steps, (layer, history), floor)
             grouped = _group(layer)
         row = steps[4 * (rank - 1) : 4 * rank]
         room = group_room(row, supply.jokers)
@@ -375,18 +371,12 @@ def search(supply: Supply, floor: int = -1, normal: bool = False, fewer: bool = 
                 aware = rank == 13 or (rank == 12 and not normal)
                 step = _step_aware if aware else _step_grouped
                 grouped, grouped_back = step(cell, grouped, supply.jokers, limits)
-                if fewer:
-                    _drop_more_jokers_grouped(grouped)
                 history.append(Grouped(grouped_back, aware))
                 continue
             layer, back = advance(cell, layer, supply.jokers, limits)
-            if fewer:
-                drop_more_jokers(layer)
             history.append(back)
         if grouped is not None:
             grouped, grouped_back = _close_rank_grouped(grouped)
-            if fewer:
-                _drop_more_jokers_grouped(grouped)
             history.append(Grouped(grouped_back))
             if not grouped:
                 return Run(tuple(history), {})
@@ -394,8 +384,6 @@ def search(supply: Supply, floor: int = -1, normal: bool = False, fewer: bool = 
                 layer = _ungroup(grouped)
             continue
         layer, back = close_rank(layer)
-        if fewer:
-            drop_more_jokers(layer)
         history.append(back)
         if not layer:
             break
@@ -555,18 +543,6 @@ def _close_rank_grouped(
     return layer, back
 
 
-def _drop_more_jokers_grouped(layer: dict[int, dict[int, int]]) -> None:
-    one = 1 << USED
-    found = [k for k in layer if k >> USED & 7 and k - one in layer]
-    found.sort(key=lambda k: -(k >> USED & 7))  # each compared with its state as it came
-    for key in found:
-        fewer, held = layer[key - one], layer[key]
-        for high in [h for h in held if h in fewer]:
-            del held[high]
-        if not held:
-            del layer[key]
-
-
 # --- the grouped form with nothing optional ------------------------------------------------
 #
 # With nothing optional (every card placed, `flat`) every state has the same points, so a
@@ -630,7 +606,6 @@ def _search_flat(
     supply: Supply,
     steps: list[Cell],
     start: tuple[dict[int, int], list[Back | Grouped | Masked]],
-    fewer: bool,
     floor: int,
 ) -> Run:
     """`search` from rank 2 on, masked (see above); `start` is the layer after rank 1 and
@@ -651,12 +626,8 @@ def _search_flat(
             aware = rank == 13 or (rank == 12 and not cell.normal)
             limits = Limits(-1, room[cell.suit], cell.suit == 3)
             masked, back = _step_masked(cell, masked, supply.jokers, limits, (highs, aware))
-            if fewer:
-                _drop_more_jokers_masked(masked)
             history.append(Masked(back, highs, (7 << (WIDTH * cell.suit + 9)) * aware))
         masked, back = _close_masked(masked)
-        if fewer:
-            _drop_more_jokers_masked(masked)
         history.append(Masked(back, highs))
         if not masked:
             return Run(tuple(history), {})
@@ -732,18 +703,6 @@ def _close_masked(
     return layer, back
 
 
-def _drop_more_jokers_masked(layer: MaskedLayer) -> None:
-    one = 1 << USED
-    found = [k for k in layer if k >> USED & 7 and k - one in layer]
-    found.sort(key=lambda k: -(k >> USED & 7))
-    for key in found:
-        left = layer[key] & ~layer[key - one]
-        if left:
-            layer[key] = left
-        else:
-            del layer[key]
-
-
 def _back(entry: Back | Grouped | Masked, key: int) -> tuple[int, Choice | None]:
     """The state before `key` (with its set-aside aces) and the choice that led to it."""
     if isinstance(entry, Masked):
@@ -757,12 +716,6 @@ def _back(entry: Back | Grouped | Masked, key: int) -> tuple[int, Choice | None]
         before, choice = entry.back[key & ~HIGH][key & HIGH]
         return (before if entry.aware else before | key & HIGH), choice
     return entry[key]
-
-
-def drop_more_jokers(layer: dict[int, int]) -> None:
-    one = 1 << USED
-    for key in [k for k in layer if k >> USED & 7 and k - one in layer]:
-        del layer[key]
 
 
 @dataclass(frozen=True, slots=True)

@@ -104,7 +104,9 @@ def _cut(melds: list[Meld], card: Card) -> bool:
     """A sequence holding `card` at its (p+1)-th place, p >= 2, with 3 or more cards from
     there on: it splits into the cards up to `card` and `card` (the twin) with the rest."""
     for k, meld in enumerate(melds):
-        if len(meld) < 5 or meld_kind(meld) != "sequence":
+        if len(meld) < 5 or all(tc.acts_as != card for tc in meld):
+            continue
+        if meld_kind(meld) != "sequence":
             continue
         ordered = normalise_meld(meld)
         for p, tc in enumerate(ordered):
