@@ -331,7 +331,7 @@ class Run:
     """A finished program: the back pointers of every step, and the states at the end
     (free jokers used -> best points of the hand cards)."""
 
-    history: tuple[Back | Grouped | Masked, ...]
+    history: tuple[Back | Grouped | Classed | Masked, ...]
     final: dict[int, int]
 
 
@@ -351,30 +351,41 @@ def search(supply: Supply, floor: int = -1, normal: bool = False) -> Run:
     is still found exactly. (With nothing optional, `table.depth` answers sooner.)"""
     steps = cells(supply, normal)
     rest = _rest_points(supply)
-    history: list[Back | Grouped | Masked] = []
+    history: list[Back | Grouped | Classed | Masked] = []
     layer: dict[int, int] = {0: 0}
-    grouped: dict[int, dict[int, int]] | None = None
+    highs = _Highs()
+    classed: dict[int, Classes] | None = None  # ranks 2..11 (or 12)
+    grouped: dict[int, dict[int, int]] | None = None  # the ranks that read the aces
     flat = not any(supply.hand_real) and not supply.jokers_hand
     for rank in range(1, 14):
         if rank == 2 and len({key & HIGH for key in layer}) > 1:
             if flat:
                 return _search_flat(supply, steps, (layer, history), floor)
-            grouped = _group(layer)
+            classed = _classify(layer, highs)
         row = steps[4 * (rank - 1) : 4 * rank]
         room = group_room(row, supply.jokers)
         for cell in row:
             k = 4 * (rank - 1) + cell.suit
             limits = Limits(floor - rest[k], room[cell.suit], cell.suit == 3)
             if supply.budget is not None:
-                supply.budget.spend(len(layer) if grouped is None else len(grouped))
-            if grouped is not None:
-                aware = rank == 13 or (rank == 12 and not normal)
-                step = _step_aware if aware else _step_grouped
-                grouped, grouped_back = step(cell, grouped, supply.jokers, limits)
-                history.append(Grouped(grouped_back, aware))
-                continue
-            layer, back = advance(cell, layer, supply.jokers, limits)
-            history.append(back)
+                supply.budget.spend(len(classed or grouped or layer))
+            if classed is not None and (rank == 13 or (rank == 12 and not normal)):
+                grouped, classed = _unclassify(classed, highs), None
+            if classed is not None:
+                classed, classed_back = _step_classed(cell, classed, supply.jokers, limits)
+                history.append(Classed(classed_back, highs))
+            elif grouped is not None:
+                grouped, grouped_back = _step_aware(cell, grouped, supply.jokers, limits)
+                history.append(Grouped(grouped_back, aware=True))
+            else:
+                layer, back = advance(cell, layer, supply.jokers, limits)
+                history.append(back)
+        if classed is not None:
+            classed, classed_back = _close_classed(classed)
+            history.append(Classed(classed_back, highs))
+            if not classed:
+                return Run(tuple(history), {})
+            continue
         if grouped is not None:
             grouped, grouped_back = _close_rank_grouped(grouped)
             history.append(Grouped(grouped_back))
@@ -390,13 +401,15 @@ def search(supply: Supply, floor: int = -1, normal: bool = False) -> Run:
     return Run(tuple(history), layer)
 
 
-# --- the grouped form of ranks 2..11 --------------------------------------------------------
+# --- the classed form of ranks 2..11 -------------------------------------------------------
 #
 # The aces set aside at rank 1 for the high end (the `high` fields) are read again only at
 # ranks 12 and 13, and no choice of ranks 2..11 depends on them. When rank 1 leaves states
-# that differ in them, ranks 2..11 run on the state without them, each holding a map from
-# the set-aside aces to the best points: the work per step is one pass per such state
-# instead of one per (state, set-aside aces), and the answer is the same.
+# that differ in them, ranks 2..11 run on the state without them, each holding its
+# set-aside aces in classes of equal points (points -> a bit mask of the aces, `_Highs`):
+# the work per step is one pass per state and class instead of one per (state, set-aside
+# aces) (a state holds 10-40 such aces on a full table, and 1-3 classes), and the answer is
+# the same. The ranks that read the aces run on the grouped form, state -> aces -> points.
 
 HIGH = sum(7 << (WIDTH * suit + 9) for suit in range(4))
 
@@ -410,45 +423,79 @@ class Grouped:
     aware: bool = False  # the states before are whole (with their set-aside aces)
 
 
-def _group(layer: dict[int, int]) -> dict[int, dict[int, int]]:
-    out: dict[int, dict[int, int]] = {}
+Classes = dict[int, int]  # points -> the set-aside aces (bits of a `_Highs`) at them
+
+
+@dataclass(frozen=True, slots=True)
+class Classed:
+    """The back pointers of one classed step: state -> [(the aces it raised, state before,
+    choice)]; the last entry that raised an ace is where its points came from."""
+
+    back: dict[int, list[tuple[int, int, Choice | None]]]
+    highs: _Highs
+
+
+def _classify(layer: dict[int, int], highs: _Highs) -> dict[int, Classes]:
+    out: dict[int, Classes] = {}
     for key, pts in layer.items():
-        out.setdefault(key & ~HIGH, {})[key & HIGH] = pts
+        classes = out.setdefault(key & ~HIGH, {})
+        classes[pts] = classes.get(pts, 0) | highs.bit(key & HIGH)
     return out
+
+
+def _unclassify(states: dict[int, Classes], highs: _Highs) -> dict[int, dict[int, int]]:
+    """The grouped form: state -> set-aside aces -> points."""
+    return {
+        key: {high: pts for pts, mask in classes.items() for high in highs.each(mask)}
+        for key, classes in states.items()
+    }
 
 
 def _ungroup(grouped: dict[int, dict[int, int]]) -> dict[int, int]:
     return {key | high: pts for key, by_high in grouped.items() for high, pts in by_high.items()}
 
 
-def _merge(
-    into: dict[int, int],
-    back: dict[int, tuple[int, Choice | None]],
-    found: dict[int, int],
-    came: tuple[int, Choice | None],
-) -> None:
-    for high, pts in found.items():
-        if into.get(high, -1) < pts:
-            into[high] = pts
-            back[high] = came
+def _lift(into: Classes, pts: int, mask: int) -> int:
+    """Give the aces of `mask` the points `pts` in `into` where they have fewer (or none);
+    the aces so raised."""
+    for held, aces in into.items():
+        if held >= pts:
+            mask &= ~aces
+    if not mask:
+        return 0
+    for held in [held for held in into if held < pts]:
+        left = into[held] & ~mask
+        if left:
+            into[held] = left
+        else:
+            del into[held]
+    into[pts] = into.get(pts, 0) | mask
+    return mask
 
 
-def _step_grouped(
-    cell: Cell, states: dict[int, dict[int, int]], jokers: int, limits: Limits
-) -> tuple[dict[int, dict[int, int]], dict[int, dict[int, tuple[int, Choice | None]]]]:
-    """`advance` on grouped states (see above)."""
+def _raise(into: Classes, classes: Classes, gain: int, below: int) -> int:
+    raised = 0
+    for pts, mask in classes.items():
+        if pts + gain > below:
+            raised |= _lift(into, pts + gain, mask)
+    return raised
+
+
+def _step_classed(
+    cell: Cell, states: dict[int, Classes], jokers: int, limits: Limits
+) -> tuple[dict[int, Classes], dict[int, list[tuple[int, int, Choice | None]]]]:
+    """`advance` on classed states (see above)."""
     shift = WIDTH * cell.suit
-    nxt: dict[int, dict[int, int]] = {}
-    back: dict[int, dict[int, tuple[int, Choice | None]]] = {}
+    nxt: dict[int, Classes] = {}
+    back: dict[int, list[tuple[int, int, Choice | None]]] = {}
     below, room, last = limits.below, limits.room, limits.last
     cache: dict[tuple[int, int], tuple[Option, ...]] = {}
-    for key, by_high in states.items():
+    for key, classes in states.items():
         code, left = key >> shift & SUIT, jokers - (key >> USED & 7)
         found = cache.get((code, left))
         if found is None:
             found = cache[code, left] = options(cell, code, left)
-        top = max(by_high.values())
-        low = min(by_high.values())
+        top = max(classes)
         for delta, group, gain, choice in found:
             if top + gain <= below:
                 continue
@@ -460,23 +507,34 @@ def _step_grouped(
             slots = new_key >> SUM & 31
             if slots + room < 3 * largest or (last and not FITS[slots][largest]):
                 continue
-            came = (key, choice)
             held = nxt.get(new_key)
             if held is None:
-                if low + gain > below:
-                    gained = {high: pts + gain for high, pts in by_high.items()}
-                else:
-                    gained = {h: pts + gain for h, pts in by_high.items() if pts + gain > below}
-                nxt[new_key] = gained
-                back[new_key] = dict.fromkeys(gained, came)
-            else:  # `_merge` of the gained points, without building them
-                pointers = back[new_key]
-                for high, pts in by_high.items():
-                    total = pts + gain
-                    if total > below and held.get(high, -1) < total:
-                        held[high] = total
-                        pointers[high] = came
+                held = nxt[new_key] = {}
+                back[new_key] = []
+            raised = _raise(held, classes, gain, below)
+            if raised:
+                back[new_key].append((raised, key, choice))
     return nxt, back
+
+
+def _close_classed(
+    states: dict[int, Classes],
+) -> tuple[dict[int, Classes], dict[int, list[tuple[int, int, Choice | None]]]]:
+    """`close_rank` on classed states."""
+    layer: dict[int, Classes] = {}
+    back: dict[int, list[tuple[int, int, Choice | None]]] = {}
+    for key, classes in states.items():
+        if not FITS[key >> SUM & 31][key >> LARGEST]:
+            continue
+        short = key & OUTER
+        held = layer.get(short)
+        if held is None:
+            held = layer[short] = {}
+            back[short] = []
+        raised = _raise(held, classes, 0, -1)
+        if raised:
+            back[short].append((raised, key, None))
+    return layer, back
 
 
 def _step_aware(
@@ -521,6 +579,18 @@ def _step_aware(
                     held[new_high] = total
                     back[reduced][new_high] = (whole, choice)
     return nxt, back
+
+
+def _merge(
+    into: dict[int, int],
+    back: dict[int, tuple[int, Choice | None]],
+    found: dict[int, int],
+    came: tuple[int, Choice | None],
+) -> None:
+    for high, pts in found.items():
+        if into.get(high, -1) < pts:
+            into[high] = pts
+            back[high] = came
 
 
 def _close_rank_grouped(
@@ -605,7 +675,7 @@ MaskedLayer = dict[int, int]
 def _search_flat(
     supply: Supply,
     steps: list[Cell],
-    start: tuple[dict[int, int], list[Back | Grouped | Masked]],
+    start: tuple[dict[int, int], list[Back | Grouped | Classed | Masked]],
     floor: int,
 ) -> Run:
     """`search` from rank 2 on, masked (see above); `start` is the layer after rank 1 and
@@ -703,7 +773,7 @@ def _close_masked(
     return layer, back
 
 
-def _back(entry: Back | Grouped | Masked, key: int) -> tuple[int, Choice | None]:
+def _back(entry: Back | Grouped | Classed | Masked, key: int) -> tuple[int, Choice | None]:
     """The state before `key` (with its set-aside aces) and the choice that led to it."""
     if isinstance(entry, Masked):
         high = key & HIGH
@@ -711,6 +781,13 @@ def _back(entry: Back | Grouped | Masked, key: int) -> tuple[int, Choice | None]
         for fresh, before, choice in entry.back[key & ~HIGH]:
             if fresh & bit:
                 return before | high & ~entry.mine, choice
+        raise AssertionError("no way into a traced state")
+    if isinstance(entry, Classed):
+        high = key & HIGH
+        bit = entry.highs.bit(high)
+        for raised, before, choice in reversed(entry.back[key & ~HIGH]):
+            if raised & bit:
+                return before | high, choice
         raise AssertionError("no way into a traced state")
     if isinstance(entry, Grouped):
         before, choice = entry.back[key & ~HIGH][key & HIGH]
