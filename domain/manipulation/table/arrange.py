@@ -149,7 +149,7 @@ def _normal(supply: Supply, floor: int) -> Arrangement | object | None:
 def _fits(supply: Supply) -> Arrangement | object | None:
     """`_normal` with nothing optional: any one arrangement is the answer, so it is found
     depth first (`table.depth`), the jokers it left out laid back on (or _NO_ROOM)."""
-    fit = first_fit(supply, normal=True)
+    fit = first_fit(supply)
     if fit is None:
         return None
     built = build(supply, fit.choices)

@@ -56,17 +56,18 @@ class Fit:
     choices: list[Choice]
 
 
-def first_fit(supply: Supply, normal: bool) -> Fit | None:
+def first_fit(supply: Supply) -> Fit | None:
     """One arrangement of every card of `supply` (nothing optional), or None when there
-    is none: the same answer as `dp.search(supply, normal=normal, fewer=True)` has ends."""
-    steps = cells(supply, normal)
+    is none, in the normal form (`dp.choices`): an answer exactly when
+    `dp.search(supply, normal=True)` has an end state."""
+    steps = cells(supply, normal=True)
     layer, history = _rank_one(supply, steps)
     highs = sorted({key & HIGH for key in layer})
     roots: dict[int, int] = {}
     for key in layer:
         bit = 1 << highs.index(key & HIGH)
         roots[key & ~HIGH] = roots.get(key & ~HIGH, 0) | bit
-    walk = _Walk(supply, steps, highs, normal)
+    walk = _Walk(supply, steps, highs)
     for root in sorted(roots, key=lambda k: (k >> USED, -roots[k].bit_count())):
         won = walk.go(4, root, walk.every, roots[root])[0] & roots[root]
         if won:
@@ -122,7 +123,6 @@ class _Walk:
     supply: Supply
     steps: list[Cell]
     highs: list[int]
-    normal: bool
     dead: list[dict[int, int]] = field(default_factory=lambda: [{} for _ in range(52)])
     path: list[Choice] = field(default_factory=list)
     rooms: list[int] = field(default_factory=list)
@@ -158,7 +158,7 @@ class _Walk:
             return 0, wide
         self._count()
         cell = self.steps[k]
-        aware = cell.rank == 13 or (cell.rank == 12 and not self.normal)
+        aware = cell.rank == 13  # the only rank whose choices read the aces (normal form)
         alive = unasked = 0
         for value, part in self.parts[cell.suit] if aware else ((0, -1),):
             sub = wide & part

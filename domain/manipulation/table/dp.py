@@ -495,7 +495,10 @@ def _step_classed(
         found = cache.get((code, left))
         if found is None:
             found = cache[code, left] = options(cell, code, left)
-        top = max(classes)
+        top, low = max(classes), min(classes)
+        every = 0
+        for mask in classes.values():
+            every |= mask
         for delta, group, gain, choice in found:
             if top + gain <= below:
                 continue
@@ -508,6 +511,10 @@ def _step_classed(
             if slots + room < 3 * largest or (last and not FITS[slots][largest]):
                 continue
             held = nxt.get(new_key)
+            if held is None and low + gain > below:  # every class, as it is
+                nxt[new_key] = {pts + gain: mask for pts, mask in classes.items()}
+                back[new_key] = [(every, key, choice)]
+                continue
             if held is None:
                 held = nxt[new_key] = {}
                 back[new_key] = []

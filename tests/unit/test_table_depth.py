@@ -1,0 +1,66 @@
+"""The depth-first walk (`table.depth`) against the breadth-first program (`table.dp`), M2
+and M5: on going-out questions of full-size positions (every table and hand card
+mandatory, the free jokers to place) both say whether an arrangement exists, and every
+arrangement the walk finds is valid melds of exactly those cards. (Small multisets are
+compared with the independent brute force in `test_table_differential.py`.)
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from domain.cards import JOKER, Card
+from domain.manipulation.table.arrange import ZERO
+from domain.manipulation.table.build import build, lay_jokers
+from domain.manipulation.table.depth import first_fit
+from domain.manipulation.table.dp import Supply, search
+from domain.manipulation.table.rules import is_group, is_sequence
+from tests.unit.test_table_oracle import random_position
+
+BATCH = 10
+
+
+def going_out_supply(rng: random.Random) -> tuple[Supply, list[Card]]:
+    """Table and hand cards of a random position, all mandatory, with its jokers free."""
+    melds, hand = random_position(rng, rng.choice((12, 24, 40, 60)), rng.randint(1, 15))
+    cards = [tc.card for meld in melds for tc in meld] + list(hand)
+    real = [0] * 52
+    for card in cards:
+        if not card.is_joker:
+            real[card.index] += 1
+    jokers = sum(card.is_joker for card in cards)
+    return Supply(tuple(real), ZERO, ZERO, ZERO, None, 0, jokers), cards
+
+
+@pytest.mark.parametrize("batch", range(6))
+def test_walk_agrees_with_the_program_on_going_out_m2_m5(batch: int) -> None:
+    """M2, M5: the walk finds an arrangement exactly when the program's normal form has an
+    end state, and the melds it builds (free jokers laid back on) hold exactly the cards."""
+    rng = random.Random(7_919 * batch + 3)
+    for _ in range(BATCH):
+        supply, cards = going_out_supply(rng)
+        fit = first_fit(supply)
+        assert (fit is not None) == bool(search(supply, normal=True).final)
+        if fit is None:
+            continue
+        melds = lay_jokers(build(supply, fit.choices).melds, supply.jokers - fit.used)
+        if melds is None:
+            continue  # no room to lay them back: `table.arrange` asks the full program
+        assert all(is_group(meld) or is_sequence(meld) for meld in melds)
+        assert Counter(tc.card for meld in melds for tc in meld) == Counter(cards)
+
+
+def test_walk_needs_the_joker_between_two_aces_m2_4_m5() -> None:
+    """M2.4, M5: 3S 6S 5S JK JK AS is AS JK=2S 3S JK=4S 5S 6S; without the jokers, none."""
+    real = [0] * 52
+    for code in ("3S", "6S", "5S", "AS"):
+        real[Card.parse(code).index] += 1
+    with_jokers = Supply(tuple(real), ZERO, ZERO, ZERO, None, 0, 2)
+    fit = first_fit(with_jokers)
+    assert fit is not None and fit.used == 2
+    melds = build(with_jokers, fit.choices).melds
+    assert Counter(tc.card for meld in melds for tc in meld)[JOKER] == 2
+    assert first_fit(Supply(tuple(real), ZERO, ZERO, ZERO, None, 0, 0)) is None
