@@ -127,6 +127,9 @@ class _Walk:
     path: list[Choice] = field(default_factory=list)
     rooms: list[int] = field(default_factory=list)
     parts: list[tuple[tuple[int, int], ...]] = field(default_factory=list)
+    menus: list[dict[int, tuple[Option, ...]]] = field(
+        default_factory=lambda: [{} for _ in range(52)]
+    )
     end: int = 0
     count: int = 0
     every: int = 0  # the mask of every rank-1 ending
@@ -156,7 +159,9 @@ class _Walk:
             wide &= ~held.get(key - fewer * _ONE, 0)
         if not wide & need:
             return 0, wide
-        self._count()
+        self.count += 1
+        if self.count == _CHUNK:
+            self.settle()
         cell = self.steps[k]
         aware = cell.rank == 13  # the only rank whose choices read the aces (normal form)
         alive = unasked = 0
@@ -178,7 +183,7 @@ class _Walk:
         cell = self.steps[k]
         room, last = self.rooms[k], cell.suit == 3
         alive = unasked = 0
-        for delta, group, _gain, choice in self._options(k, whole):
+        for delta, group, _gain, choice in self._options(cell, k, whole):
             new_key = whole + delta
             largest = new_key >> LARGEST
             if group > largest:
@@ -200,15 +205,14 @@ class _Walk:
                 return alive, unasked | wide
         return alive, unasked
 
-    def _options(self, k: int, whole: int) -> tuple[Option, ...]:
-        cell = self.steps[k]
+    def _options(self, cell: Cell, k: int, whole: int) -> tuple[Option, ...]:
+        """`_ordered`, memoised per step here too (hashing a `Cell` costs more)."""
         code, left = whole >> (WIDTH * cell.suit) & SUIT, self.supply.jokers - (whole >> USED & 7)
-        return _ordered(cell, code, left)
-
-    def _count(self) -> None:
-        self.count += 1
-        if self.count == _CHUNK:
-            self.settle()
+        menu = self.menus[k]
+        found = menu.get(code << 3 | left)
+        if found is None:
+            found = menu[code << 3 | left] = _ordered(cell, code, left)
+        return found
 
     def settle(self) -> None:
         """Count the states walked so far against the budget."""
