@@ -1,4 +1,4 @@
-"""The depth-first walk (`table.depth`) against the breadth-first program (`table.dp`), M2
+"""The depth-first walk (`table.depth`) against the breadth-first program (`table.program`), M2
 and M5: on going-out questions of full-size positions (every table and hand card
 mandatory, the free jokers to place) both say whether an arrangement exists, and every
 arrangement the walk finds is valid melds of exactly those cards. (Small multisets are
@@ -16,7 +16,8 @@ from domain.cards import JOKER, Card
 from domain.manipulation.table.arrange import ZERO
 from domain.manipulation.table.build import build, lay_jokers
 from domain.manipulation.table.depth import first_fit
-from domain.manipulation.table.dp import Supply, search
+from domain.manipulation.table.dp import Supply
+from domain.manipulation.table.program import search
 from domain.manipulation.table.rules import is_group, is_sequence
 from tests.unit.test_table_oracle import random_position
 

@@ -15,16 +15,8 @@ from functools import lru_cache
 from domain.cards import JOKER, JOKER_INDEX, Card
 from domain.manipulation.table.build import Arrangement, build, lay_jokers
 from domain.manipulation.table.depth import first_fit
-from domain.manipulation.table.dp import (
-    JOKER_POINTS,
-    USED,
-    VALUES,
-    Budget,
-    Supply,
-    best_final,
-    search,
-    trace,
-)
+from domain.manipulation.table.dp import JOKER_POINTS, USED, VALUES, Budget, Supply
+from domain.manipulation.table.program import best_final, search, trace
 from domain.manipulation.table.rules import Table, TableRules
 
 ZERO = (0,) * 52

@@ -2,7 +2,7 @@
 mandatory: `can_arrange`, and going out, M8.3), where the question is only whether
 everything fits and any one arrangement answers it.
 
-The breadth-first program (`table.dp.search`) builds every state of every step before it
+The breadth-first program (`table.program.search`) builds every state of every step before it
 knows the answer; with free jokers that is up to a few hundred thousand states on a full
 table, though an arrangement usually exists and a walk that keeps to one path finds it
 after a few hundred. This walk runs the same steps (the same choices, the same checks)
@@ -10,11 +10,12 @@ one path at a time, so every path it completes is one the program would have fou
 remembers each state it has left without completing: the work is never more states than
 the program's, and the answer is the same. Rank 1 runs breadth first, and from rank 2 on a
 state carries the set of rank-1 endings (aces set aside for the high end, read again only
-at the king) that can still complete it, as in `dp`'s masked form, so a wrong guess about
+at the king) that can still complete it, as in the program's masked form, so a wrong guess about
 the high aces costs no second walk through ranks 2..12.
 
-Two states dominate others, as in the program with `fewer`: a state left without
-completing, for some set-aside aces, is as dead with more free jokers used.
+One state dominates another: a state left without completing, for some set-aside aces,
+is as dead with more free jokers used (whatever completes it completes the one with fewer,
+whose spare joker is laid on after).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ _CHUNK = 256  # states counted against the budget at a time
 
 @dataclass(frozen=True, slots=True)
 class Fit:
-    """An arrangement found: the free jokers it uses and its 52 choices (see `dp.trace`)."""
+    """An arrangement found: the free jokers it uses and its 52 choices (see `program.trace`)."""
 
     used: int
     choices: list[Choice]
@@ -59,7 +60,7 @@ class Fit:
 def first_fit(supply: Supply) -> Fit | None:
     """One arrangement of every card of `supply` (nothing optional), or None when there
     is none, in the normal form (`dp.choices`): an answer exactly when
-    `dp.search(supply, normal=True)` has an end state."""
+    `program.search(supply, normal=True)` has an end state."""
     steps = cells(supply, normal=True)
     layer, history = _rank_one(supply, steps)
     highs = sorted({key & HIGH for key in layer})
@@ -79,7 +80,7 @@ def first_fit(supply: Supply) -> Fit | None:
 
 
 def _rank_one(supply: Supply, steps: list[Cell]) -> tuple[dict[int, int], list[Back]]:
-    """Rank 1 breadth first (as `dp.search` with `fewer`): the states after it, with their
+    """Rank 1 breadth first (as the breadth-first program): the states after it, with their
     set-aside aces, and the back pointers of its 4 steps and its close."""
     layer: dict[int, int] = {0: 0}
     history: list[Back] = []

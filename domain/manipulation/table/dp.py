@@ -25,6 +25,9 @@ Two choices are left out because another choice reaches a state at least as good
 a sequence while a long one of that suit closes (continue it instead), and carrying more
 long sequences than the next rank could continue (close the extra ones now). A sequence may
 reach 14 cards (ace to ace) here; `table.build` splits it into two valid ones.
+
+This module holds the state, the choices of one step and the step over plain states;
+`table.program` runs the steps breadth first, `table.depth` depth first.
 """
 
 from __future__ import annotations
@@ -321,18 +324,9 @@ def options(cell: Cell, suit_code: int, left: int) -> tuple[Option, ...]:
     return tuple(out)
 
 
-# --- the program -------------------------------------------------------------------------
+# --- one step over every state (the plain form) --------------------------------------------
 
 Back = dict[int, tuple[int, Choice | None]]
-
-
-@dataclass(frozen=True, slots=True)
-class Run:
-    """A finished program: the back pointers of every step, and the states at the end
-    (free jokers used -> best points of the hand cards)."""
-
-    history: tuple[Back | Grouped | Classed | Masked, ...]
-    final: dict[int, int]
 
 
 def _groups_fit(total: int, largest: int) -> bool:
@@ -344,462 +338,8 @@ def _groups_fit(total: int, largest: int) -> bool:
 FITS = tuple(tuple(_groups_fit(t, m) for m in range(8)) for t in range(32))
 
 
-def search(supply: Supply, floor: int = -1, normal: bool = False) -> Run:
-    """The program over ranks 1..13, suit by suit inside a rank (see the module doc).
-    States that cannot end with more than `floor` points (their points plus every hand
-    card still to come and every hand joker) are dropped: a best answer above the floor
-    is still found exactly. (With nothing optional, `table.depth` answers sooner.)"""
-    steps = cells(supply, normal)
-    rest = _rest_points(supply)
-    history: list[Back | Grouped | Classed | Masked] = []
-    layer: dict[int, int] = {0: 0}
-    highs = _Highs()
-    classed: dict[int, Classes] | None = None  # ranks 2..11 (or 12)
-    grouped: dict[int, dict[int, int]] | None = None  # the ranks that read the aces
-    flat = not any(supply.hand_real) and not supply.jokers_hand
-    for rank in range(1, 14):
-        if rank == 2 and len({key & HIGH for key in layer}) > 1:
-            if flat:
-                return _search_flat(supply, steps, (layer, history), floor)
-            classed = _classify(layer, highs)
-        row = steps[4 * (rank - 1) : 4 * rank]
-        room = group_room(row, supply.jokers)
-        for cell in row:
-            k = 4 * (rank - 1) + cell.suit
-            limits = Limits(floor - rest[k], room[cell.suit], cell.suit == 3)
-            if supply.budget is not None:
-                supply.budget.spend(len(classed or grouped or layer))
-            if classed is not None and (rank == 13 or (rank == 12 and not normal)):
-                grouped, classed = _unclassify(classed, highs), None
-            if classed is not None:
-                classed, classed_back = _step_classed(cell, classed, supply.jokers, limits)
-                history.append(Classed(classed_back, highs))
-            elif grouped is not None:
-                grouped, grouped_back = _step_aware(cell, grouped, supply.jokers, limits)
-                history.append(Grouped(grouped_back, aware=True))
-            else:
-                layer, back = advance(cell, layer, supply.jokers, limits)
-                history.append(back)
-        if classed is not None:
-            classed, classed_back = _close_classed(classed)
-            history.append(Classed(classed_back, highs))
-            if not classed:
-                return Run(tuple(history), {})
-            continue
-        if grouped is not None:
-            grouped, grouped_back = _close_rank_grouped(grouped)
-            history.append(Grouped(grouped_back))
-            if not grouped:
-                return Run(tuple(history), {})
-            if rank == 13:
-                layer = _ungroup(grouped)
-            continue
-        layer, back = close_rank(layer)
-        history.append(back)
-        if not layer:
-            break
-    return Run(tuple(history), layer)
-
-
-# --- the classed form of ranks 2..11 -------------------------------------------------------
-#
-# The aces set aside at rank 1 for the high end (the `high` fields) are read again only at
-# ranks 12 and 13, and no choice of ranks 2..11 depends on them. When rank 1 leaves states
-# that differ in them, ranks 2..11 run on the state without them, each holding its
-# set-aside aces in classes of equal points (points -> a bit mask of the aces, `_Highs`):
-# the work per step is one pass per state and class instead of one per (state, set-aside
-# aces) (a state holds 10-40 such aces on a full table, and 1-3 classes), and the answer is
-# the same. The ranks that read the aces run on the grouped form, state -> aces -> points.
-
+# the set-aside aces of every suit (the `high` fields)
 HIGH = sum(7 << (WIDTH * suit + 9) for suit in range(4))
-
-
-@dataclass(frozen=True, slots=True)
-class Grouped:
-    """The back pointers of one grouped step: state -> set-aside aces -> (state before,
-    choice)."""
-
-    back: dict[int, dict[int, tuple[int, Choice | None]]]
-    aware: bool = False  # the states before are whole (with their set-aside aces)
-
-
-Classes = dict[int, int]  # points -> the set-aside aces (bits of a `_Highs`) at them
-
-
-@dataclass(frozen=True, slots=True)
-class Classed:
-    """The back pointers of one classed step: state -> [(the aces it raised, state before,
-    choice)]; the last entry that raised an ace is where its points came from."""
-
-    back: dict[int, list[tuple[int, int, Choice | None]]]
-    highs: _Highs
-
-
-def _classify(layer: dict[int, int], highs: _Highs) -> dict[int, Classes]:
-    out: dict[int, Classes] = {}
-    for key, pts in layer.items():
-        classes = out.setdefault(key & ~HIGH, {})
-        classes[pts] = classes.get(pts, 0) | highs.bit(key & HIGH)
-    return out
-
-
-def _unclassify(states: dict[int, Classes], highs: _Highs) -> dict[int, dict[int, int]]:
-    """The grouped form: state -> set-aside aces -> points."""
-    return {
-        key: {high: pts for pts, mask in classes.items() for high in highs.each(mask)}
-        for key, classes in states.items()
-    }
-
-
-def _ungroup(grouped: dict[int, dict[int, int]]) -> dict[int, int]:
-    return {key | high: pts for key, by_high in grouped.items() for high, pts in by_high.items()}
-
-
-def _lift(into: Classes, pts: int, mask: int) -> int:
-    """Give the aces of `mask` the points `pts` in `into` where they have fewer (or none);
-    the aces so raised."""
-    for held, aces in into.items():
-        if held >= pts:
-            mask &= ~aces
-    if not mask:
-        return 0
-    for held in [held for held in into if held < pts]:
-        left = into[held] & ~mask
-        if left:
-            into[held] = left
-        else:
-            del into[held]
-    into[pts] = into.get(pts, 0) | mask
-    return mask
-
-
-def _raise(into: Classes, classes: Classes, gain: int, below: int) -> int:
-    raised = 0
-    for pts, mask in classes.items():
-        if pts + gain > below:
-            raised |= _lift(into, pts + gain, mask)
-    return raised
-
-
-def _step_classed(
-    cell: Cell, states: dict[int, Classes], jokers: int, limits: Limits
-) -> tuple[dict[int, Classes], dict[int, list[tuple[int, int, Choice | None]]]]:
-    """`advance` on classed states (see above)."""
-    shift = WIDTH * cell.suit
-    nxt: dict[int, Classes] = {}
-    back: dict[int, list[tuple[int, int, Choice | None]]] = {}
-    below, room, last = limits.below, limits.room, limits.last
-    cache: dict[tuple[int, int], tuple[Option, ...]] = {}
-    for key, classes in states.items():
-        code, left = key >> shift & SUIT, jokers - (key >> USED & 7)
-        found = cache.get((code, left))
-        if found is None:
-            found = cache[code, left] = options(cell, code, left)
-        top, low = max(classes), min(classes)
-        every = 0
-        for mask in classes.values():
-            every |= mask
-        for delta, group, gain, choice in found:
-            if top + gain <= below:
-                continue
-            new_key = key + delta
-            largest = new_key >> LARGEST
-            if group > largest:
-                new_key += (group - largest) << LARGEST
-                largest = group
-            slots = new_key >> SUM & 31
-            if slots + room < 3 * largest or (last and not FITS[slots][largest]):
-                continue
-            held = nxt.get(new_key)
-            if held is None and low + gain > below:  # every class, as it is
-                nxt[new_key] = {pts + gain: mask for pts, mask in classes.items()}
-                back[new_key] = [(every, key, choice)]
-                continue
-            if held is None:
-                held = nxt[new_key] = {}
-                back[new_key] = []
-            raised = _raise(held, classes, gain, below)
-            if raised:
-                back[new_key].append((raised, key, choice))
-    return nxt, back
-
-
-def _close_classed(
-    states: dict[int, Classes],
-) -> tuple[dict[int, Classes], dict[int, list[tuple[int, int, Choice | None]]]]:
-    """`close_rank` on classed states."""
-    layer: dict[int, Classes] = {}
-    back: dict[int, list[tuple[int, int, Choice | None]]] = {}
-    for key, classes in states.items():
-        if not FITS[key >> SUM & 31][key >> LARGEST]:
-            continue
-        short = key & OUTER
-        held = layer.get(short)
-        if held is None:
-            held = layer[short] = {}
-            back[short] = []
-        raised = _raise(held, classes, 0, -1)
-        if raised:
-            back[short].append((raised, key, None))
-    return layer, back
-
-
-def _step_aware(
-    cell: Cell, states: dict[int, dict[int, int]], jokers: int, limits: Limits
-) -> tuple[dict[int, dict[int, int]], dict[int, dict[int, tuple[int, Choice | None]]]]:
-    """`advance` on grouped states at a rank whose choices read the suit's set-aside aces
-    (12 outside the normal form, 13): each state is taken with each of its aces in turn;
-    the back pointers hold the whole state before."""
-    shift = WIDTH * cell.suit
-    mine = 7 << (shift + 9)
-    nxt: dict[int, dict[int, int]] = {}
-    back: dict[int, dict[int, tuple[int, Choice | None]]] = {}
-    below, room = limits.below, limits.room
-    cache: dict[tuple[int, int], tuple[Option, ...]] = {}
-    for key, by_high in states.items():
-        left = jokers - (key >> USED & 7)
-        for high, pts in by_high.items():
-            whole = key | high
-            code = whole >> shift & SUIT
-            found = cache.get((code, left))
-            if found is None:
-                found = cache[code, left] = options(cell, code, left)
-            for delta, group, gain, choice in found:
-                total = pts + gain
-                if total <= below:
-                    continue
-                new_key = whole + delta
-                largest = new_key >> LARGEST
-                if group > largest:
-                    new_key += (group - largest) << LARGEST
-                    largest = group
-                slots = new_key >> SUM & 31
-                if slots + room < 3 * largest or (limits.last and not FITS[slots][largest]):
-                    continue
-                new_high = high & ~mine | new_key & mine
-                reduced = new_key & ~HIGH
-                held = nxt.get(reduced)
-                if held is None:
-                    nxt[reduced] = {new_high: total}
-                    back[reduced] = {new_high: (whole, choice)}
-                elif held.get(new_high, -1) < total:
-                    held[new_high] = total
-                    back[reduced][new_high] = (whole, choice)
-    return nxt, back
-
-
-def _merge(
-    into: dict[int, int],
-    back: dict[int, tuple[int, Choice | None]],
-    found: dict[int, int],
-    came: tuple[int, Choice | None],
-) -> None:
-    for high, pts in found.items():
-        if into.get(high, -1) < pts:
-            into[high] = pts
-            back[high] = came
-
-
-def _close_rank_grouped(
-    states: dict[int, dict[int, int]],
-) -> tuple[dict[int, dict[int, int]], dict[int, dict[int, tuple[int, Choice | None]]]]:
-    """`close_rank` on grouped states."""
-    layer: dict[int, dict[int, int]] = {}
-    back: dict[int, dict[int, tuple[int, Choice | None]]] = {}
-    for key, by_high in states.items():
-        if not FITS[key >> SUM & 31][key >> LARGEST]:
-            continue
-        short = key & OUTER
-        came: tuple[int, Choice | None] = (key, None)
-        held = layer.get(short)
-        if held is None:
-            layer[short] = dict(by_high)
-            back[short] = dict.fromkeys(by_high, came)
-        else:
-            _merge(held, back[short], by_high, came)
-    return layer, back
-
-
-# --- the grouped form with nothing optional ------------------------------------------------
-#
-# With nothing optional (every card placed, `flat`) every state has the same points, so a
-# grouped state holds only which set-aside aces reach it: a bit mask over the aces seen,
-# and a step ORs masks instead of copying maps.
-
-
-@dataclass(frozen=True, slots=True)
-class Masked:
-    """The back pointers of one masked step: state -> [(aces it brought, state before,
-    choice)], with the aces' bits in `highs`; `aware` as for `Grouped`."""
-
-    back: dict[int, list[tuple[int, int, Choice | None]]]
-    highs: _Highs
-    mine: int = 0  # aware: the field of the suit whose aces the step read
-
-
-class _Highs:
-    """The set-aside aces seen in one search, each given a bit."""
-
-    __slots__ = ("index", "values")
-
-    def __init__(self) -> None:
-        self.values: list[int] = []
-        self.index: dict[int, int] = {}
-
-    def bit(self, high: int) -> int:
-        found = self.index.get(high)
-        if found is None:
-            found = self.index[high] = len(self.values)
-            self.values.append(high)
-        return 1 << found
-
-    def parts(self, mine: int) -> dict[int, int]:
-        """The aces seen, split by the value of one suit's field (`mine`)."""
-        out: dict[int, int] = {}
-        for number, high in enumerate(self.values):
-            out[high & mine] = out.get(high & mine, 0) | 1 << number
-        return out
-
-    def closed(self, mask: int, mine: int) -> int:
-        """The aces of `mask` with one suit's field (`mine`) cleared."""
-        out = 0
-        for high in self.each(mask):
-            out |= self.bit(high & ~mine)
-        return out
-
-    def each(self, mask: int) -> list[int]:
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(self.values[low.bit_length() - 1])
-            mask ^= low
-        return out
-
-
-MaskedLayer = dict[int, int]
-
-
-def _search_flat(
-    supply: Supply,
-    steps: list[Cell],
-    start: tuple[dict[int, int], list[Back | Grouped | Classed | Masked]],
-    floor: int,
-) -> Run:
-    """`search` from rank 2 on, masked (see above); `start` is the layer after rank 1 and
-    the history so far."""
-    layer, history = start
-    highs = _Highs()
-    masked: MaskedLayer = {}
-    for key in layer:
-        masked[key & ~HIGH] = masked.get(key & ~HIGH, 0) | highs.bit(key & HIGH)
-    for rank in range(2, 14):
-        row = steps[4 * (rank - 1) : 4 * rank]
-        room = group_room(row, supply.jokers)
-        for cell in row:
-            if supply.budget is not None:
-                supply.budget.spend(len(masked))
-            if floor >= 0:  # nothing optional: no arrangement sheds a point
-                return Run(tuple(history), {})
-            aware = rank == 13 or (rank == 12 and not cell.normal)
-            limits = Limits(-1, room[cell.suit], cell.suit == 3)
-            masked, back = _step_masked(cell, masked, supply.jokers, limits, (highs, aware))
-            history.append(Masked(back, highs, (7 << (WIDTH * cell.suit + 9)) * aware))
-        masked, back = _close_masked(masked)
-        history.append(Masked(back, highs))
-        if not masked:
-            return Run(tuple(history), {})
-    final = {key | high: 0 for key, mask in masked.items() for high in highs.each(mask)}
-    return Run(tuple(history), final)
-
-
-def _step_masked(
-    cell: Cell,
-    states: MaskedLayer,
-    jokers: int,
-    limits: Limits,
-    how: tuple[_Highs, bool],
-) -> tuple[MaskedLayer, dict[int, list[tuple[int, int, Choice | None]]]]:
-    """`advance` on masked states. When `aware` (see `_step_aware`), each state is taken once
-    per value of this suit's set-aside aces, with the aces of that value; a suit that
-    closes forgets its aces (`_Highs.closed`)."""
-    highs, aware = how
-    shift = WIDTH * cell.suit
-    mine = 7 << (shift + 9)
-    parts = highs.parts(mine) if aware else {0: -1}
-    nxt: MaskedLayer = {}
-    back: dict[int, list[tuple[int, int, Choice | None]]] = {}
-    room, last = limits.room, limits.last
-    cache: dict[tuple[int, int], tuple[Option, ...]] = {}
-    for key, mask in states.items():
-        left = jokers - (key >> USED & 7)
-        for value, part in parts.items():
-            sub = mask & part
-            if not sub:
-                continue
-            whole = key | value
-            code = whole >> shift & SUIT
-            found = cache.get((code, left))
-            if found is None:
-                found = cache[code, left] = options(cell, code, left)
-            for delta, group, _gain, choice in found:
-                new_key = whole + delta
-                largest = new_key >> LARGEST
-                if group > largest:
-                    new_key += (group - largest) << LARGEST
-                    largest = group
-                slots = new_key >> SUM & 31
-                if slots + room < 3 * largest or (last and not FITS[slots][largest]):
-                    continue
-                bits = sub
-                if aware:
-                    if new_key & mine != value:
-                        bits = highs.closed(sub, mine)
-                    new_key &= ~HIGH
-                held = nxt.get(new_key, 0)
-                fresh = bits & ~held
-                if fresh:
-                    nxt[new_key] = held | fresh
-                    back.setdefault(new_key, []).append((fresh, whole, choice))
-    return nxt, back
-
-
-def _close_masked(
-    states: MaskedLayer,
-) -> tuple[MaskedLayer, dict[int, list[tuple[int, int, Choice | None]]]]:
-    layer: MaskedLayer = {}
-    back: dict[int, list[tuple[int, int, Choice | None]]] = {}
-    for key, mask in states.items():
-        if not FITS[key >> SUM & 31][key >> LARGEST]:
-            continue
-        short = key & OUTER
-        held = layer.get(short, 0)
-        fresh = mask & ~held
-        if fresh:
-            layer[short] = held | fresh
-            back.setdefault(short, []).append((fresh, key, None))
-    return layer, back
-
-
-def _back(entry: Back | Grouped | Classed | Masked, key: int) -> tuple[int, Choice | None]:
-    """The state before `key` (with its set-aside aces) and the choice that led to it."""
-    if isinstance(entry, Masked):
-        high = key & HIGH
-        bit = entry.highs.bit(high)
-        for fresh, before, choice in entry.back[key & ~HIGH]:
-            if fresh & bit:
-                return before | high & ~entry.mine, choice
-        raise AssertionError("no way into a traced state")
-    if isinstance(entry, Classed):
-        high = key & HIGH
-        bit = entry.highs.bit(high)
-        for raised, before, choice in reversed(entry.back[key & ~HIGH]):
-            if raised & bit:
-                return before | high, choice
-        raise AssertionError("no way into a traced state")
-    if isinstance(entry, Grouped):
-        before, choice = entry.back[key & ~HIGH][key & HIGH]
-        return (before if entry.aware else before | key & HIGH), choice
-    return entry[key]
 
 
 @dataclass(frozen=True, slots=True)
@@ -810,16 +350,6 @@ class Limits:
     below: int
     room: int
     last: bool
-
-
-def _rest_points(supply: Supply) -> list[int]:
-    """rest[k]: the most points still to come after step k (hand cards, hand jokers)."""
-    rest = [JOKER_POINTS * supply.jokers_hand] * 52
-    for k in range(50, -1, -1):
-        rank, suit = divmod(k + 1, 4)
-        i = suit * 13 + rank
-        rest[k] = rest[k + 1] + supply.hand_real[i] * VALUES[i]
-    return rest
 
 
 def group_room(row: list[Cell], jokers: int) -> list[int]:
@@ -875,33 +405,40 @@ def close_rank(states: dict[int, int]) -> tuple[dict[int, int], Back]:
     return layer, back
 
 
-def best_final(supply: Supply, run: Run) -> tuple[int, int] | None:
-    """(free jokers used, points with the hand jokers placed) of the best end state."""
-    best: tuple[int, int] | None = None
-    for key, pts in run.final.items():
-        used = key >> USED
-        hand_jokers = used - supply.jokers_freed
-        if not 0 <= hand_jokers <= supply.jokers_hand:
-            continue
-        total = pts + JOKER_POINTS * hand_jokers
-        if best is None or total > best[1]:
-            best = (used, total)
-    return best
+class Highs:
+    """The set-aside aces seen in one search, each given a bit."""
 
+    __slots__ = ("index", "values")
 
-def trace(run: Run, used: int) -> list[Choice]:
-    """The 52 choices, rank by rank and suit by suit, of the end state `used`."""
-    key = used << USED
-    out: list[Choice] = []
-    position = len(run.history)
-    for _ in range(13):
-        position -= 1
-        key = _back(run.history[position], key)[0]
-        for _ in range(4):
-            position -= 1
-            key, choice = _back(run.history[position], key)
-            assert choice is not None
-            out.append(choice)
-        key &= OUTER
-    out.reverse()
-    return out
+    def __init__(self) -> None:
+        self.values: list[int] = []
+        self.index: dict[int, int] = {}
+
+    def bit(self, high: int) -> int:
+        found = self.index.get(high)
+        if found is None:
+            found = self.index[high] = len(self.values)
+            self.values.append(high)
+        return 1 << found
+
+    def parts(self, mine: int) -> dict[int, int]:
+        """The aces seen, split by the value of one suit's field (`mine`)."""
+        out: dict[int, int] = {}
+        for number, high in enumerate(self.values):
+            out[high & mine] = out.get(high & mine, 0) | 1 << number
+        return out
+
+    def closed(self, mask: int, mine: int) -> int:
+        """The aces of `mask` with one suit's field (`mine`) cleared."""
+        out = 0
+        for high in self.each(mask):
+            out |= self.bit(high & ~mine)
+        return out
+
+    def each(self, mask: int) -> list[int]:
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(self.values[low.bit_length() - 1])
+            mask ^= low
+        return out
