@@ -7,8 +7,8 @@ knows the answer; with free jokers that is up to a few hundred thousand states o
 table, though an arrangement usually exists and a walk that keeps to one path finds it
 after a few hundred. This walk runs the same steps (the same choices, the same checks)
 one path at a time, so every path it completes is one the program would have found, and
-remembers each state it has left without completing: the work is never more states than
-the program's, and the answer is the same. Rank 1 runs breadth first, and from rank 2 on a
+remembers each state it has left without completing, so that no state is walked twice for
+the same endings: the answer is the same. Rank 1 runs breadth first, and from rank 2 on a
 state carries the set of rank-1 endings (aces set aside for the high end, read again only
 at the king) that can still complete it, as in the program's masked form, so a wrong guess about
 the high aces costs no second walk through ranks 2..12.
