@@ -74,6 +74,7 @@ def first_fit(supply: Supply) -> Fit | None:
         if won:
             high = highs[(won & -won).bit_length() - 1]
             choices = _trace_rank_one(history, root | high) + walk.path
+            walk.settle()
             return Fit(walk.end >> USED, choices)
     walk.settle()
     return None
