@@ -14,6 +14,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import docs
+from api.body import direct_body
 from api.common import (
     expected_version,
     fingerprint,
@@ -38,9 +39,13 @@ def _authenticate() -> None:
         g.seat = seat_required(str(request.view_args["match_id"]))
 
 
+MOVE_SCHEMA = MoveSchema()  # one instance: no per-request build
+
+
 @blp.route("/<match_id>/moves")
 class Moves(MethodView):
-    @blp.arguments(MoveSchema(), examples=docs.MOVE_EXAMPLES)  # one instance: no per-request build
+    @direct_body(MOVE_SCHEMA)  # the documentation of the decorators below, not their wrappers
+    @blp.arguments(MOVE_SCHEMA, examples=docs.MOVE_EXAMPLES)
     @blp.response(200, "MoveResult", headers=docs.ETAG_HEADER)
     @blp.doc(
         security=docs.SECURITY,
