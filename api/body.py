@@ -183,20 +183,26 @@ def loaded_body(schema: Schema) -> Any:
         abort(422, exc=exc, messages={"json": exc.messages}, schema=schema, headers=None)
 
 
-def direct_body(schema: Schema) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def direct_body(
+    schema: Schema, plainly_valid: Callable[[Any], bool]
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Outermost decorator of a MethodView method that flask-smorest documents with
-    `arguments(schema)`, `response` and `doc`: the method keeps their OpenAPI record
-    (`_apidoc`, copied by `wraps`) but is called directly with `loaded_body(schema)`,
-    without their wrappers' per-request work (webargs' parser and its second json.loads of
-    the body, three `ensure_sync` checks, the response wrapper). For methods that return a
-    ready Response, which the response wrapper passes through unchanged."""
+    `arguments(schema)`, `response` and `doc`, and that reads the body from `g.json_body`:
+    the method keeps their OpenAPI record (`_apidoc`, copied by `wraps`) but is called
+    directly, without their wrappers' per-request work (webargs' parser and its second
+    json.loads of the body, three `ensure_sync` checks, the response wrapper; the method
+    returns a ready Response, which that wrapper passed through unchanged). The body is
+    checked first: `plainly_valid` recognises the common bodies `schema` accepts, and every
+    other body is loaded by `schema` (`loaded_body`: the same 422 for the same body)."""
 
     def decorate(documented: Callable[..., Any]) -> Callable[..., Any]:
         method = inspect.unwrap(documented)
 
         @functools.wraps(documented)
         def call(self: Any, **view_args: Any) -> Any:
-            return method(self, loaded_body(schema), **view_args)
+            if not plainly_valid(g.get("json_body")):
+                loaded_body(schema)
+            return method(self, **view_args)
 
         return call
 

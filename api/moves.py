@@ -25,7 +25,7 @@ from api.common import (
     seat_required,
     service,
 )
-from api.schemas import MoveSchema
+from api.schemas import MoveSchema, plain_move
 from domain.errors import RulesError
 from store.errors import VersionConflict
 from store.service import Appended
@@ -44,7 +44,7 @@ MOVE_SCHEMA = MoveSchema()  # one instance: no per-request build
 
 @blp.route("/<match_id>/moves")
 class Moves(MethodView):
-    @direct_body(MOVE_SCHEMA)  # the documentation of the decorators below, not their wrappers
+    @direct_body(MOVE_SCHEMA, plain_move)  # the documentation below, not its wrappers
     @blp.arguments(MOVE_SCHEMA, examples=docs.MOVE_EXAMPLES)
     @blp.response(200, "MoveResult", headers=docs.ETAG_HEADER)
     @blp.doc(
@@ -52,7 +52,7 @@ class Moves(MethodView):
         parameters=[docs.IF_MATCH, docs.IDEMPOTENCY_KEY],
         responses=docs.problems(400, 401, 403, 404, 409, 412, 413, 415, 422),
     )
-    def post(self, _move: dict[str, Any], match_id: str) -> Any:
+    def post(self, match_id: str) -> Any:
         """Make a move as the caller's seat.
 
         422 `illegal_move` names the rule; 409 `not_your_turn`; 412 `version_conflict` when
