@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
+from inspect import iscoroutinefunction
 from typing import Any
 
 from flask import Flask, g, request
@@ -60,7 +62,7 @@ NDJSON_ENDPOINTS = {"replays.Replays"}
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """The app, wired to the event store named by the config or the environment."""
-    app = Flask(__name__)
+    app = _App(__name__)
     app.config.update(DEFAULTS)
     app.config.from_prefixed_env("DEADWOOD")
     if test_config:
@@ -81,6 +83,25 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     ratelimit.init_app(app, app.extensions["deadwood"]["service"])
     cors.init_app(app)
     return app
+
+
+class _App(Flask):
+    """Flask whose `ensure_sync` (called for each hook and view of every request) remembers
+    which functions are plain `def`s, by function: Flask asks `inspect.iscoroutinefunction`
+    every time, which unwraps the function again. Flask documents overriding this method."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._plain: dict[Any, bool] = {}
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        key = getattr(func, "__func__", func)  # a bound method: its function
+        plain = self._plain.get(key)
+        if plain is None:
+            if len(self._plain) >= 4096:  # a function made per request must not pile up
+                self._plain.clear()
+            plain = self._plain[key] = not iscoroutinefunction(func)
+        return func if plain else super().ensure_sync(func)
 
 
 class _Api(Api):  # type: ignore[misc]

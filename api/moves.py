@@ -14,6 +14,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import docs
+from api.body import direct_body
 from api.common import (
     expected_version,
     fingerprint,
@@ -24,7 +25,7 @@ from api.common import (
     seat_required,
     service,
 )
-from api.schemas import MoveSchema
+from api.schemas import MoveSchema, plain_move
 from domain.errors import RulesError
 from store.errors import VersionConflict
 from store.service import Appended
@@ -38,16 +39,20 @@ def _authenticate() -> None:
         g.seat = seat_required(str(request.view_args["match_id"]))
 
 
+MOVE_SCHEMA = MoveSchema()  # one instance: no per-request build
+
+
 @blp.route("/<match_id>/moves")
 class Moves(MethodView):
-    @blp.arguments(MoveSchema(), examples=docs.MOVE_EXAMPLES)  # one instance: no per-request build
+    @direct_body(MOVE_SCHEMA, plain_move)  # the documentation below, not its wrappers
+    @blp.arguments(MOVE_SCHEMA, examples=docs.MOVE_EXAMPLES)
     @blp.response(200, "MoveResult", headers=docs.ETAG_HEADER)
     @blp.doc(
         security=docs.SECURITY,
         parameters=[docs.IF_MATCH, docs.IDEMPOTENCY_KEY],
         responses=docs.problems(400, 401, 403, 404, 409, 412, 413, 415, 422),
     )
-    def post(self, _move: dict[str, Any], match_id: str) -> Any:
+    def post(self, match_id: str) -> Any:
         """Make a move as the caller's seat.
 
         422 `illegal_move` names the rule; 409 `not_your_turn`; 412 `version_conflict` when

@@ -151,6 +151,30 @@ class MoveSchema(NestedMoveSchema):
             raise ValidationError("unknown move type")
 
 
+_PLAIN_FIELDS = {
+    "card": lambda v: type(v) is str and 1 <= len(v) <= 16,  # CARD
+    "from": lambda v: type(v) is str and v in ("stock", "discard"),  # from_
+}
+
+
+def plain_move(body: Any) -> bool:
+    """True for the common move bodies that MoveSchema accepts: an object of a known
+    `type` with at most a `card` and a `from` that pass their fields' checks. False says
+    nothing: MoveSchema then decides (tests/unit/test_api_plain_move.py: True implies the
+    schema finds no error)."""
+    if type(body) is not dict:
+        return False
+    kind = body.get("type")
+    if type(kind) is not str or kind not in MOVE_TYPES:
+        return False
+    for key, value in body.items():
+        if key != "type":
+            check = _PLAIN_FIELDS.get(key)
+            if check is None or not check(value):
+                return False
+    return True
+
+
 class ViewQuerySchema(Schema):
     class Meta:
         unknown = EXCLUDE

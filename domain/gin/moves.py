@@ -24,6 +24,7 @@ from domain.errors import (
     NotYourTurn,
 )
 from domain.events import SYSTEM, Event
+from domain.frozen import FrozenDict
 from domain.gin.deal import deal_round, draw_roles, next_roles
 from domain.gin.knock import (
     Melds,
@@ -220,6 +221,14 @@ def move_json(move: Move) -> dict[str, Any]:
 
 def decide(state: GinState, seat: int, move: Mapping[str, Any]) -> tuple[Event, ...]:
     """Validate `move` by `seat` and return its events (G1.3-G8); raise a RulesError else."""
+    accepted = accepted_play(state, seat, move)
+    if accepted is not None:
+        return accepted
+    return decide_in_full(state, seat, move)
+
+
+def decide_in_full(state: GinState, seat: int, move: Mapping[str, Any]) -> tuple[Event, ...]:
+    """`decide` through every check, in the order that picks the error to raise."""
     parsed = parse_move(move)
     if state.phase == FINISHED:
         raise IllegalMove(f"cannot {parsed.type}: the match is finished (G8.1)")
@@ -233,6 +242,61 @@ def decide(state: GinState, seat: int, move: Mapping[str, Any]) -> tuple[Event, 
         return _advise(state, seat, parsed)
     _check_turn(state, seat, parsed.type)
     return _PLAY[parsed.type](state, seat, parsed)
+
+
+_MOVE_TYPES = (dict, FrozenDict)
+_UPCARD_EVENTS = {"take_upcard": "UpcardTaken", "pass_upcard": "UpcardPassed"}
+
+
+def accepted_play(state: GinState, seat: int, move: object) -> tuple[Event, ...] | None:
+    """The events of the common moves (upcard, draw, discard) when the seat to act makes one
+    of them in its exact JSON shape and the rules accept it; None for anything else, which
+    `decide` then checks in full (and refuses with the precise error, or accepts).
+
+    It accepts only what the full checks accept, with the same events (tests/unit/
+    test_gin_fast_paths.py compares both on every listed and many unlisted moves): the paths
+    differ in cost (random play: about 2 us a move against 3.5 us), not in outcome."""
+    if type(move) not in _MOVE_TYPES or type(seat) is not int or seat != state.turn:
+        return None
+    assert isinstance(move, dict)
+    phase = state.phase
+    kind = move.get("type")
+    if kind == "discard":
+        return _accepted_discard(state, seat, move) if phase == DISCARD else None
+    if kind == "draw":
+        return _accepted_draw(state, seat, move) if phase == DRAW else None
+    if phase == UPCARD_OFFER and len(move) == 1 and type(kind) is str and kind in _UPCARD_EVENTS:
+        code = CODE[state.discard[-1].index]
+        return (Event(_UPCARD_EVENTS[kind], {"seat": seat, "card": code}),)
+    return None
+
+
+def _accepted_discard(state: GinState, seat: int, move: dict[str, Any]) -> tuple[Event, ...] | None:
+    """G5.2.2 / G5.3, as `_discard` and `_held`."""
+    code = move.get("card")
+    if len(move) != 2 or type(code) is not str:
+        return None
+    card = CARD_OF.get(code)
+    if card is None or card.index not in [c.index for c in state.hands[seat]]:
+        return None
+    taken = state.taken
+    if taken is not None and taken.index == card.index and state.options.no_discard_of_taken_card:
+        return None
+    return (Event("CardDiscarded", {"seat": seat, "card": CODE[card.index]}),)
+
+
+def _accepted_draw(state: GinState, seat: int, move: dict[str, Any]) -> tuple[Event, ...] | None:
+    """G5.2.1 / G5.1.4, as `_draw`."""
+    source = move.get("from")
+    if len(move) != 2:
+        return None
+    if source == "stock" and state.stock:
+        card = state.stock[0]
+    elif source == "discard" and state.discard and not state.stock_only:
+        card = state.discard[-1]
+    else:
+        return None
+    return (Event("CardDrawn", {"seat": seat, "from": source, "card": CODE[card.index]}),)
 
 
 def _check_turn(state: GinState, seat: int, kind: str) -> None:
@@ -416,17 +480,32 @@ def legal_moves(state: GinState, seat: int) -> list[dict[str, Any]]:
     return _turn_moves(state, seat)
 
 
+def _move(**fields: str) -> FrozenDict:
+    return FrozenDict(fields)
+
+
+_UPCARD_MOVES = (_move(type="take_upcard"), _move(type="pass_upcard"))
+_FROM_STOCK = _move(type="draw", **{"from": "stock"})
+_FROM_DISCARD = _move(type="draw", **{"from": "discard"})
+_DISCARDS = tuple(_move(type="discard", card=code) for code in CODE)
+_KNOCKS = tuple(_move(type="knock", card=code) for code in CODE)
+"""Every listed move is one of these read-only dicts (domain/frozen.py), made once: a list of
+legal moves is a list of shared values, not a dict built per card per view."""
+
+
 def _turn_moves(state: GinState, seat: int) -> list[dict[str, Any]]:
     """The moves of the seat to act in this phase: upcard offer, draw, or discard/knock."""
-    if state.phase == UPCARD_OFFER:
-        return [{"type": "take_upcard"}, {"type": "pass_upcard"}]
-    if state.phase == DRAW:
-        moves = [{"type": "draw", "from": "stock"}]
+    phase = state.phase
+    if phase == UPCARD_OFFER:
+        return list(_UPCARD_MOVES)
+    if phase == DRAW:
         if not state.stock_only and state.discard:
-            moves.append({"type": "draw", "from": "discard"})
-        return moves
+            return [_FROM_STOCK, _FROM_DISCARD]
+        return [_FROM_STOCK]
     hand = state.hands[seat]
     free = discardable(state, hand)
-    moves = [{"type": "discard", "card": CODE[c.index]} for c in free]
-    moves += [{"type": "knock", "card": CODE[c.index]} for c in knock_among(state, hand, free)]
+    discards = _DISCARDS
+    knocks = _KNOCKS
+    moves: list[dict[str, Any]] = [discards[c.index] for c in free]
+    moves += [knocks[c.index] for c in knock_among(state, hand, free)]
     return moves

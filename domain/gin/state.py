@@ -327,13 +327,16 @@ def evolve(state: GinState, event: Event) -> GinState:
     if step is not None:
         values.update(step(state, event.data))
     values["version"] = state.version + 1
-    values["advice"] = _advice_count(state, event)
+    if event.type in _ADVICE_EVENTS:
+        values["advice"] = _advice_count(state, event)
     new = _new(GinState)
     _set(new, "__dict__", values)
     return new
 
 
 _CAPTAIN_TURN_ENDS = ("UpcardPassed", "CardDiscarded", "Knocked")
+_ADVICE_EVENTS = frozenset(("AdviceGiven", "RoundDealt", *_CAPTAIN_TURN_ENDS))
+"""The events that change the advice count; the others (draws, above all) keep it."""
 
 
 def _advice_count(state: GinState, event: Event) -> int:

@@ -22,10 +22,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from domain.cards import Card
 from domain.events import Event
-from domain.gin.moves import legal_moves, to_act
+from domain.frozen import FrozenDict, FrozenList, freeze
+from domain.gin.moves import legal_moves
 from domain.gin.options import GinOptions
-from domain.gin.state import CODE, FINISHED, GinState, Knock, Roles, codes
+from domain.gin.state import (
+    CODE,
+    DISCARD,
+    DRAW,
+    FINISHED,
+    UPCARD_OFFER,
+    GinState,
+    Knock,
+    Roles,
+    codes,
+)
 
 VARIANT_NAME = "three-hand-gin"
 
@@ -54,36 +66,153 @@ def sees_hand(options: GinOptions, roles: Roles | None, viewer: int | None, owne
 def view(state: GinState, seat: int | None) -> dict[str, Any]:
     """The api.md view of the match for `seat` (None: a spectator), without `id`.
 
-    Built in one pass over the state's fields: every list and dict is the view's own, except
-    the recorded round results (read-only and shared, domain/frozen.py)."""
-    roles = state.roles
-    discard = state.discard
+    The view's dict and its `you` are its own; every other list and dict in it is read-only
+    (domain/frozen.py) and shared with the views of the states around it (`_Shown`), so a
+    view's cost does not grow with the rounds played or the cards in the discard pile."""
+    shown = _shown(state)
     phase = state.phase
-    count = len(state.players)
+    discard = state.discard
+    knock = state.knock
+    out = shown.template(state).copy()  # the keys in api.md's order, the hand's values set
+    out["version"] = state.version
+    out["status"] = "finished" if phase == FINISHED else "active"
+    out["phase"] = phase._value_
+    out["turn"] = state.turn if phase in _PLAYING else None
+    out["seats"] = shown.seats(state)
+    out["stock_size"] = len(state.stock)
+    out["discard_top"] = CODE[discard[-1].index] if discard else None
+    out["discard_size"] = len(discard)
+    out["discard_pile"] = shown.discard_pile(discard)
+    out["picked"] = shown.picked(state.picked)
+    out["knock"] = None if knock is None else shown.knock(knock)
+    out["you"] = _you(state, seat) if seat is not None and 0 <= seat < len(state.players) else None
+    return out
+
+
+_PLAYING = (UPCARD_OFFER, DRAW, DISCARD)  # as moves.to_act, inlined
+
+
+class _Shown:
+    """One match's read-only view parts, each kept with the state fields it was rendered from.
+
+    A fold step replaces only the fields it changes and passes the others on as the same
+    objects, so a part is reused while its fields are the very same objects (`is`, no hashing)
+    and rendered again, once, when one was replaced. Each part is held as one tuple of
+    (fields..., rendered) and replaced whole, so a reader never sees a half-updated part."""
+
+    __slots__ = ("_discard", "_hand", "_knock", "_picked", "_seats")
+
+    def __init__(self) -> None:
+        none = (None, None)
+        self._hand: tuple[Any, ...] = (None,) * 9
+        self._seats: tuple[Any, dict[tuple[int, ...], FrozenList]] = (None, {})
+        self._discard: tuple[Any, Any] = none
+        self._picked: tuple[Any, Any] = none
+        self._knock: tuple[Any, Any] = none
+
+    def template(self, state: GinState) -> dict[str, Any]:
+        """The view's keys in order, with the values that change only between hands."""
+        roles, scores, rounds, winners = state.roles, state.scores, state.rounds, state.winners
+        h = self._hand
+        if (
+            h[0] is roles
+            and h[1] is scores
+            and h[2] is rounds
+            and h[3] is winners
+            and h[4] is state.options
+            and h[5] == state.round
+            and h[6] == state.commitment
+            and h[7] is state.seeded
+        ):
+            return h[8]  # type: ignore[no-any-return]
+        made = _template(state)
+        self._hand = (roles, scores, rounds, winners, state.options, state.round)
+        self._hand += (state.commitment, state.seeded, made)
+        return made
+
+    def seats(self, state: GinState) -> FrozenList:
+        """By the hand's roles, then by the hand sizes (two or three sizes a hand: a seat
+        holds 11 cards between its draw and its discard)."""
+        roles, hands, s = state.roles, state.hands, self._seats
+        if s[0] is not roles:
+            s = self._seats = (roles, {})
+        sizes = (len(hands[0]), len(hands[1]), len(hands[2]))
+        made = s[1].get(sizes)
+        if made is None:
+            made = s[1][sizes] = _seats(state)
+        return made
+
+    def discard_pile(self, discard: tuple[Card, ...]) -> FrozenList:
+        d = self._discard
+        if d[0] is discard:
+            return d[1]  # type: ignore[no-any-return]
+        made = FrozenList([CODE[c.index] for c in discard])
+        self._discard = (discard, made)
+        return made
+
+    def picked(self, picked: tuple[tuple[Card, ...], ...]) -> FrozenList:
+        p = self._picked
+        if p[0] is picked:
+            return p[1]  # type: ignore[no-any-return]
+        made = FrozenList([FrozenList([CODE[c.index] for c in held]) for held in picked])
+        self._picked = (picked, made)
+        return made
+
+    def knock(self, knock: Knock) -> FrozenDict:
+        k = self._knock
+        if k[0] is knock:
+            return k[1]  # type: ignore[no-any-return]
+        made = freeze(_public_knock(knock))
+        self._knock = (knock, made)
+        return made  # type: ignore[no-any-return]
+
+
+_MATCHES: dict[int, tuple[Any, _Shown]] = {}
+_MATCHES_KEPT = 1024
+
+
+def _shown(state: GinState) -> _Shown:
+    """The view parts of the state's match, found by its players tuple: one object for the
+    whole match (MatchCreated makes it; every later state passes it on), so its identity names
+    the match. The entry holds the tuple, so the id cannot be reused while it is kept; the
+    memo empties when full."""
+    players = state.players
+    hit = _MATCHES.get(id(players))
+    if hit is not None and hit[0] is players:
+        return hit[1]
+    if len(_MATCHES) >= _MATCHES_KEPT:
+        _MATCHES.clear()
+    shown = _Shown()
+    _MATCHES[id(players)] = (players, shown)
+    return shown
+
+
+def _template(state: GinState) -> dict[str, Any]:
+    roles = state.roles
     return {
         "variant": VARIANT_NAME,
-        "version": state.version,
+        "version": None,
         "seeded": state.seeded,
-        "status": "finished" if phase == FINISHED else "active",
-        "options": state.options.as_dict(),
+        "status": None,
+        "options": FrozenDict(state.options.as_dict()),
         "round": state.round,
-        "phase": phase.value,
-        "turn": to_act(state),
-        "seats": _seats(state, roles),
-        "scores": list(state.scores),
-        "winners": list(state.winners),
-        "stock_size": len(state.stock),
-        "rounds": list(state.rounds),  # read-only results, shared, not copied (frozen.py)
+        "phase": None,
+        "turn": None,
+        "seats": None,
+        "scores": FrozenList(state.scores),
+        "winners": FrozenList(state.winners),
+        "stock_size": None,
+        "rounds": FrozenList(state.rounds),  # each result is read-only already (frozen.py)
         "deal_commitment": state.commitment,
         "roles": None
         if roles is None
-        else {"box": roles.box, "captain": roles.captain, "advisor": roles.advisor},
-        "discard_top": CODE[discard[-1].index] if discard else None,
-        "discard_size": len(discard),
-        "discard_pile": [CODE[c.index] for c in discard],
-        "picked": [[CODE[c.index] for c in p] if p else [] for p in state.picked],
-        "knock": None if state.knock is None else _public_knock(state.knock),
-        "you": _you(state, seat) if seat is not None and 0 <= seat < count else None,
+        else FrozenDict({"box": roles.box, "captain": roles.captain, "advisor": roles.advisor}),
+        "discard_top": None,
+        "discard_size": None,
+        "discard_pile": None,
+        "picked": None,
+        "knock": None,
+        "you": None,
     }
 
 
@@ -97,19 +226,21 @@ def _role_names(roles: Roles | None, count: int) -> list[str | None]:
     return names
 
 
-def _seats(state: GinState, roles: Roles | None) -> list[dict[str, Any]]:
+def _seats(state: GinState) -> FrozenList:
     hands = state.hands
-    names = _role_names(roles, len(state.players))
-    return [
-        {
-            "seat": seat,
-            "name": player.name,
-            "bot": player.bot,
-            "hand_size": len(hands[seat]),
-            "role": names[seat],
-        }
+    names = _role_names(state.roles, len(state.players))
+    return FrozenList(
+        FrozenDict(
+            {
+                "seat": seat,
+                "name": player.name,
+                "bot": player.bot,
+                "hand_size": len(hands[seat]),
+                "role": names[seat],
+            }
+        )
         for seat, player in enumerate(state.players)
-    ]
+    )
 
 
 def _public_knock(knock: Knock) -> dict[str, Any]:
