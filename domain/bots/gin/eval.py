@@ -28,7 +28,13 @@ from typing import Any
 
 from domain.bots.common import sample_split
 from domain.cards import Card
-from domain.gin.melds.core import CARD_VALUES, arrangements_of, best_arrangement
+from domain.gin.melds.core import (
+    CARD_VALUES,
+    arrangements_of,
+    best_arrangement,
+    best_discard,
+    least_deadwoods_plus,
+)
 from domain.gin.melds.core import least_deadwood as _least_deadwood
 from domain.gin.melds.layoffs import best_layoffs
 
@@ -137,8 +143,9 @@ def potential(hand: int, pool: int) -> float:
     near = related(hand)
     far = pool & ~near
     total = sum((slack - v) * (far & VALUE_MASKS[v]).bit_count() for v in range(1, min(slack, 11)))
-    for card in bits(pool & near):
-        total += max(0, base - least_deadwood(hand | 1 << card, True))
+    for grown in least_deadwoods_plus(hand, pool & near).values():
+        if grown < base:
+            total += base - grown
     return total / count
 
 
@@ -360,7 +367,7 @@ def _would_keep(hand: int, declined: int) -> bool:
 def _greedy_keep(hand11: int, known: int = 0) -> int:
     """The 10 cards an opponent keeps from 11: the least-deadwood discard (G6.2), never one
     of the `known` cards (taken from the pile in view of everyone, so kept to be melded)."""
-    _, dropped = best_arrangement(hand11, True)
+    dropped = best_discard(hand11)
     if not dropped & known:
         return hand11 & ~dropped
     best = min(bits(hand11 & ~known), key=lambda c: least_deadwood(hand11 & ~(1 << c), False))

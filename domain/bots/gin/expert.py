@@ -45,7 +45,7 @@ from domain.bots.gin.eval import (
     related,
     value,
 )
-from domain.gin.melds.core import CARD_VALUES, best_arrangement
+from domain.gin.melds.core import CARD_VALUES, best_discard, least_deadwoods_plus
 
 Move = dict[str, Any]
 
@@ -145,11 +145,10 @@ def stock_value(hand: int, memo: _Memo) -> float:
         return keep
     now = deadwood(hand)
     total = keep * count
-    for card in bits(pool & related(hand)):
-        grown = hand | 1 << card
-        if least_deadwood(grown, True) < now:
-            _, dropped = best_arrangement(grown, True)
-            total += min(keep, memo(grown & ~dropped)) - keep
+    for card, left in least_deadwoods_plus(hand, pool & related(hand)).items():
+        if left < now:
+            grown = hand | 1 << card
+            total += min(keep, memo(grown & ~best_discard(grown))) - keep
     return total / count
 
 

@@ -134,22 +134,29 @@ def triple_ranks(mask: int) -> int:
     return (c & d & (h | s)) | (h & s & (c | d))
 
 
+RANK_SPREAD = 1 | 1 << 13 | 1 << 26 | 1 << 39
+"""Times a 13-bit rank field, the mask of those ranks in all four suits."""
+
+
 def set_choices(mask: int) -> Iterator[int]:
     """Every way to take sets out of a hand, as the mask of the cards they use.
 
     In preference order: sets taken (the four before a three) before sets left out.
     """
-    triples = triple_ranks(mask)
-    if not triples:
-        yield 0
-        return
+    yield from set_uses(mask & triple_ranks(mask) * RANK_SPREAD)
+
+
+@lru_cache(maxsize=4096)
+def set_uses(cards: int) -> tuple[int, ...]:
+    """`set_choices` of the cards of a hand's set ranks (ranks held 3 or 4 times), remembered:
+    few such card groups exist, and every hand sharing one has the same choices."""
     per_rank = []
-    while triples:
-        rank = (triples & -triples).bit_length() - 1
-        triples &= triples - 1
-        per_rank.append(SET_OPTIONS[mask & RANK_MASKS[rank]])
-    for combo in product(*per_rank):
-        yield sum(combo)
+    for rank in RANK_MASKS:
+        if cards & rank:
+            per_rank.append(SET_OPTIONS[cards & rank])
+    if not per_rank:
+        return (0,)
+    return tuple(sum(combo) for combo in product(*per_rank))
 
 
 def least_deadwood(mask: int, discard: bool) -> int:
@@ -167,7 +174,8 @@ def least_deadwood(mask: int, discard: bool) -> int:
             return base + min(gain[c], gain[d], gain[h], gain[s])
         return base
     best = INFEASIBLE
-    for used in set_choices(mask):
+    gain = SUIT_GAIN
+    for used in set_uses(mask & triples * RANK_SPREAD):
         rest = mask ^ used
         c = rest & 8191
         d = rest >> 13 & 8191
@@ -175,11 +183,67 @@ def least_deadwood(mask: int, discard: bool) -> int:
         s = rest >> 39
         total = keep[c] + keep[d] + keep[h] + keep[s]
         if discard:
-            gain = SUIT_GAIN
             total += min(gain[c], gain[d], gain[h], gain[s])
         if total < best:
             best = total
     return best
+
+
+def least_deadwoods_plus(hand: int, cards: int) -> dict[int, int]:
+    """`least_deadwood(hand | card, True)` for each card index of `cards` (not in `hand`).
+
+    Incremental (G6.2, the 11-card count of a draw): a card of a rank the hand holds at most
+    once leaves the hand's set choices as they are, so per choice it only changes its own
+    suit field: one table lookup each. Other cards take the full search.
+    """
+    uses = []
+    for used in set_uses(hand & triple_ranks(hand) * RANK_SPREAD):
+        parts = fields(hand ^ used)
+        gains = [SUIT_GAIN[p] for p in parts]
+        others = tuple(min(gains[:s] + gains[s + 1 :]) for s in range(4))
+        uses.append((sum(SUIT_KEEP[p] for p in parts), parts, others))
+    keep, gain = SUIT_KEEP, SUIT_GAIN
+    out = {}
+    while cards:
+        low = cards & -cards
+        cards ^= low
+        index = low.bit_length() - 1
+        if (hand & RANK_MASKS[index % SUIT_WIDTH]).bit_count() >= 2:
+            out[index] = least_deadwood(hand | low, True)
+            continue
+        suit, bit = divmod(index, SUIT_WIDTH)
+        best = INFEASIBLE
+        for base, parts, others in uses:
+            old = parts[suit]
+            new = old | 1 << bit
+            total = base - keep[old] + keep[new] + min(gain[new], others[suit])
+            if total < best:
+                best = total
+        out[index] = best
+    return out
+
+
+def best_discard(mask: int) -> int:
+    """The bit of the card `best_arrangement(mask, True)` sets aside, without the melds."""
+    best = INFEASIBLE
+    chosen = (0, 0)
+    for used in set_uses(mask & triple_ranks(mask) * RANK_SPREAD):
+        parts = fields(mask ^ used)
+        gains = [SUIT_GAIN[p] for p in parts]
+        low = min(gains)
+        total = sum(SUIT_KEEP[p] for p in parts) + low
+        if total < best:
+            best = total
+            suit = gains.index(low)
+            chosen = (suit, parts[suit])
+    suit, field = chosen
+    return suit_discard_bit(field) << (SUIT_WIDTH * suit)
+
+
+@lru_cache(maxsize=8192)
+def suit_discard_bit(field: int) -> int:
+    """The discard bit `suit_partition_with_discard` chooses in a non-empty suit field."""
+    return suit_partition_with_discard(field)[1]
 
 
 def mask_value(mask: int) -> int:
