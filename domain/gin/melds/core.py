@@ -194,33 +194,54 @@ def least_deadwoods_plus(hand: int, cards: int) -> dict[int, int]:
 
     Incremental (G6.2, the 11-card count of a draw): a card of a rank the hand holds at most
     once leaves the hand's set choices as they are, so per choice it only changes its own
-    suit field: one table lookup each. Other cards take the full search.
+    suit field: one table lookup each. Cards of a rank held twice or more take the search.
     """
-    uses = []
-    for used in set_uses(hand & triple_ranks(hand) * RANK_SPREAD):
-        parts = fields(hand ^ used)
-        gains = [SUIT_GAIN[p] for p in parts]
-        others = tuple(min(gains[:s] + gains[s + 1 :]) for s in range(4))
-        uses.append((sum(SUIT_KEEP[p] for p in parts), parts, others))
-    keep, gain = SUIT_KEEP, SUIT_GAIN
+    c, d, h, s = fields(hand)
+    pairs = (c & (d | h | s)) | (d & (h | s)) | (h & s)
     out = {}
-    while cards:
-        low = cards & -cards
-        cards ^= low
-        index = low.bit_length() - 1
-        if (hand & RANK_MASKS[index % SUIT_WIDTH]).bit_count() >= 2:
-            out[index] = least_deadwood(hand | low, True)
-            continue
-        suit, bit = divmod(index, SUIT_WIDTH)
+    if pairs:
+        searched = cards & pairs * RANK_SPREAD
+        cards ^= searched
+        for index in _indices(searched):
+            out[index] = least_deadwood(hand | 1 << index, True)
+    keep, gain = SUIT_KEEP, SUIT_GAIN
+    uses = _uses_by_suit(hand)
+    for index in _indices(cards):
+        suit, bit = CARD_SUITS[index], CARD_FIELD_BITS[index]
         best = INFEASIBLE
         for base, parts, others in uses:
             old = parts[suit]
-            new = old | 1 << bit
+            new = old | bit
             total = base - keep[old] + keep[new] + min(gain[new], others[suit])
             if total < best:
                 best = total
         out[index] = best
     return out
+
+
+CARD_SUITS = tuple(i // SUIT_WIDTH for i in range(52))
+CARD_FIELD_BITS = tuple(1 << i % SUIT_WIDTH for i in range(52))
+
+
+def _indices(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _uses_by_suit(hand: int) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
+    """Per set choice of `hand`: its runs-only count, suit fields, and for each suit the
+    least free-discard gain of the other three suits."""
+    uses: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+    for used in set_uses(hand & triple_ranks(hand) * RANK_SPREAD):
+        parts = fields(hand ^ used)
+        gains = [SUIT_GAIN[p] for p in parts]
+        others = tuple(min(gains[:s] + gains[s + 1 :]) for s in range(4))
+        uses.append((sum(SUIT_KEEP[p] for p in parts), parts, others))
+    return uses
 
 
 def best_discard(mask: int) -> int:
