@@ -407,21 +407,40 @@ def knock_spreads(kept: int) -> tuple[tuple[int, ...], ...]:
 
 
 def knock_value(
-    seat: SeatView, kept: int, model: OpponentModel, win_weight: float = 0.0
+    seat: SeatView,
+    kept: int,
+    model: OpponentModel,
+    win_weight: float = 0.0,
+    finish: float = 0.0,
 ) -> tuple[float, float]:
     """(expected points of knocking keeping `kept`, probability of being undercut).
 
     `win_weight` is added to a won hand and taken from a lost one: the winner of a hand plays
     the next one (BOX stays or CAPTAIN becomes BOX) and the loser sits it out as ADVISOR
-    (G1.5), so winning is worth more than its points.
+    (G1.5), so winning is worth more than its points. `finish` is added to points that win
+    the match and taken from points that make the opponent win it (`match_worth`).
     """
     if not model.hands:
         return (0.0, 0.0)
     spreads = knock_spreads(kept)
     outcomes = [knock_outcome(seat, kept, h, spreads) for h in model.hands]
     undercut = sum(o < 0 for o in outcomes) / len(outcomes)
-    total = sum(o + (win_weight if o > 0 else -win_weight) for o in outcomes)
+    total = sum(
+        match_worth(seat, o, finish) + (win_weight if o > 0 else -win_weight) for o in outcomes
+    )
     return total / len(outcomes), undercut
+
+
+def match_worth(seat: SeatView, points: float, finish: float) -> float:
+    """A hand's points for this seat (negative: the opponent's), plus `finish` when they take
+    this seat to the target score and minus it when they take the opponent there (G8.1)."""
+    if not finish or not seat.scores:
+        return points
+    if points > 0 and 0 <= seat.seat < len(seat.scores):
+        return points + (finish if seat.scores[seat.seat] + points >= seat.target else 0.0)
+    if points < 0 and seat.opponent is not None and seat.opponent < len(seat.scores):
+        return points - (finish if seat.scores[seat.opponent] - points >= seat.target else 0.0)
+    return points
 
 
 def legal_cards(legal_moves: Sequence[Mapping[str, Any]], kind: str) -> list[int]:

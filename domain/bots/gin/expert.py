@@ -42,6 +42,8 @@ from domain.bots.gin.eval import (
     least_deadwood,
     legal_cards,
     mask_of,
+    match_worth,
+    opponent_has_played,
     related,
     value,
 )
@@ -62,6 +64,10 @@ class Params:
     win_weight: float = 0.0  # worth of winning a hand beyond its points (G1.5: winner plays on)
     threat: float = 0.0  # weight of a discard letting the opponent knock at once
     hunt: float = 0.8  # share of a knock's worth still there next turn when playing for gin
+    lookahead: bool = True  # play on priced by the opponent's next turn (else `gin_hunt`)
+    consistent: bool = False  # ... by the sampled hands that could not have knocked (G6.2)
+    knock_worse: bool = True  # knock when playing on is worth less, even at a loss
+    finish: float = 0.0  # worth of points that end the match (G8.1), for or against us
 
 
 PARAMS = Params()
@@ -200,29 +206,62 @@ def play_choice(
             return {"type": "knock", "card": code(card)}, f"gin: discard {code(card)} face down"
     model = OpponentModel.sample(seat, rng, no_knock=params.infer_no_knock)
     if knocks:
-        weight = params.win_weight
-
-        def worth(card: int) -> float:
-            return knock_value(seat, hand & ~(1 << card), model, weight)[0]
-
-        best = max(knocks, key=lambda c: (worth(c), -c))
-        ev, undercut = knock_value(seat, hand & ~(1 << best), model, weight)
-        hunt = gin_hunt(seat, hand & ~(1 << best), model, ev, params)
-        if hunt is not None:
-            chance, playing_on = hunt
-            move, _ = _discard(seat, discards, model, params)
-            return move, (
-                f"play on for gin: {100 * chance:.0f}% to draw it next turn, worth about "
-                f"{playing_on:+.1f} points against {ev:+.1f} for knocking now; "
-                f"{move['card']} goes"
-            )
-        if ev > params.knock_margin:
-            left = deadwood(hand & ~(1 << best))
-            return {"type": "knock", "card": code(best)}, (
-                f"knock with {left} deadwood discarding {code(best)}: about {ev:+.1f} points, "
-                f"{100 * undercut:.0f}% undercut risk"
-            )
+        chosen = knock_choice(seat, discards, knocks, model, params)
+        if chosen is not None:
+            return chosen
     return _discard(seat, discards, model, params)
+
+
+def knock_choice(
+    seat: SeatView,
+    discards: list[int],
+    knocks: list[int],
+    model: OpponentModel,
+    params: Params = PARAMS,
+) -> tuple[Move, str] | None:
+    """With a knock in hand (G6.2): knock with the card worth most against the sampled
+    hands, or play on keeping it when the opponent's next turn makes that worth more
+    (`play_on`; else the gin hunt); None to discard as usual (a knock worth too little)."""
+    hand = seat.hand
+
+    def worth(card: int) -> float:
+        return knock_value(seat, hand & ~(1 << card), model, params.win_weight, params.finish)[0]
+
+    best = max(knocks, key=lambda c: (worth(c), -c))
+    kept = hand & ~(1 << best)
+    ev, undercut = knock_value(seat, kept, model, params.win_weight, params.finish)
+    if params.lookahead and best in discards:
+        waiting = play_on(seat, kept, best, model, ev, params)
+        if waiting is not None and waiting[1] > ev:
+            return _wait(best, ev, *waiting)
+        if waiting is not None and params.knock_worse:
+            return _knock(hand, best, ev, undercut)
+    hunt = None if params.lookahead else gin_hunt(seat, kept, model, ev, params)
+    if hunt is not None:
+        chance, playing_on = hunt
+        move, _ = _discard(seat, discards, model, params)
+        return move, (
+            f"play on for gin: {100 * chance:.0f}% to draw it next turn, worth about "
+            f"{playing_on:+.1f} points against {ev:+.1f} for knocking now; "
+            f"{move['card']} goes"
+        )
+    return _knock(hand, best, ev, undercut) if ev > params.knock_margin else None
+
+
+def _knock(hand: int, card: int, ev: float, undercut: float) -> tuple[Move, str]:
+    left = deadwood(hand & ~(1 << card))
+    return {"type": "knock", "card": code(card)}, (
+        f"knock with {left} deadwood discarding {code(card)}: about {ev:+.1f} points, "
+        f"{100 * undercut:.0f}% undercut risk"
+    )
+
+
+def _wait(card: int, ev: float, knocks_first: float, worth: float) -> tuple[Move, str]:
+    return {"type": "discard", "card": code(card)}, (
+        f"play on, discarding {code(card)}: worth about {worth:+.1f} points against "
+        f"{ev:+.1f} for knocking now; the opponent knocks first in "
+        f"{100 * knocks_first:.0f}% of its sampled hands"
+    )
 
 
 def gin_hunt(
@@ -246,6 +285,55 @@ def gin_hunt(
     gin += params.win_weight
     worth = chance * gin + (1 - chance) * params.hunt * ev
     return (chance, worth) if worth > ev else None
+
+
+def play_on(
+    seat: SeatView, kept: int, dropped: int, model: OpponentModel, ev: float, params: Params
+) -> tuple[float, float] | None:
+    """(share of the opponent's next turns that knock, worth of playing on) discarding
+    `dropped` and keeping `kept`; None when the stock is too low for another turn (G5.6).
+
+    Each sampled opponent hand plays its next turn as a player that knocks at once (G6.2):
+    it takes `dropped` if that lowers its count, else draws any unseen card. If it can knock
+    it does, and we score as the defender without lay-offs (a lower bound): the undercut
+    (G7.3) when our count is not above its count, else we lose the difference (gin, G7.1:
+    the bonus and our count). If it cannot, our next draw makes gin with the share of unseen
+    cards that complete `kept`, and otherwise we keep `hunt` times the knock's worth.
+    """
+    if seat.stock_size <= 3 or not model.hands:
+        return None
+    ours = deadwood(kept)
+    pool = seat.unseen
+    outs = sum(1 for c in bits(pool & related(kept)) if least_deadwood(kept | 1 << c, True) == 0)
+    gin_chance = outs / max(1, pool.bit_count())
+    hands = model.hands
+    if params.consistent and opponent_has_played(seat):
+        hands = tuple(h for h in hands if deadwood(h) > seat.knock_limit) or hands
+    total = knocking = 0.0
+    for hand in hands:
+        later = (1 - gin_chance) * params.hunt * ev
+        gin = match_worth(seat, seat.gin_bonus + deadwood(hand), params.finish)
+        later += gin_chance * (gin + params.win_weight)
+        now = deadwood(hand)
+        taken = least_deadwood(hand | 1 << dropped, True)
+        counts = {dropped: taken} if taken < now else least_deadwoods_plus(hand, pool & ~hand)
+        for count in counts.values():
+            if count <= seat.knock_limit:
+                knocking += 1 / len(counts)
+                total += match_worth(seat, _defend(seat, count, ours), params.finish) / len(counts)
+            else:
+                total += later / len(counts)
+    samples = len(hands)
+    return knocking / samples, total / samples
+
+
+def _defend(seat: SeatView, knocker: int, ours: int) -> float:
+    """Our points when the opponent knocks with count `knocker` and we hold `ours` (G7)."""
+    if knocker == 0:
+        return -(seat.gin_bonus + (ours if seat.gin_scores_deadwood else 0))
+    if ours < knocker or (ours == knocker and seat.undercut_on_tie):
+        return knocker - ours + seat.undercut_bonus
+    return -(ours - knocker)
 
 
 def danger_weight(seat: SeatView, params: Params = PARAMS) -> float:
