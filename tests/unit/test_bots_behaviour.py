@@ -421,6 +421,31 @@ def test_gin_expert_match_worth_counts_points_that_end_the_match_g8_1() -> None:
     assert match_worth(seat, 12, 0) == 12
 
 
+def test_gin_expert_sheds_deadwood_when_the_opponent_can_knock_next_turn_g6_2() -> None:
+    """G6.2, G7.2: against a sampled hand that is all melded, every draw lets it knock
+    (knock risk 1; a 40-deadwood hand: 0). Weighing our deadwood by that risk
+    (`exposure`), the expert throws JS (27 deadwood left) rather than 8H, which it keeps
+    for its chances (29 left); with no knock in sight the weight changes nothing."""
+    from dataclasses import replace
+
+    from domain.bots.gin.eval import OpponentModel, mask_of
+    from domain.bots.gin.eval import SeatView as GinSeat
+    from domain.bots.gin.expert import PARAMS, _discard, knock_risk
+
+    hand = "9C 7S TC 8H 3D 2C AH JC JS 5S AS"
+    seat = GinSeat.of(gin_view(hand, "6S", "discard", stock=15))
+    melded = OpponentModel((mask_of(["6C", "7C", "8C", "QS", "QD", "QC", "2H", "3H", "4H", "5H"]),))
+    far = OpponentModel((mask_of(["QS", "QC", "JD", "TD", "8S", "7D", "6C", "4H", "3H", "2S"]),))
+    assert knock_risk(seat, melded) == 1.0
+    assert knock_risk(seat, far) == 0.0
+    cards = [mask_of([c]).bit_length() - 1 for c in hand.split()]
+    off = replace(PARAMS, exposure=0.0)
+    on = replace(PARAMS, exposure=1.0)
+    assert _discard(seat, cards, melded, off)[0] == {"type": "discard", "card": "8H"}
+    assert _discard(seat, cards, melded, on)[0] == {"type": "discard", "card": "JS"}
+    assert _discard(seat, cards, far, on) == _discard(seat, cards, far, off)
+
+
 def test_gin_expert_defends_a_knock_by_the_points_of_g7() -> None:
     """G7.1-G7.3 from the defender's side, lay-offs left out: gin costs 25 and our count, a
     lower count than ours costs the difference, and ours at or under it undercuts (+10)."""

@@ -32,6 +32,7 @@ from domain.bots.common import choose_of, require_moves
 from domain.bots.gin.eval import (
     ALPHA,
     MELD_NEIGHBOURS,
+    SAMPLES,
     OpponentModel,
     SeatView,
     bits,
@@ -68,6 +69,8 @@ class Params:
     consistent: bool = False  # ... by the sampled hands that could not have knocked (G6.2)
     knock_worse: bool = True  # knock when playing on is worth less, even at a loss
     finish: float = 0.0  # worth of points that end the match (G8.1), for or against us
+    exposure: float = 0.0  # extra weight of our deadwood, times the opponent's knock chance
+    samples: int = SAMPLES  # sampled opponent hands per decision after drawing
 
 
 PARAMS = Params()
@@ -204,7 +207,7 @@ def play_choice(
     for card in knocks:
         if deadwood(hand & ~(1 << card)) == 0:
             return {"type": "knock", "card": code(card)}, f"gin: discard {code(card)} face down"
-    model = OpponentModel.sample(seat, rng, no_knock=params.infer_no_knock)
+    model = OpponentModel.sample(seat, rng, samples=params.samples, no_knock=params.infer_no_knock)
     if knocks:
         chosen = knock_choice(seat, discards, knocks, model, params)
         if chosen is not None:
@@ -327,6 +330,18 @@ def play_on(
     return knocking / samples, total / samples
 
 
+def knock_risk(seat: SeatView, model: OpponentModel) -> float:
+    """The share of the sampled hands' next stock draws that let them knock (G6.2)."""
+    if not model.hands:
+        return 0.0
+    total = 0.0
+    for hand in model.hands:
+        counts = least_deadwoods_plus(hand, seat.unseen & ~hand)
+        if counts:
+            total += sum(c <= seat.knock_limit for c in counts.values()) / len(counts)
+    return total / len(model.hands)
+
+
 def _defend(seat: SeatView, knocker: int, ours: int) -> float:
     """Our points when the opponent knocks with count `knocker` and we hold `ours` (G7)."""
     if knocker == 0:
@@ -346,9 +361,12 @@ def _discard(
 ) -> tuple[Move, str]:
     memo = _Memo(seat.unseen, params.alpha, {})
     weight = danger_weight(seat, params)
+    exposed = params.exposure * knock_risk(seat, model) if params.exposure else 0.0
     scored = []
     for card in discards:
         own = memo(seat.hand & ~(1 << card))
+        if exposed:
+            own += exposed * deadwood(seat.hand & ~(1 << card))
         risk = model.danger(card)
         if params.threat:
             risk += params.threat * model.threat(card, seat.knock_limit)
