@@ -33,6 +33,7 @@ from domain.gin.melds.core import (
     arrangements_of,
     best_arrangement,
     best_discard,
+    deadwood_saved,
     least_deadwoods_plus,
 )
 from domain.gin.melds.core import least_deadwood as _least_deadwood
@@ -105,12 +106,18 @@ def deadwood_after_best_discard(mask: int) -> int:
     return least_deadwood(mask, True)
 
 
+_NOT_ACE = DECK & ~sum(1 << (suit * SUIT) for suit in range(4))
+_NOT_KING = DECK & ~sum(1 << (suit * SUIT + 12) for suit in range(4))
+_RANK_SPREAD = 1 | 1 << 13 | 1 << 26 | 1 << 39
+
+
 def related(hand: int) -> int:
-    """Cards outside `hand` that could share a meld with a card of it."""
-    out = 0
-    for i in bits(hand):
-        out |= MELD_NEIGHBOURS[i]
-    return out & ~hand
+    """Cards outside `hand` that could share a meld with a card of it (the union of their
+    MELD_NEIGHBOURS: the same rank in any suit, the next rank up or down in the same suit)."""
+    ranks = (hand | hand >> 13 | hand >> 26 | hand >> 39) & 8191
+    up = hand << 1 & _NOT_ACE  # a king does not reach the next suit's ace
+    down = hand >> 1 & _NOT_KING
+    return (ranks * _RANK_SPREAD | up | down) & ~hand
 
 
 def improvement(hand: int, card: int, base: int, base_drop: int, near: int) -> int:
@@ -143,9 +150,7 @@ def potential(hand: int, pool: int) -> float:
     near = related(hand)
     far = pool & ~near
     total = sum((slack - v) * (far & VALUE_MASKS[v]).bit_count() for v in range(1, min(slack, 11)))
-    for grown in least_deadwoods_plus(hand, pool & near).values():
-        if grown < base:
-            total += base - grown
+    total += deadwood_saved(hand, pool & near)
     return total / count
 
 
@@ -318,14 +323,19 @@ class OpponentModel:
 
     def danger(self, card: int) -> float:
         """Mean deadwood the opponent saves by taking `card` from the discard pile (G5.2)."""
+        return self.dangers(1 << card).get(card, 0.0)
+
+    def dangers(self, cards: int) -> dict[int, float]:
+        """`danger` of each card of the mask, one incremental search per sampled hand."""
         if not self.hands:
-            return 0.0
-        total = 0
+            return dict.fromkeys(bits(cards), 0.0)
+        total = dict.fromkeys(bits(cards), 0)
         for hand in self.hands:
-            if hand >> card & 1:
-                continue
-            total += max(0, deadwood(hand) - least_deadwood(hand | 1 << card, True))
-        return total / len(self.hands)
+            now = deadwood(hand)
+            for card, count in least_deadwoods_plus(hand, cards & ~hand).items():
+                if count < now:
+                    total[card] += now - count
+        return {card: saved / len(self.hands) for card, saved in total.items()}
 
 
 def opponent_has_played(seat: SeatView) -> bool:

@@ -11,12 +11,18 @@ From the seat's view only (domain.bots.gin.eval):
   opponent has had turns. The *danger* of a discard is the deadwood it would save those
   hands, weighed against our own value (`beta`), more as the hand goes on.
 - Knock (G6, G7): gin at once. Otherwise the expected points of the knock against the
-  sampled hands after their best lay-offs (G6.7), undercuts (G7.3) included; knock when
-  that beats `knock_margin`, else keep playing for a lower count. A won hand counts
-  `win_weight` beyond its points (G1.5: the winner plays the next hand; 0 by default).
-- Gin hunt (G6.4, G7.1): with a knock in hand, play on when the chance of drawing gin next
-  turn times its worth (bonus plus the sampled opponent count), plus `hunt` times the
-  knock's worth on a miss, beats knocking now.
+  sampled hands after their best lay-offs (G6.7), undercuts (G7.3) included, with the
+  card worth most.
+- Play on (G6.2, G7.3, `play_on`): against the worth of playing on one more turn, keeping
+  the knock in hand. Each sampled hand plays its next turn as a knock-at-once player: it
+  takes our discard if that lowers its count, else draws an unseen card, and knocks when
+  it can (into our undercut, or not); otherwise our draw may make gin, and a miss keeps
+  `hunt` times the knock's worth. The larger wins, so a losing knock is still made when
+  waiting loses more (`knock_worse`); a knock worth `knock_margin` or less with the stock
+  too low to wait is not made. `lookahead` off: the older gin hunt (play on only for gin).
+- Optional knobs, off: a won hand counts `win_weight` beyond its points (G1.5: the winner
+  plays the next hand); points that end the match count `finish` more (G8.1); our
+  deadwood weighs `exposure` times the opponent's chance to knock next turn.
 - ADVISOR (G1.3, G1.4): advises the captain, in words, with the move this bot would make
   from the captain's hand when the view shows it.
 """
@@ -33,11 +39,13 @@ from domain.bots.gin.eval import (
     ALPHA,
     MELD_NEIGHBOURS,
     SAMPLES,
+    VALUE_MASKS,
     OpponentModel,
     SeatView,
     bits,
     code,
     deadwood,
+    deadwood_after_best_discard,
     find_move,
     knock_value,
     least_deadwood,
@@ -331,14 +339,26 @@ def play_on(
 
 
 def knock_risk(seat: SeatView, model: OpponentModel) -> float:
-    """The share of the sampled hands' next stock draws that let them knock (G6.2)."""
+    """The share of the sampled hands' next stock draws that let them knock (G6.2).
+
+    A hand already at the limit knocks whatever it draws; a drawn card that melds with
+    nothing is deadwood unless discarded, so it lets the hand knock when its value fits
+    under the limit beside the hand's best 9 (`deadwood_after_best_discard`).
+    """
     if not model.hands:
         return 0.0
+    limit = seat.knock_limit
     total = 0.0
     for hand in model.hands:
-        counts = least_deadwoods_plus(hand, seat.unseen & ~hand)
-        if counts:
-            total += sum(c <= seat.knock_limit for c in counts.values()) / len(counts)
+        pool = seat.unseen & ~hand
+        if deadwood(hand) <= limit or not pool:
+            total += 1.0 if pool else 0.0
+            continue
+        near = pool & related(hand)
+        room = limit - deadwood_after_best_discard(hand)
+        hits = sum((pool & ~near & VALUE_MASKS[v]).bit_count() for v in range(1, min(room, 10) + 1))
+        hits += sum(c <= limit for c in least_deadwoods_plus(hand, near).values())
+        total += hits / pool.bit_count()
     return total / len(model.hands)
 
 
@@ -363,11 +383,12 @@ def _discard(
     weight = danger_weight(seat, params)
     exposed = params.exposure * knock_risk(seat, model) if params.exposure else 0.0
     scored = []
+    dangers = model.dangers(sum(1 << card for card in discards))
     for card in discards:
         own = memo(seat.hand & ~(1 << card))
         if exposed:
             own += exposed * deadwood(seat.hand & ~(1 << card))
-        risk = model.danger(card)
+        risk = dangers[card]
         if params.threat:
             risk += params.threat * model.threat(card, seat.knock_limit)
         scored.append((own + weight * risk, -CARD_VALUES[card], card, own, risk))
