@@ -33,6 +33,7 @@ from domain.gin.melds.core import (
     DECK_MASK,
     best_arrangement,
     best_discard,
+    deadwood_saved,
     least_deadwood,
     least_deadwoods_plus,
 )
@@ -285,3 +286,13 @@ def test_best_discard_is_the_arrangements_discard_g6_2() -> None:
     for _ in range(1500):
         hand = _mask(meld_heavy(rng, 11) if rng.random() < 0.7 else uniform(rng, 11))
         assert best_discard(hand) == best_arrangement(hand, True)[1], hand
+
+
+def test_deadwood_saved_sums_what_each_drawn_card_saves_g6_2() -> None:
+    rng = random.Random(18)
+    for _ in range(400):
+        hand = _mask(meld_heavy(rng, 10) if rng.random() < 0.7 else uniform(rng, 10))
+        cards = _mask(uniform(rng, 30)) & ~hand
+        base = least_deadwood(hand, False)
+        counts = [least_deadwood(hand | c.bit, True) for c in FULL_DECK if cards & c.bit]
+        assert deadwood_saved(hand, cards) == sum(max(0, base - n) for n in counts), hand
