@@ -475,3 +475,23 @@ def test_manipulation_hold_back_survives_the_solver_budget_running_out(monkeypat
     move, card, proven = held
     assert card == "2H" and not proven
     assert not any("2H" in meld for meld in move["table"])
+
+
+def test_gin_expert_values_only_the_least_deadwood_discards_after_taking_the_top_g5_2() -> None:
+    """G5.2: after taking 8H (6H 7H 8H), the best hand keeps the run and throws a high loner;
+    valuing only the 5 least-deadwood discards (`draw_candidates`) gives the same answer
+    and worth as valuing all 10, and a card that only pairs is still taken or not alike."""
+    from dataclasses import replace
+
+    from domain.bots.gin.eval import SeatView as GinSeat
+    from domain.bots.gin.expert import PARAMS, draw_choice
+
+    for hand, top in (
+        ("6H 7H 2C 9C KD QS JD 4S 3D TC", "8H"),
+        ("6H 7H 2C 9C KD QS JD 4S 3D TC", "9D"),
+    ):
+        seat = GinSeat.of(gin_view(hand, top, "draw"))
+        every = draw_choice(seat, replace(PARAMS, draw_candidates=11))
+        assert draw_choice(seat, replace(PARAMS, draw_candidates=5)) == every
+    seat = GinSeat.of(gin_view("6H 7H 2C 9C KD QS JD 4S 3D TC", "8H", "draw"))
+    assert draw_choice(seat, PARAMS)[0] is True

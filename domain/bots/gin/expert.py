@@ -20,9 +20,11 @@ From the seat's view only (domain.bots.gin.eval):
   `hunt` times the knock's worth. The larger wins, so a losing knock is still made when
   waiting loses more (`knock_worse`); a knock worth `knock_margin` or less with the stock
   too low to wait is not made. `lookahead` off: the older gin hunt (play on only for gin).
+- Discard: the card leaving the best `value`, plus `beta` times its danger, plus our
+  deadwood times `exposure` times `knock_risk`, the share of the sampled hands' next
+  draws that let them knock: when a knock is near, deadwood costs more than potential.
 - Optional knobs, off: a won hand counts `win_weight` beyond its points (G1.5: the winner
-  plays the next hand); points that end the match count `finish` more (G8.1); our
-  deadwood weighs `exposure` times the opponent's chance to knock next turn.
+  plays the next hand); points that end the match count `finish` more (G8.1).
 - ADVISOR (G1.3, G1.4): advises the captain, in words, with the move this bot would make
   from the captain's hand when the view shows it.
 """
@@ -66,7 +68,7 @@ class Params:
     """The expert's knobs (tuned with the arena)."""
 
     alpha: float = ALPHA  # weight of a hand's potential against its deadwood
-    beta: float = 0.6  # weight of a discard's danger (deadwood it saves the opponent)
+    beta: float = 0.3  # weight of a discard's danger (deadwood it saves the opponent)
     knock_margin: float = 0.0  # knock when the expected points of the knock exceed this
     infer_declined: bool = True  # sampled opponent hands would not have kept its last discard
     infer_no_knock: bool = False  # ... nor could have knocked (G6.2); arena: no gain, slower
@@ -77,8 +79,10 @@ class Params:
     consistent: bool = False  # ... by the sampled hands that could not have knocked (G6.2)
     knock_worse: bool = True  # knock when playing on is worth less, even at a loss
     finish: float = 0.0  # worth of points that end the match (G8.1), for or against us
-    exposure: float = 0.0  # extra weight of our deadwood, times the opponent's knock chance
+    exposure: float = 1.0  # extra weight of our deadwood, times the opponent's knock chance
     samples: int = SAMPLES  # sampled opponent hands per decision after drawing
+    risk_samples: int = 6  # of which `knock_risk` reads the first
+    draw_candidates: int = 5  # discards valued after taking the discard top (least deadwood)
 
 
 PARAMS = Params()
@@ -188,7 +192,7 @@ def draw_choice(seat: SeatView, params: Params = PARAMS) -> tuple[bool, str]:
     fits = MELD_NEIGHBOURS[top] | _two_away(top)
     if not fits & hand and CARD_VALUES[top] >= 4:
         return False, f"draw from the stock: {code(top)} fits nothing in the hand"
-    taken = _best_discard(hand | 1 << top, memo, exclude=1 << top)
+    taken = _best_discard(hand | 1 << top, memo, 1 << top, params.draw_candidates)
     stock = stock_value(hand, memo)
     now = deadwood(hand)
     after = min(least_deadwood((hand | 1 << top) & ~(1 << c), False) for c in bits(hand))
@@ -338,8 +342,9 @@ def play_on(
     return knocking / samples, total / samples
 
 
-def knock_risk(seat: SeatView, model: OpponentModel) -> float:
-    """The share of the sampled hands' next stock draws that let them knock (G6.2).
+def knock_risk(seat: SeatView, model: OpponentModel, samples: int = SAMPLES) -> float:
+    """The share of the first `samples` sampled hands' next stock draws that let them
+    knock (G6.2).
 
     A hand already at the limit knocks whatever it draws; a drawn card that melds with
     nothing is deadwood unless discarded, so it lets the hand knock when its value fits
@@ -348,8 +353,9 @@ def knock_risk(seat: SeatView, model: OpponentModel) -> float:
     if not model.hands:
         return 0.0
     limit = seat.knock_limit
+    hands = model.hands[:samples]
     total = 0.0
-    for hand in model.hands:
+    for hand in hands:
         pool = seat.unseen & ~hand
         if deadwood(hand) <= limit or not pool:
             total += 1.0 if pool else 0.0
@@ -359,7 +365,7 @@ def knock_risk(seat: SeatView, model: OpponentModel) -> float:
         hits = sum((pool & ~near & VALUE_MASKS[v]).bit_count() for v in range(1, min(room, 10) + 1))
         hits += sum(c <= limit for c in least_deadwoods_plus(hand, near).values())
         total += hits / pool.bit_count()
-    return total / len(model.hands)
+    return total / len(hands)
 
 
 def _defend(seat: SeatView, knocker: int, ours: int) -> float:
@@ -381,7 +387,9 @@ def _discard(
 ) -> tuple[Move, str]:
     memo = _Memo(seat.unseen, params.alpha, {})
     weight = danger_weight(seat, params)
-    exposed = params.exposure * knock_risk(seat, model) if params.exposure else 0.0
+    exposed = 0.0
+    if params.exposure:
+        exposed = params.exposure * knock_risk(seat, model, params.risk_samples)
     scored = []
     dangers = model.dangers(sum(1 << card for card in discards))
     for card in discards:
