@@ -36,6 +36,9 @@ from domain.gin.melds.core import (
     deadwood_saved,
     least_deadwoods_plus,
 )
+from domain.gin.melds.core import (
+    clear_caches as clear_meld_caches,
+)
 from domain.gin.melds.core import least_deadwood as _least_deadwood
 from domain.gin.melds.layoffs import best_layoffs
 
@@ -168,6 +171,7 @@ def clear_caches() -> None:
     """Forget the memoised deadwoods and values (a benchmark's cold start)."""
     least_deadwood.cache_clear()
     value.cache_clear()
+    clear_meld_caches()
 
 
 # --- the view ---------------------------------------------------------------------------------

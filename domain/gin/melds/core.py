@@ -263,6 +263,13 @@ def _suit_saved(field: int, drawn: int, others: int) -> int:
     return total
 
 
+def clear_caches() -> None:
+    """Forget the memoised set choices, suit discards and suit savings (a cold start)."""
+    set_uses.cache_clear()
+    suit_discard_bit.cache_clear()
+    _suit_saved.cache_clear()
+
+
 CARD_SUITS = tuple(i // SUIT_WIDTH for i in range(52))
 CARD_FIELD_BITS = tuple(1 << i % SUIT_WIDTH for i in range(52))
 
