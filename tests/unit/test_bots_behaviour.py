@@ -346,6 +346,119 @@ def test_gin_expert_plays_on_for_gin_only_when_it_is_worth_more_than_the_knock_g
     assert gin_hunt(seat, kept, model, 5.0, replace(params, hunt=0.0)) is None
 
 
+def test_gin_expert_plays_on_when_the_opponents_next_turn_is_worth_more_g7_3() -> None:
+    """G6.2, G7.3: discarding 2C instead of knocking with 1 deadwood (AS), priced by the
+    opponent's next turn. A knock-at-once opponent holding 3C 4C takes 2C and knocks with
+    6 (9S set aside): our 1 undercuts it, 6 - 1 + 10 = 15 points. That beats a knock worth
+    5 now, not one worth 20. An opponent that cannot knock next turn leaves us the gin
+    chance and `hunt` times the knock's worth, as in the gin hunt."""
+    from dataclasses import replace
+
+    from domain.bots.gin.eval import OpponentModel, mask_of
+    from domain.bots.gin.eval import SeatView as GinSeat
+    from domain.bots.gin.expert import PARAMS, play_on
+
+    hand = "5D 6D 7D 9H TH JH KS KH KC AS 2C"
+    seat = GinSeat.of(gin_view(hand, "4C", "discard", stock=20))
+    kept, two = mask_of(hand.split()[:10]), mask_of(["2C"]).bit_length() - 1
+    params = replace(PARAMS, hunt=0.8, win_weight=0.0)
+    knocker = mask_of(["3C", "4C", "8S", "8C", "8H", "2H", "3H", "4H", "6S", "9S"])
+    assert play_on(seat, kept, two, OpponentModel((knocker,)), 5.0, params) == (1.0, 15.0)
+    far = mask_of(["QS", "QC", "JC", "TC", "8S", "7S", "6C", "4H", "3H", "2S"])  # 40 deadwood
+    found = play_on(seat, kept, two, OpponentModel((far,)), 5.0, params)
+    chance = 5 / seat.unseen.bit_count()  # 4D 8D 8H QH KD make gin
+    assert found == (0.0, chance * (25 + 40) + (1 - chance) * 0.8 * 5.0)
+    low = replace(seat, stock_size=3)
+    assert play_on(low, kept, two, OpponentModel((far,)), 5.0, params) is None
+
+
+def test_gin_expert_knock_or_play_on_by_the_opponents_next_turn_g6_2_g7_3() -> None:
+    """G6.2, G7: with 1 deadwood (AS) after discarding 2C, against one sampled hand each:
+    - 6 deadwood (6S): a knock wins 6 - 1 = 5 now, but that hand knocks next turn into our
+      undercut (+10) unless its draw makes gin: playing on is worth more, 2C goes;
+    - 40 deadwood: the knock's 39 beats playing on: knock;
+    - all melded: the knock is undercut (-11), and next turn it goes gin (-26): knock
+      anyway, the smaller loss (`knock_worse`; off, it discards as usual)."""
+    from dataclasses import replace
+
+    from domain.bots.gin.eval import OpponentModel, mask_of
+    from domain.bots.gin.eval import SeatView as GinSeat
+    from domain.bots.gin.expert import PARAMS, knock_choice
+
+    hand = "5D 6D 7D 9H TH JH KS KH KC AS 2C"
+    seat = GinSeat.of(gin_view(hand, "4C", "discard", stock=20))
+    cards = [mask_of([c]).bit_length() - 1 for c in hand.split()]
+    knocks = cards[-2:]
+
+    def choice(opponent: str, **knobs: Any) -> tuple[dict, str] | None:
+        model = OpponentModel((mask_of(opponent.split()),))
+        return knock_choice(seat, cards, knocks, model, replace(PARAMS, **knobs))
+
+    waits = choice("6C 7C 8C QS QD QC 2H 3H 4H 6S")
+    assert waits is not None and waits[0] == {"type": "discard", "card": "2C"}
+    assert "play on" in waits[1] and "+5.0 for knocking now" in waits[1]
+    rich = choice("QS QC JC TC 8S 7S 6C 4H 3H 2S")
+    assert rich is not None and rich[0] == {"type": "knock", "card": "2C"}
+    melded = "6C 7C 8C QS QD QC 2H 3H 4H 5H"
+    lost = choice(melded)
+    assert lost is not None and lost[0] == {"type": "knock", "card": "2C"}
+    assert "-11.0 points" in lost[1]
+    assert choice(melded, knock_worse=False) is None
+
+
+def test_gin_expert_match_worth_counts_points_that_end_the_match_g8_1() -> None:
+    """G8.1: points that take us to the target gain `finish`, points that take the opponent
+    there lose it; other points are as they are."""
+    from domain.bots.gin.eval import SeatView as GinSeat
+    from domain.bots.gin.eval import match_worth
+
+    seat = GinSeat.of(gin_view("AS 2S 3S 7H 7D 7C KD KH KC 9C", None, "draw", scores=[90, 70, 0]))
+    assert (seat.seat, seat.opponent) == (0, 1)
+    assert match_worth(seat, 12, 40) == 52
+    assert match_worth(seat, 8, 40) == 8
+    assert match_worth(seat, -30, 40) == -70
+    assert match_worth(seat, -29, 40) == -29
+    assert match_worth(seat, 12, 0) == 12
+
+
+def test_gin_expert_sheds_deadwood_when_the_opponent_can_knock_next_turn_g6_2() -> None:
+    """G6.2, G7.2: against a sampled hand that is all melded, every draw lets it knock
+    (knock risk 1; a 40-deadwood hand: 0). Weighing our deadwood by that risk
+    (`exposure`), the expert throws JS (27 deadwood left) rather than 8H, which it keeps
+    for its chances (29 left); with no knock in sight the weight changes nothing."""
+    from dataclasses import replace
+
+    from domain.bots.gin.eval import OpponentModel, mask_of
+    from domain.bots.gin.eval import SeatView as GinSeat
+    from domain.bots.gin.expert import PARAMS, _discard, knock_risk
+
+    hand = "9C 7S TC 8H 3D 2C AH JC JS 5S AS"
+    seat = GinSeat.of(gin_view(hand, "6S", "discard", stock=15))
+    melded = OpponentModel((mask_of(["6C", "7C", "8C", "QS", "QD", "QC", "2H", "3H", "4H", "5H"]),))
+    far = OpponentModel((mask_of(["QS", "QC", "JD", "TD", "8S", "7D", "6C", "4H", "3H", "2S"]),))
+    assert knock_risk(seat, melded) == 1.0
+    assert knock_risk(seat, far) == 0.0
+    cards = [mask_of([c]).bit_length() - 1 for c in hand.split()]
+    off = replace(PARAMS, exposure=0.0)
+    on = replace(PARAMS, exposure=1.0)
+    assert _discard(seat, cards, melded, off)[0] == {"type": "discard", "card": "8H"}
+    assert _discard(seat, cards, melded, on)[0] == {"type": "discard", "card": "JS"}
+    assert _discard(seat, cards, far, on) == _discard(seat, cards, far, off)
+
+
+def test_gin_expert_defends_a_knock_by_the_points_of_g7() -> None:
+    """G7.1-G7.3 from the defender's side, lay-offs left out: gin costs 25 and our count, a
+    lower count than ours costs the difference, and ours at or under it undercuts (+10)."""
+    from domain.bots.gin.eval import SeatView as GinSeat
+    from domain.bots.gin.expert import _defend
+
+    seat = GinSeat.of(gin_view("AS 2S 3S 7H 7D 7C KD KH KC 9C", None, "draw"))
+    assert _defend(seat, 0, 4) == -29
+    assert _defend(seat, 3, 8) == -5
+    assert _defend(seat, 8, 3) == 15
+    assert _defend(seat, 5, 5) == 10
+
+
 def test_manipulation_hold_back_survives_the_solver_budget_running_out(monkeypatch: Any) -> None:
     """M6: when the solver's work budget runs out it falls back on the listed meld moves
     (not proven best); the planner's solver call gives it frozen options, so a view's
@@ -362,3 +475,23 @@ def test_manipulation_hold_back_survives_the_solver_budget_running_out(monkeypat
     move, card, proven = held
     assert card == "2H" and not proven
     assert not any("2H" in meld for meld in move["table"])
+
+
+def test_gin_expert_values_only_the_least_deadwood_discards_after_taking_the_top_g5_2() -> None:
+    """G5.2: after taking 8H (6H 7H 8H), the best hand keeps the run and throws a high loner;
+    valuing only the 5 least-deadwood discards (`draw_candidates`) gives the same answer
+    and worth as valuing all 10, and a card that only pairs is still taken or not alike."""
+    from dataclasses import replace
+
+    from domain.bots.gin.eval import SeatView as GinSeat
+    from domain.bots.gin.expert import PARAMS, draw_choice
+
+    for hand, top in (
+        ("6H 7H 2C 9C KD QS JD 4S 3D TC", "8H"),
+        ("6H 7H 2C 9C KD QS JD 4S 3D TC", "9D"),
+    ):
+        seat = GinSeat.of(gin_view(hand, top, "draw"))
+        every = draw_choice(seat, replace(PARAMS, draw_candidates=11))
+        assert draw_choice(seat, replace(PARAMS, draw_candidates=5)) == every
+    seat = GinSeat.of(gin_view("6H 7H 2C 9C KD QS JD 4S 3D TC", "8H", "draw"))
+    assert draw_choice(seat, PARAMS)[0] is True

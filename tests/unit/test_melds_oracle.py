@@ -29,6 +29,14 @@ from domain.gin.melds import (
     layoffs,
     minimal_arrangements,
 )
+from domain.gin.melds.core import (
+    DECK_MASK,
+    best_arrangement,
+    best_discard,
+    deadwood_saved,
+    least_deadwood,
+    least_deadwoods_plus,
+)
 
 Meld = frozenset[Card]
 
@@ -255,3 +263,36 @@ def test_choose_knock_arrangement_matches_oracle_g6_3() -> None:
 @given(st.lists(st.sampled_from(FULL_DECK), min_size=11, max_size=11, unique=True))
 def test_eleven_cards_is_least_over_every_discard_g6_2(hand: list[Card]) -> None:
     assert deadwood(hand) == min(deadwood([c for c in hand if c != d]) for d in hand)
+
+
+def _mask(hand: frozenset[Card]) -> int:
+    return sum(card.bit for card in hand)
+
+
+def test_grown_hand_counts_agree_with_the_full_search_g6_2() -> None:
+    """least_deadwoods_plus (one lookup per drawn card) is least_deadwood of hand + card."""
+    rng = random.Random(16)
+    for _ in range(400):
+        hand = _mask(meld_heavy(rng, 10))
+        rest = DECK_MASK & ~hand
+        grown = least_deadwoods_plus(hand, rest)
+        assert sorted(grown) == [c.index for c in FULL_DECK if rest >> c.index & 1]
+        for index, count in grown.items():
+            assert count == least_deadwood(hand | 1 << index, True), (hand, index)
+
+
+def test_best_discard_is_the_arrangements_discard_g6_2() -> None:
+    rng = random.Random(17)
+    for _ in range(1500):
+        hand = _mask(meld_heavy(rng, 11) if rng.random() < 0.7 else uniform(rng, 11))
+        assert best_discard(hand) == best_arrangement(hand, True)[1], hand
+
+
+def test_deadwood_saved_sums_what_each_drawn_card_saves_g6_2() -> None:
+    rng = random.Random(18)
+    for _ in range(400):
+        hand = _mask(meld_heavy(rng, 10) if rng.random() < 0.7 else uniform(rng, 10))
+        cards = _mask(uniform(rng, 30)) & ~hand
+        base = least_deadwood(hand, False)
+        counts = [least_deadwood(hand | c.bit, True) for c in FULL_DECK if cards & c.bit]
+        assert deadwood_saved(hand, cards) == sum(max(0, base - n) for n in counts), hand

@@ -28,7 +28,17 @@ from typing import Any
 
 from domain.bots.common import sample_split
 from domain.cards import Card
-from domain.gin.melds.core import CARD_VALUES, arrangements_of, best_arrangement
+from domain.gin.melds.core import (
+    CARD_VALUES,
+    arrangements_of,
+    best_arrangement,
+    best_discard,
+    deadwood_saved,
+    least_deadwoods_plus,
+)
+from domain.gin.melds.core import (
+    clear_caches as clear_meld_caches,
+)
 from domain.gin.melds.core import least_deadwood as _least_deadwood
 from domain.gin.melds.layoffs import best_layoffs
 
@@ -99,12 +109,18 @@ def deadwood_after_best_discard(mask: int) -> int:
     return least_deadwood(mask, True)
 
 
+_NOT_ACE = DECK & ~sum(1 << (suit * SUIT) for suit in range(4))
+_NOT_KING = DECK & ~sum(1 << (suit * SUIT + 12) for suit in range(4))
+_RANK_SPREAD = 1 | 1 << 13 | 1 << 26 | 1 << 39
+
+
 def related(hand: int) -> int:
-    """Cards outside `hand` that could share a meld with a card of it."""
-    out = 0
-    for i in bits(hand):
-        out |= MELD_NEIGHBOURS[i]
-    return out & ~hand
+    """Cards outside `hand` that could share a meld with a card of it (the union of their
+    MELD_NEIGHBOURS: the same rank in any suit, the next rank up or down in the same suit)."""
+    ranks = (hand | hand >> 13 | hand >> 26 | hand >> 39) & 8191
+    up = hand << 1 & _NOT_ACE  # a king does not reach the next suit's ace
+    down = hand >> 1 & _NOT_KING
+    return (ranks * _RANK_SPREAD | up | down) & ~hand
 
 
 def improvement(hand: int, card: int, base: int, base_drop: int, near: int) -> int:
@@ -137,8 +153,7 @@ def potential(hand: int, pool: int) -> float:
     near = related(hand)
     far = pool & ~near
     total = sum((slack - v) * (far & VALUE_MASKS[v]).bit_count() for v in range(1, min(slack, 11)))
-    for card in bits(pool & near):
-        total += max(0, base - least_deadwood(hand | 1 << card, True))
+    total += deadwood_saved(hand, pool & near)
     return total / count
 
 
@@ -156,6 +171,7 @@ def clear_caches() -> None:
     """Forget the memoised deadwoods and values (a benchmark's cold start)."""
     least_deadwood.cache_clear()
     value.cache_clear()
+    clear_meld_caches()
 
 
 # --- the view ---------------------------------------------------------------------------------
@@ -311,14 +327,19 @@ class OpponentModel:
 
     def danger(self, card: int) -> float:
         """Mean deadwood the opponent saves by taking `card` from the discard pile (G5.2)."""
+        return self.dangers(1 << card).get(card, 0.0)
+
+    def dangers(self, cards: int) -> dict[int, float]:
+        """`danger` of each card of the mask, one incremental search per sampled hand."""
         if not self.hands:
-            return 0.0
-        total = 0
+            return dict.fromkeys(bits(cards), 0.0)
+        total = dict.fromkeys(bits(cards), 0)
         for hand in self.hands:
-            if hand >> card & 1:
-                continue
-            total += max(0, deadwood(hand) - least_deadwood(hand | 1 << card, True))
-        return total / len(self.hands)
+            now = deadwood(hand)
+            for card, count in least_deadwoods_plus(hand, cards & ~hand).items():
+                if count < now:
+                    total[card] += now - count
+        return {card: saved / len(self.hands) for card, saved in total.items()}
 
 
 def opponent_has_played(seat: SeatView) -> bool:
@@ -360,7 +381,7 @@ def _would_keep(hand: int, declined: int) -> bool:
 def _greedy_keep(hand11: int, known: int = 0) -> int:
     """The 10 cards an opponent keeps from 11: the least-deadwood discard (G6.2), never one
     of the `known` cards (taken from the pile in view of everyone, so kept to be melded)."""
-    _, dropped = best_arrangement(hand11, True)
+    dropped = best_discard(hand11)
     if not dropped & known:
         return hand11 & ~dropped
     best = min(bits(hand11 & ~known), key=lambda c: least_deadwood(hand11 & ~(1 << c), False))
@@ -400,21 +421,40 @@ def knock_spreads(kept: int) -> tuple[tuple[int, ...], ...]:
 
 
 def knock_value(
-    seat: SeatView, kept: int, model: OpponentModel, win_weight: float = 0.0
+    seat: SeatView,
+    kept: int,
+    model: OpponentModel,
+    win_weight: float = 0.0,
+    finish: float = 0.0,
 ) -> tuple[float, float]:
     """(expected points of knocking keeping `kept`, probability of being undercut).
 
     `win_weight` is added to a won hand and taken from a lost one: the winner of a hand plays
     the next one (BOX stays or CAPTAIN becomes BOX) and the loser sits it out as ADVISOR
-    (G1.5), so winning is worth more than its points.
+    (G1.5), so winning is worth more than its points. `finish` is added to points that win
+    the match and taken from points that make the opponent win it (`match_worth`).
     """
     if not model.hands:
         return (0.0, 0.0)
     spreads = knock_spreads(kept)
     outcomes = [knock_outcome(seat, kept, h, spreads) for h in model.hands]
     undercut = sum(o < 0 for o in outcomes) / len(outcomes)
-    total = sum(o + (win_weight if o > 0 else -win_weight) for o in outcomes)
+    total = sum(
+        match_worth(seat, o, finish) + (win_weight if o > 0 else -win_weight) for o in outcomes
+    )
     return total / len(outcomes), undercut
+
+
+def match_worth(seat: SeatView, points: float, finish: float) -> float:
+    """A hand's points for this seat (negative: the opponent's), plus `finish` when they take
+    this seat to the target score and minus it when they take the opponent there (G8.1)."""
+    if not finish or not seat.scores:
+        return points
+    if points > 0 and 0 <= seat.seat < len(seat.scores):
+        return points + (finish if seat.scores[seat.seat] + points >= seat.target else 0.0)
+    if points < 0 and seat.opponent is not None and seat.opponent < len(seat.scores):
+        return points - (finish if seat.scores[seat.opponent] - points >= seat.target else 0.0)
+    return points
 
 
 def legal_cards(legal_moves: Sequence[Mapping[str, Any]], kind: str) -> list[int]:

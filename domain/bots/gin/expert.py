@@ -11,12 +11,20 @@ From the seat's view only (domain.bots.gin.eval):
   opponent has had turns. The *danger* of a discard is the deadwood it would save those
   hands, weighed against our own value (`beta`), more as the hand goes on.
 - Knock (G6, G7): gin at once. Otherwise the expected points of the knock against the
-  sampled hands after their best lay-offs (G6.7), undercuts (G7.3) included; knock when
-  that beats `knock_margin`, else keep playing for a lower count. A won hand counts
-  `win_weight` beyond its points (G1.5: the winner plays the next hand; 0 by default).
-- Gin hunt (G6.4, G7.1): with a knock in hand, play on when the chance of drawing gin next
-  turn times its worth (bonus plus the sampled opponent count), plus `hunt` times the
-  knock's worth on a miss, beats knocking now.
+  sampled hands after their best lay-offs (G6.7), undercuts (G7.3) included, with the
+  card worth most.
+- Play on (G6.2, G7.3, `play_on`): against the worth of playing on one more turn, keeping
+  the knock in hand. Each sampled hand plays its next turn as a knock-at-once player: it
+  takes our discard if that lowers its count, else draws an unseen card, and knocks when
+  it can (into our undercut, or not); otherwise our draw may make gin, and a miss keeps
+  `hunt` times the knock's worth. The larger wins, so a losing knock is still made when
+  waiting loses more (`knock_worse`); a knock worth `knock_margin` or less with the stock
+  too low to wait is not made. `lookahead` off: the older gin hunt (play on only for gin).
+- Discard: the card leaving the best `value`, plus `beta` times its danger, plus our
+  deadwood times `exposure` times `knock_risk`, the share of the sampled hands' next
+  draws that let them knock: when a knock is near, deadwood costs more than potential.
+- Optional knobs, off: a won hand counts `win_weight` beyond its points (G1.5: the winner
+  plays the next hand); points that end the match count `finish` more (G8.1).
 - ADVISOR (G1.3, G1.4): advises the captain, in words, with the move this bot would make
   from the captain's hand when the view shows it.
 """
@@ -32,20 +40,25 @@ from domain.bots.common import choose_of, require_moves
 from domain.bots.gin.eval import (
     ALPHA,
     MELD_NEIGHBOURS,
+    SAMPLES,
+    VALUE_MASKS,
     OpponentModel,
     SeatView,
     bits,
     code,
     deadwood,
+    deadwood_after_best_discard,
     find_move,
     knock_value,
     least_deadwood,
     legal_cards,
     mask_of,
+    match_worth,
+    opponent_has_played,
     related,
     value,
 )
-from domain.gin.melds.core import CARD_VALUES, best_arrangement
+from domain.gin.melds.core import CARD_VALUES, best_discard, least_deadwoods_plus
 
 Move = dict[str, Any]
 
@@ -55,13 +68,21 @@ class Params:
     """The expert's knobs (tuned with the arena)."""
 
     alpha: float = ALPHA  # weight of a hand's potential against its deadwood
-    beta: float = 0.6  # weight of a discard's danger (deadwood it saves the opponent)
+    beta: float = 0.3  # weight of a discard's danger (deadwood it saves the opponent)
     knock_margin: float = 0.0  # knock when the expected points of the knock exceed this
     infer_declined: bool = True  # sampled opponent hands would not have kept its last discard
     infer_no_knock: bool = False  # ... nor could have knocked (G6.2); arena: no gain, slower
     win_weight: float = 0.0  # worth of winning a hand beyond its points (G1.5: winner plays on)
     threat: float = 0.0  # weight of a discard letting the opponent knock at once
     hunt: float = 0.8  # share of a knock's worth still there next turn when playing for gin
+    lookahead: bool = True  # play on priced by the opponent's next turn (else `gin_hunt`)
+    consistent: bool = False  # ... by the sampled hands that could not have knocked (G6.2)
+    knock_worse: bool = True  # knock when playing on is worth less, even at a loss
+    finish: float = 0.0  # worth of points that end the match (G8.1), for or against us
+    exposure: float = 1.0  # extra weight of our deadwood, times the opponent's knock chance
+    samples: int = SAMPLES  # sampled opponent hands per decision after drawing
+    risk_samples: int = 6  # of which `knock_risk` reads the first
+    draw_candidates: int = 5  # discards valued after taking the discard top (least deadwood)
 
 
 PARAMS = Params()
@@ -145,11 +166,10 @@ def stock_value(hand: int, memo: _Memo) -> float:
         return keep
     now = deadwood(hand)
     total = keep * count
-    for card in bits(pool & related(hand)):
-        grown = hand | 1 << card
-        if least_deadwood(grown, True) < now:
-            _, dropped = best_arrangement(grown, True)
-            total += min(keep, memo(grown & ~dropped)) - keep
+    for card, left in least_deadwoods_plus(hand, pool & related(hand)).items():
+        if left < now:
+            grown = hand | 1 << card
+            total += min(keep, memo(grown & ~best_discard(grown))) - keep
     return total / count
 
 
@@ -172,7 +192,7 @@ def draw_choice(seat: SeatView, params: Params = PARAMS) -> tuple[bool, str]:
     fits = MELD_NEIGHBOURS[top] | _two_away(top)
     if not fits & hand and CARD_VALUES[top] >= 4:
         return False, f"draw from the stock: {code(top)} fits nothing in the hand"
-    taken = _best_discard(hand | 1 << top, memo, exclude=1 << top)
+    taken = _best_discard(hand | 1 << top, memo, 1 << top, params.draw_candidates)
     stock = stock_value(hand, memo)
     now = deadwood(hand)
     after = min(least_deadwood((hand | 1 << top) & ~(1 << c), False) for c in bits(hand))
@@ -199,31 +219,64 @@ def play_choice(
     for card in knocks:
         if deadwood(hand & ~(1 << card)) == 0:
             return {"type": "knock", "card": code(card)}, f"gin: discard {code(card)} face down"
-    model = OpponentModel.sample(seat, rng, no_knock=params.infer_no_knock)
+    model = OpponentModel.sample(seat, rng, samples=params.samples, no_knock=params.infer_no_knock)
     if knocks:
-        weight = params.win_weight
-
-        def worth(card: int) -> float:
-            return knock_value(seat, hand & ~(1 << card), model, weight)[0]
-
-        best = max(knocks, key=lambda c: (worth(c), -c))
-        ev, undercut = knock_value(seat, hand & ~(1 << best), model, weight)
-        hunt = gin_hunt(seat, hand & ~(1 << best), model, ev, params)
-        if hunt is not None:
-            chance, playing_on = hunt
-            move, _ = _discard(seat, discards, model, params)
-            return move, (
-                f"play on for gin: {100 * chance:.0f}% to draw it next turn, worth about "
-                f"{playing_on:+.1f} points against {ev:+.1f} for knocking now; "
-                f"{move['card']} goes"
-            )
-        if ev > params.knock_margin:
-            left = deadwood(hand & ~(1 << best))
-            return {"type": "knock", "card": code(best)}, (
-                f"knock with {left} deadwood discarding {code(best)}: about {ev:+.1f} points, "
-                f"{100 * undercut:.0f}% undercut risk"
-            )
+        chosen = knock_choice(seat, discards, knocks, model, params)
+        if chosen is not None:
+            return chosen
     return _discard(seat, discards, model, params)
+
+
+def knock_choice(
+    seat: SeatView,
+    discards: list[int],
+    knocks: list[int],
+    model: OpponentModel,
+    params: Params = PARAMS,
+) -> tuple[Move, str] | None:
+    """With a knock in hand (G6.2): knock with the card worth most against the sampled
+    hands, or play on keeping it when the opponent's next turn makes that worth more
+    (`play_on`; else the gin hunt); None to discard as usual (a knock worth too little)."""
+    hand = seat.hand
+
+    def worth(card: int) -> float:
+        return knock_value(seat, hand & ~(1 << card), model, params.win_weight, params.finish)[0]
+
+    best = max(knocks, key=lambda c: (worth(c), -c))
+    kept = hand & ~(1 << best)
+    ev, undercut = knock_value(seat, kept, model, params.win_weight, params.finish)
+    if params.lookahead and best in discards:
+        waiting = play_on(seat, kept, best, model, ev, params)
+        if waiting is not None and waiting[1] > ev:
+            return _wait(best, ev, *waiting)
+        if waiting is not None and params.knock_worse:
+            return _knock(hand, best, ev, undercut)
+    hunt = None if params.lookahead else gin_hunt(seat, kept, model, ev, params)
+    if hunt is not None:
+        chance, playing_on = hunt
+        move, _ = _discard(seat, discards, model, params)
+        return move, (
+            f"play on for gin: {100 * chance:.0f}% to draw it next turn, worth about "
+            f"{playing_on:+.1f} points against {ev:+.1f} for knocking now; "
+            f"{move['card']} goes"
+        )
+    return _knock(hand, best, ev, undercut) if ev > params.knock_margin else None
+
+
+def _knock(hand: int, card: int, ev: float, undercut: float) -> tuple[Move, str]:
+    left = deadwood(hand & ~(1 << card))
+    return {"type": "knock", "card": code(card)}, (
+        f"knock with {left} deadwood discarding {code(card)}: about {ev:+.1f} points, "
+        f"{100 * undercut:.0f}% undercut risk"
+    )
+
+
+def _wait(card: int, ev: float, knocks_first: float, worth: float) -> tuple[Move, str]:
+    return {"type": "discard", "card": code(card)}, (
+        f"play on, discarding {code(card)}: worth about {worth:+.1f} points against "
+        f"{ev:+.1f} for knocking now; the opponent knocks first in "
+        f"{100 * knocks_first:.0f}% of its sampled hands"
+    )
 
 
 def gin_hunt(
@@ -249,6 +302,81 @@ def gin_hunt(
     return (chance, worth) if worth > ev else None
 
 
+def play_on(
+    seat: SeatView, kept: int, dropped: int, model: OpponentModel, ev: float, params: Params
+) -> tuple[float, float] | None:
+    """(share of the opponent's next turns that knock, worth of playing on) discarding
+    `dropped` and keeping `kept`; None when the stock is too low for another turn (G5.6).
+
+    Each sampled opponent hand plays its next turn as a player that knocks at once (G6.2):
+    it takes `dropped` if that lowers its count, else draws any unseen card. If it can knock
+    it does, and we score as the defender without lay-offs (a lower bound): the undercut
+    (G7.3) when our count is not above its count, else we lose the difference (gin, G7.1:
+    the bonus and our count). If it cannot, our next draw makes gin with the share of unseen
+    cards that complete `kept`, and otherwise we keep `hunt` times the knock's worth.
+    """
+    if seat.stock_size <= 3 or not model.hands:
+        return None
+    ours = deadwood(kept)
+    pool = seat.unseen
+    outs = sum(1 for c in bits(pool & related(kept)) if least_deadwood(kept | 1 << c, True) == 0)
+    gin_chance = outs / max(1, pool.bit_count())
+    hands = model.hands
+    if params.consistent and opponent_has_played(seat):
+        hands = tuple(h for h in hands if deadwood(h) > seat.knock_limit) or hands
+    total = knocking = 0.0
+    for hand in hands:
+        later = (1 - gin_chance) * params.hunt * ev
+        gin = match_worth(seat, seat.gin_bonus + deadwood(hand), params.finish)
+        later += gin_chance * (gin + params.win_weight)
+        now = deadwood(hand)
+        taken = least_deadwood(hand | 1 << dropped, True)
+        counts = {dropped: taken} if taken < now else least_deadwoods_plus(hand, pool & ~hand)
+        for count in counts.values():
+            if count <= seat.knock_limit:
+                knocking += 1 / len(counts)
+                total += match_worth(seat, _defend(seat, count, ours), params.finish) / len(counts)
+            else:
+                total += later / len(counts)
+    samples = len(hands)
+    return knocking / samples, total / samples
+
+
+def knock_risk(seat: SeatView, model: OpponentModel, samples: int = SAMPLES) -> float:
+    """The share of the first `samples` sampled hands' next stock draws that let them
+    knock (G6.2).
+
+    A hand already at the limit knocks whatever it draws; a drawn card that melds with
+    nothing is deadwood unless discarded, so it lets the hand knock when its value fits
+    under the limit beside the hand's best 9 (`deadwood_after_best_discard`).
+    """
+    if not model.hands:
+        return 0.0
+    limit = seat.knock_limit
+    hands = model.hands[:samples]
+    total = 0.0
+    for hand in hands:
+        pool = seat.unseen & ~hand
+        if deadwood(hand) <= limit or not pool:
+            total += 1.0 if pool else 0.0
+            continue
+        near = pool & related(hand)
+        room = limit - deadwood_after_best_discard(hand)
+        hits = sum((pool & ~near & VALUE_MASKS[v]).bit_count() for v in range(1, min(room, 10) + 1))
+        hits += sum(c <= limit for c in least_deadwoods_plus(hand, near).values())
+        total += hits / pool.bit_count()
+    return total / len(hands)
+
+
+def _defend(seat: SeatView, knocker: int, ours: int) -> float:
+    """Our points when the opponent knocks with count `knocker` and we hold `ours` (G7)."""
+    if knocker == 0:
+        return -(seat.gin_bonus + (ours if seat.gin_scores_deadwood else 0))
+    if ours < knocker or (ours == knocker and seat.undercut_on_tie):
+        return knocker - ours + seat.undercut_bonus
+    return -(ours - knocker)
+
+
 def danger_weight(seat: SeatView, params: Params = PARAMS) -> float:
     """Feeding the opponent matters more as the hand goes on (and it holds better cards)."""
     return params.beta * min(1.0, 0.4 + seat.draws_so_far / 12)
@@ -259,10 +387,16 @@ def _discard(
 ) -> tuple[Move, str]:
     memo = _Memo(seat.unseen, params.alpha, {})
     weight = danger_weight(seat, params)
+    exposed = 0.0
+    if params.exposure:
+        exposed = params.exposure * knock_risk(seat, model, params.risk_samples)
     scored = []
+    dangers = model.dangers(sum(1 << card for card in discards))
     for card in discards:
         own = memo(seat.hand & ~(1 << card))
-        risk = model.danger(card)
+        if exposed:
+            own += exposed * deadwood(seat.hand & ~(1 << card))
+        risk = dangers[card]
         if params.threat:
             risk += params.threat * model.threat(card, seat.knock_limit)
         scored.append((own + weight * risk, -CARD_VALUES[card], card, own, risk))

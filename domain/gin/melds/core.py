@@ -134,22 +134,29 @@ def triple_ranks(mask: int) -> int:
     return (c & d & (h | s)) | (h & s & (c | d))
 
 
+RANK_SPREAD = 1 | 1 << 13 | 1 << 26 | 1 << 39
+"""Times a 13-bit rank field, the mask of those ranks in all four suits."""
+
+
 def set_choices(mask: int) -> Iterator[int]:
     """Every way to take sets out of a hand, as the mask of the cards they use.
 
     In preference order: sets taken (the four before a three) before sets left out.
     """
-    triples = triple_ranks(mask)
-    if not triples:
-        yield 0
-        return
+    yield from set_uses(mask & triple_ranks(mask) * RANK_SPREAD)
+
+
+@lru_cache(maxsize=4096)
+def set_uses(cards: int) -> tuple[int, ...]:
+    """`set_choices` of the cards of a hand's set ranks (ranks held 3 or 4 times), remembered:
+    few such card groups exist, and every hand sharing one has the same choices."""
     per_rank = []
-    while triples:
-        rank = (triples & -triples).bit_length() - 1
-        triples &= triples - 1
-        per_rank.append(SET_OPTIONS[mask & RANK_MASKS[rank]])
-    for combo in product(*per_rank):
-        yield sum(combo)
+    for rank in RANK_MASKS:
+        if cards & rank:
+            per_rank.append(SET_OPTIONS[cards & rank])
+    if not per_rank:
+        return (0,)
+    return tuple(sum(combo) for combo in product(*per_rank))
 
 
 def least_deadwood(mask: int, discard: bool) -> int:
@@ -167,7 +174,8 @@ def least_deadwood(mask: int, discard: bool) -> int:
             return base + min(gain[c], gain[d], gain[h], gain[s])
         return base
     best = INFEASIBLE
-    for used in set_choices(mask):
+    gain = SUIT_GAIN
+    for used in set_uses(mask & triples * RANK_SPREAD):
         rest = mask ^ used
         c = rest & 8191
         d = rest >> 13 & 8191
@@ -175,11 +183,145 @@ def least_deadwood(mask: int, discard: bool) -> int:
         s = rest >> 39
         total = keep[c] + keep[d] + keep[h] + keep[s]
         if discard:
-            gain = SUIT_GAIN
             total += min(gain[c], gain[d], gain[h], gain[s])
         if total < best:
             best = total
     return best
+
+
+def least_deadwoods_plus(hand: int, cards: int) -> dict[int, int]:
+    """`least_deadwood(hand | card, True)` for each card index of `cards` (not in `hand`).
+
+    Incremental (G6.2, the 11-card count of a draw): a card of a rank the hand holds at most
+    once leaves the hand's set choices as they are, so per choice it only changes its own
+    suit field: one table lookup each. Cards of a rank held twice or more take the search.
+    """
+    c, d, h, s = fields(hand)
+    pairs = (c & (d | h | s)) | (d & (h | s)) | (h & s)
+    out = {}
+    if pairs:
+        searched = cards & pairs * RANK_SPREAD
+        cards ^= searched
+        for index in _indices(searched):
+            out[index] = least_deadwood(hand | 1 << index, True)
+    keep, gain = SUIT_KEEP, SUIT_GAIN
+    uses = _uses_by_suit(hand)
+    for index in _indices(cards):
+        suit, bit = CARD_SUITS[index], CARD_FIELD_BITS[index]
+        best = INFEASIBLE
+        for base, parts, others in uses:
+            old = parts[suit]
+            new = old | bit
+            total = base - keep[old] + keep[new] + min(gain[new], others[suit])
+            if total < best:
+                best = total
+        out[index] = best
+    return out
+
+
+def deadwood_saved(hand: int, cards: int) -> int:
+    """The sum over `cards` (none in `hand`) of what each saves the hand's deadwood:
+    max(0, least_deadwood(hand) - least_deadwood(hand | card, True)) (G3.4, G6.2).
+
+    For a hand without sets, a card of a rank held at most once changes only its own suit
+    field, and what the cards of one suit save depends only on that field, those cards and
+    the best free discard of the other suits: remembered per suit (`_suit_saved`).
+    """
+    c, d, h, s = parts = fields(hand)
+    if (c & d & (h | s)) | (h & s & (c | d)):
+        base = least_deadwood(hand, False)
+        return sum(max(0, base - n) for n in least_deadwoods_plus(hand, cards).values())
+    base = SUIT_KEEP[c] + SUIT_KEEP[d] + SUIT_KEEP[h] + SUIT_KEEP[s]
+    total = 0
+    pairs = (c & (d | h | s)) | (d & (h | s)) | (h & s)
+    if pairs:
+        searched = cards & pairs * RANK_SPREAD
+        cards ^= searched
+        for index in _indices(searched):
+            saved = base - least_deadwood(hand | 1 << index, True)
+            if saved > 0:
+                total += saved
+    gains = [SUIT_GAIN[p] for p in parts]
+    for suit, field in enumerate(fields(cards)):
+        if field:
+            others = min(gains[:suit] + gains[suit + 1 :])
+            total += _suit_saved(parts[suit], field, others)
+    return total
+
+
+@lru_cache(maxsize=1 << 16)
+def _suit_saved(field: int, drawn: int, others: int) -> int:
+    """What each card of `drawn` saves added alone to a suit `field`, summed, when the other
+    suits' best free discard gains `others` (see `deadwood_saved`)."""
+    keep, gain = SUIT_KEEP, SUIT_GAIN
+    total = 0
+    for bit in _indices(drawn):
+        new = field | 1 << bit
+        saved = keep[field] - keep[new] - min(gain[new], others)
+        if saved > 0:
+            total += saved
+    return total
+
+
+def clear_caches() -> None:
+    """Forget the memoised set choices, suit discards and suit savings (a cold start)."""
+    set_uses.cache_clear()
+    suit_discard_bit.cache_clear()
+    _suit_saved.cache_clear()
+
+
+CARD_SUITS = tuple(i // SUIT_WIDTH for i in range(52))
+CARD_FIELD_BITS = tuple(1 << i % SUIT_WIDTH for i in range(52))
+
+
+def _indices(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _uses_by_suit(hand: int) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
+    """Per set choice of `hand`: its runs-only count, suit fields, and for each suit the
+    least free-discard gain of the other three suits."""
+    uses: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+    for used in set_uses(hand & triple_ranks(hand) * RANK_SPREAD):
+        parts = fields(hand ^ used)
+        gains = [SUIT_GAIN[p] for p in parts]
+        others = tuple(min(gains[:s] + gains[s + 1 :]) for s in range(4))
+        uses.append((sum(SUIT_KEEP[p] for p in parts), parts, others))
+    return uses
+
+
+def best_discard(mask: int) -> int:
+    """The bit of the card `best_arrangement(mask, True)` sets aside, without the melds."""
+    parts = fields(mask)
+    c, d, h, s = parts
+    if not (c & d & (h | s)) | (h & s & (c | d)):
+        gains = [SUIT_GAIN[p] for p in parts]
+        suit = gains.index(min(gains))
+        return suit_discard_bit(parts[suit]) << (SUIT_WIDTH * suit)
+    best = INFEASIBLE
+    chosen = (0, 0)
+    for used in set_uses(mask & triple_ranks(mask) * RANK_SPREAD):
+        parts = fields(mask ^ used)
+        gains = [SUIT_GAIN[p] for p in parts]
+        low = min(gains)
+        total = sum(SUIT_KEEP[p] for p in parts) + low
+        if total < best:
+            best = total
+            suit = gains.index(low)
+            chosen = (suit, parts[suit])
+    suit, field = chosen
+    return suit_discard_bit(field) << (SUIT_WIDTH * suit)
+
+
+@lru_cache(maxsize=8192)
+def suit_discard_bit(field: int) -> int:
+    """The discard bit `suit_partition_with_discard` chooses in a non-empty suit field."""
+    return suit_partition_with_discard(field)[1]
 
 
 def mask_value(mask: int) -> int:
