@@ -67,8 +67,9 @@ BOTS: dict[str, dict[str, Bot]] = {
         "expert": Bot(
             "expert",
             GIN,
-            "weighs hand potential over the unseen cards, samples the opponent's hand to "
-            "avoid feeding it, and knocks when the expected points beat the undercut risk",
+            "weighs hand potential over the unseen cards, samples the opponent's hand from "
+            "the public discard pile and picks to avoid feeding it, sheds deadwood when a knock "
+            "is near, and knocks when the expected points beat playing on one more turn",
             gin_expert.choose,
             gin_expert.explain,
         ),

@@ -45,8 +45,9 @@ from domain.bots.manipulation.eval import (
 
 Move = dict[str, Any]
 DESCRIPTION = (
-    "plays the exact best-shed solver's meld (rearranging the table), and knocks when the "
-    "sampled other hands say the knock wins on average"
+    "plays the exact best-shed solver's meld (rearranging the table), holds back its cheapest "
+    "playable card when the forced extra draws would cost more, and knocks when the sampled other "
+    "hands say the knock wins on average"
 )
 
 SAMPLES = 200
