@@ -33,11 +33,12 @@ from collections.abc import Callable
 from inspect import iscoroutinefunction
 from typing import Any
 
-from flask import Flask, g, request
+from flask import Flask, g
 from flask_smorest import Api
 
 from api import cors, errors, pages, ratelimit
 from api.body import check_media, read_body
+from api.common import current_request
 from api.spec import SPEC_KWARGS, finish_spec
 
 log = logging.getLogger("deadwood.api")
@@ -144,22 +145,23 @@ def _register_blueprints(api: Api) -> None:
 def _bound_request() -> None:
     """Size (413), media type (415), encoding, JSON and depth (400) of every POST body; a
     replay's log is only announced here (size, media type) and read by its view."""
-    if request.method not in ("POST", "PUT", "PATCH"):
+    req = current_request()
+    if req.method not in ("POST", "PUT", "PATCH"):
         return
-    ndjson = request.endpoint in NDJSON_ENDPOINTS
+    ndjson = req.endpoint in NDJSON_ENDPOINTS
     limit = current_limit(ndjson)
-    request.max_content_length = limit
-    length = request.content_length
+    req.max_content_length = limit
+    length = req.content_length
     if length is not None and length > limit:
         from werkzeug.exceptions import RequestEntityTooLarge
 
         raise RequestEntityTooLarge()
-    if request.endpoint is None or request.url_rule is None:
+    if req.endpoint is None or req.url_rule is None:
         return  # 404/405 come next, from routing
     if ndjson:
-        check_media(request, ndjson=True)  # the view reads the log as it comes
+        check_media(req, ndjson=True)  # the view reads the log as it comes
         return
-    g.json_body = read_body(request, ndjson=False)
+    g.json_body = read_body(req, ndjson=False)
 
 
 def current_limit(ndjson: bool) -> int:

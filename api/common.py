@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from flask import Response, current_app, request
+from flask import Request, Response, current_app, request
 
 from api.errors import ApiError
 from domain.events import Event
@@ -30,6 +30,13 @@ _ETAG = re.compile(r'"([0-9]{1,15})"')
 def service() -> Any:
     """The app's store.service.MatchService."""
     return current_app.extensions["deadwood"]["service"]
+
+
+def current_request() -> Request:
+    """The request itself: every attribute read through Flask's `request` proxy looks the
+    request up again in its context variable (34 lookups in a move POST, issue 14), so the
+    per-request hooks read it once."""
+    return request._get_current_object()  # type: ignore[attr-defined, no-any-return]
 
 
 def setting(name: str) -> Any:

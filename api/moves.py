@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import g, request
+from flask import g
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import docs
 from api.body import direct_body
 from api.common import (
+    current_request,
     expected_version,
     fingerprint,
     idempotency_key,
@@ -35,8 +36,9 @@ blp = Blueprint("moves", __name__, url_prefix="/v1/matches", description="Moves"
 
 @blp.before_request
 def _authenticate() -> None:
-    if request.method == "POST" and request.view_args:
-        g.seat = seat_required(str(request.view_args["match_id"]))
+    req = current_request()
+    if req.method == "POST" and req.view_args:
+        g.seat = seat_required(str(req.view_args["match_id"]))
 
 
 MOVE_SCHEMA = MoveSchema()  # one instance: no per-request build

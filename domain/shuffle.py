@@ -16,7 +16,6 @@ where `deck` is the round's full deck order as card codes and `salt` a 32-byte h
 from __future__ import annotations
 
 import hashlib
-import hmac
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
@@ -35,24 +34,43 @@ def salt_key(deal_key: str, secret: str | None) -> str:
     return secret or deal_key
 
 
+_SPAN = 1 << 256
+_IPAD = bytes(x ^ 0x36 for x in range(256))
+_OPAD = bytes(x ^ 0x5C for x in range(256))
+_BLOCK_SIZE = 64  # SHA-256's block size, as RFC 2104 pads the HMAC key to
+
+
 class DealRng:
-    """An HMAC-SHA256 counter-mode generator keyed by a deal key and a purpose label."""
+    """An HMAC-SHA256 counter-mode generator keyed by a deal key and a purpose label.
+
+    Block i is `HMAC-SHA256(key, purpose ":" i as 8 big-endian bytes)`. The HMAC is computed
+    as RFC 2104 defines it, from the two SHA-256 states of the padded key made once per
+    generator and copied per block: the same bytes as `hmac.new` (tests/unit/test_shuffle.py),
+    at about half its cost (a deal is 52 blocks)."""
 
     def __init__(self, key: str, purpose: str) -> None:
-        self._key = bytes.fromhex(key) if _is_hex(key) else key.encode()
-        self._purpose = purpose.encode()
+        raw = bytes.fromhex(key) if _is_hex(key) else key.encode()
+        if len(raw) > _BLOCK_SIZE:
+            raw = hashlib.sha256(raw).digest()
+        raw = raw.ljust(_BLOCK_SIZE, b"\0")
+        self._inner = hashlib.sha256(raw.translate(_IPAD))
+        self._outer = hashlib.sha256(raw.translate(_OPAD))
+        self._prefix = purpose.encode() + b":"
         self._counter = 0
 
     def _block(self) -> int:
         self._counter += 1
-        msg = self._purpose + b":" + self._counter.to_bytes(8, "big")
-        return int.from_bytes(hmac.new(self._key, msg, hashlib.sha256).digest(), "big")
+        inner = self._inner.copy()
+        inner.update(self._prefix + self._counter.to_bytes(8, "big"))
+        outer = self._outer.copy()
+        outer.update(inner.digest())
+        return int.from_bytes(outer.digest(), "big")
 
     def randbelow(self, n: int) -> int:
         """A uniform integer in [0, n), by rejection sampling on 256-bit blocks."""
         if n <= 0:
             raise ValueError("randbelow needs n > 0")
-        limit = (1 << 256) - (1 << 256) % n
+        limit = _SPAN - _SPAN % n
         while True:
             x = self._block()
             if x < limit:

@@ -155,83 +155,86 @@ def _set_hand(state: GinState, seat: int, hand: tuple[Card, ...]) -> tuple[tuple
 
 
 Changes = dict[str, Any]
-"""The fields a fold step changes; `evolve` applies them (with `version` and `advice`) in one
-copy of the state."""
+"""The new state's field values: a copy of the old state's, which each fold step updates with
+the fields its event changes (`version` is set by `evolve`)."""
 
 
-def _match_created(state: GinState, data: Mapping[str, Any]) -> Changes:
+def _match_created(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
     players = tuple(Player.of(p) for p in data["players"])
-    return {
-        "phase": ROLE_DRAW,
-        "options": options_of(data["options"]),
-        "players": players,
-        "seeded": bool(data["seeded"]),
-        "seed": data.get("seed"),
-        "deal_key": str(data["deal_key"]),
-        "salt_key": str(data.get("salt_key") or ""),
-        "scores": (0,) * len(players),
-    }
+    out["phase"] = ROLE_DRAW
+    out["options"] = options_of(data["options"])
+    out["players"] = players
+    out["seeded"] = bool(data["seeded"])
+    out["seed"] = data.get("seed")
+    out["deal_key"] = str(data["deal_key"])
+    out["salt_key"] = str(data.get("salt_key") or "")
+    out["scores"] = (0,) * len(players)
 
 
-def _roles_drawn(state: GinState, data: Mapping[str, Any]) -> Changes:
-    roles = Roles(int(data["box"]), int(data["captain"]), int(data["advisor"]))
-    return {"phase": DEALING, "roles": roles}
+def _roles_drawn(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
+    out["phase"] = DEALING
+    out["roles"] = Roles(int(data["box"]), int(data["captain"]), int(data["advisor"]))
 
 
-def _round_dealt(state: GinState, data: Mapping[str, Any]) -> Changes:
+def _round_dealt(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
     roles = Roles(int(data["box"]), int(data["captain"]), int(data["advisor"]))
     hands = tuple(() if h is None else cards(h) for h in data["hands"])
-    return {
-        "phase": UPCARD_OFFER,
-        "round": int(data["round"]),
-        "roles": roles,
-        "hands": hands,
-        "stock": cards(data["stock"]),
-        "discard": (CARD_OF[data["upcard"]],),
-        "turn": roles.captain,
-        "stock_only": False,
-        "taken": None,
-        "picked": ((),) * len(hands),
-        "knock": None,
-        "commitment": str(data["commitment"]),
-    }
+    out["phase"] = UPCARD_OFFER
+    out["round"] = int(data["round"])
+    out["roles"] = roles
+    out["hands"] = hands
+    out["stock"] = cards(data["stock"])
+    out["discard"] = (CARD_OF[data["upcard"]],)
+    out["turn"] = roles.captain
+    out["stock_only"] = False
+    out["taken"] = None
+    out["picked"] = ((),) * len(hands)
+    out["knock"] = None
+    out["commitment"] = str(data["commitment"])
+    out["advice"] = 0  # G1.4: the advice count starts again at each deal
 
 
-def _upcard_passed(state: GinState, data: Mapping[str, Any]) -> Changes:
-    assert state.roles is not None
-    if int(data["seat"]) == state.roles.captain:
-        return {"turn": state.roles.box}
-    return {"phase": DRAW, "turn": state.roles.captain, "stock_only": True}
+def _captain_moved(state: GinState, seat: int, out: Changes) -> None:
+    """G1.4: the advice count starts again when the CAPTAIN's turn ends (a pass of the
+    upcard, a discard, a knock)."""
+    roles = state.roles
+    if roles is not None and seat == roles.captain:
+        out["advice"] = 0
 
 
-def _upcard_taken(state: GinState, data: Mapping[str, Any]) -> Changes:
+def _upcard_passed(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
+    roles = state.roles
+    assert roles is not None
+    seat = data["seat"]
+    if int(seat) == roles.captain:
+        out["turn"] = roles.box
+    else:
+        out["phase"] = DRAW
+        out["turn"] = roles.captain
+        out["stock_only"] = True
+    _captain_moved(state, seat, out)
+
+
+def _upcard_taken(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
     seat, card = int(data["seat"]), CARD_OF[data["card"]]
-    return {
-        "phase": DISCARD,
-        "hands": _set_hand(state, seat, (*state.hands[seat], card)),
-        "discard": state.discard[:-1],
-        "taken": card,
-        "picked": _add_pick(state, seat, card),
-    }
+    out["phase"] = DISCARD
+    out["hands"] = _set_hand(state, seat, (*state.hands[seat], card))
+    out["discard"] = state.discard[:-1]
+    out["taken"] = card
+    out["picked"] = _add_pick(state, seat, card)
 
 
-def _card_drawn(state: GinState, data: Mapping[str, Any]) -> Changes:
+def _card_drawn(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
     seat, card = int(data["seat"]), CARD_OF[data["card"]]
-    hands = _set_hand(state, seat, (*state.hands[seat], card))
+    out["phase"] = DISCARD
+    out["hands"] = _set_hand(state, seat, (*state.hands[seat], card))
     if data["from"] == "stock":
-        return {
-            "phase": DISCARD,
-            "hands": hands,
-            "stock": state.stock[1:],
-            "stock_only": False,
-        }
-    return {
-        "phase": DISCARD,
-        "hands": hands,
-        "discard": state.discard[:-1],
-        "taken": card,
-        "picked": _add_pick(state, seat, card),
-    }
+        out["stock"] = state.stock[1:]
+        out["stock_only"] = False
+    else:
+        out["discard"] = state.discard[:-1]
+        out["taken"] = card
+        out["picked"] = _add_pick(state, seat, card)
 
 
 def _add_pick(state: GinState, seat: int, card: Card) -> tuple[tuple[Card, ...], ...]:
@@ -244,31 +247,34 @@ def _add_pick(state: GinState, seat: int, card: Card) -> tuple[tuple[Card, ...],
 def _drop_pick(state: GinState, seat: int, card: Card) -> tuple[tuple[Card, ...], ...]:
     """A picked card discarded again (or knocked with) is no longer held."""
     held = state.picked[seat]
-    if not held or card not in held:
+    if not held:
+        return state.picked
+    kept = _without(held, card)  # `card in held` would call Card.__eq__ per other card
+    if len(kept) == len(held):
         return state.picked
     picked = list(state.picked)
-    picked[seat] = _without(held, card)
+    picked[seat] = kept
     return tuple(picked)
 
 
-def _card_discarded(state: GinState, data: Mapping[str, Any]) -> Changes:
+def _card_discarded(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
     """G5.2; G5.6: a discard that leaves exactly two stock cards ends the hand as a draw."""
-    assert state.roles is not None
+    roles = state.roles
+    assert roles is not None
     seat, card = int(data["seat"]), CARD_OF[data["card"]]
     ended = len(state.stock) == 2
-    return {
-        "hands": _set_hand(state, seat, _without(state.hands[seat], card)),
-        "discard": (*state.discard, card),
-        "taken": None,
-        "picked": _drop_pick(state, seat, card),
-        "phase": SCORING if ended else DRAW,
-        "turn": None if ended else state.roles.other(seat),
-    }
+    out["hands"] = _set_hand(state, seat, _without(state.hands[seat], card))
+    out["discard"] = (*state.discard, card)
+    out["taken"] = None
+    out["picked"] = _drop_pick(state, seat, card)
+    out["phase"] = SCORING if ended else DRAW
+    out["turn"] = None if ended else roles.other(seat)
+    _captain_moved(state, data["seat"], out)
 
 
-def _knocked(state: GinState, data: Mapping[str, Any]) -> Changes:
+def _knocked(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
     seat, card = int(data["seat"]), CARD_OF[data["card"]]
-    knock = Knock(
+    out["knock"] = Knock(
         seat=seat,
         card=card,
         melds=tuple(cards(m) for m in data["melds"]),
@@ -276,36 +282,34 @@ def _knocked(state: GinState, data: Mapping[str, Any]) -> Changes:
         count=int(data["count"]),
         gin=bool(data["gin"]),
     )
-    return {
-        "phase": SCORING,
-        "turn": None,
-        "taken": None,
-        "hands": _set_hand(state, seat, _without(state.hands[seat], card)),
-        "picked": _drop_pick(state, seat, card),  # the knock card is face down (G6.3.1)
-        "knock": knock,
-    }
+    out["phase"] = SCORING
+    out["turn"] = None
+    out["taken"] = None
+    out["hands"] = _set_hand(state, seat, _without(state.hands[seat], card))
+    out["picked"] = _drop_pick(state, seat, card)  # the knock card is face down (G6.3.1)
+    _captain_moved(state, data["seat"], out)
 
 
-def _round_scored(state: GinState, data: Mapping[str, Any]) -> Changes:
+def _advice_given(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
+    """G1.4: advice changes no card; it counts against the advice allowed this turn."""
+    out["advice"] = state.advice + 1
+
+
+def _round_scored(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
     points = tuple(int(p) for p in data["points"])
-    scores = tuple(s + p for s, p in zip(state.scores, points, strict=True))
-    return {
-        "phase": DEALING,
-        "scores": scores,
-        "rounds": (*state.rounds, freeze(data)),
-    }
+    out["phase"] = DEALING
+    out["scores"] = tuple(s + p for s, p in zip(state.scores, points, strict=True))
+    out["rounds"] = (*state.rounds, freeze(data))
 
 
-def _match_finished(state: GinState, data: Mapping[str, Any]) -> Changes:
-    return {
-        "phase": FINISHED,
-        "turn": None,
-        "scores": tuple(int(s) for s in data["scores"]),
-        "winners": tuple(int(w) for w in data["winners"]),
-    }
+def _match_finished(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
+    out["phase"] = FINISHED
+    out["turn"] = None
+    out["scores"] = tuple(int(s) for s in data["scores"])
+    out["winners"] = tuple(int(w) for w in data["winners"])
 
 
-_FOLD: dict[str, Callable[[GinState, Mapping[str, Any]], Changes]] = {
+_FOLD: dict[str, Callable[[GinState, Mapping[str, Any], Changes], None]] = {
     "MatchCreated": _match_created,
     "RolesDrawn": _roles_drawn,
     "RoundDealt": _round_dealt,
@@ -314,44 +318,23 @@ _FOLD: dict[str, Callable[[GinState, Mapping[str, Any]], Changes]] = {
     "CardDrawn": _card_drawn,
     "CardDiscarded": _card_discarded,
     "Knocked": _knocked,
+    "AdviceGiven": _advice_given,
     "RoundScored": _round_scored,
     "MatchFinished": _match_finished,
 }
 
 
 def evolve(state: GinState, event: Event) -> GinState:
-    """Fold one recorded event into the state (AdviceGiven only counts, G1.4): its step's
-    changes, the version and the advice count, in one copy of the state's fields."""
+    """Fold one recorded event into the state: a copy of its field dict, updated by the
+    event's step (an unknown event type changes nothing) and given the next version."""
     values = state.__dict__.copy()
     step = _FOLD.get(event.type)
     if step is not None:
-        values.update(step(state, event.data))
+        step(state, event.data, values)
     values["version"] = state.version + 1
-    if event.type in _ADVICE_EVENTS:
-        values["advice"] = _advice_count(state, event)
     new = _new(GinState)
     _set(new, "__dict__", values)
     return new
-
-
-_CAPTAIN_TURN_ENDS = ("UpcardPassed", "CardDiscarded", "Knocked")
-_ADVICE_EVENTS = frozenset(("AdviceGiven", "RoundDealt", *_CAPTAIN_TURN_ENDS))
-"""The events that change the advice count; the others (draws, above all) keep it."""
-
-
-def _advice_count(state: GinState, event: Event) -> int:
-    """The advice counter after `event`: +1 for advice, 0 at a deal and when the CAPTAIN's
-    turn ends (a pass of the upcard, a discard, a knock)."""
-    kind = event.type
-    if kind == "AdviceGiven":
-        return state.advice + 1
-    if kind == "RoundDealt":
-        return 0
-    if kind in _CAPTAIN_TURN_ENDS:
-        roles = state.roles
-        if event.data.get("seat") == (roles.captain if roles is not None else None):
-            return 0
-    return state.advice
 
 
 def card_places(state: GinState) -> dict[str, tuple[Card, ...]]:

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
@@ -103,6 +104,25 @@ def test_shared_view_parts_render_as_a_fresh_view() -> None:
             views._MATCHES.clear()
             fresh.append(json.dumps(gin.view(state, seat)))
     assert remembered == fresh
+
+
+def _fresh_views(states: list[GinState]) -> list[str]:
+    fresh = []
+    for state in states:
+        for seat in (0, 1, 2, None):
+            views._MATCHES.clear()
+            fresh.append(json.dumps(gin.view(state, seat)))
+    return fresh
+
+
+def test_view_parts_remembered_out_of_play_order_render_as_a_fresh_view() -> None:
+    """A view's remembered parts come from whatever state of the match was viewed before: in
+    reverse order (every discard undone, G5.2) and in a shuffled order, every view equals a
+    fresh one."""
+    _, states = random_match(13, {"target_score": 60})
+    mixed = states[::-1] + random.Random(13).sample(states, len(states))
+    views._MATCHES.clear()
+    assert _views_along(mixed) == _fresh_views(mixed)
 
 
 def test_shared_view_parts_are_read_only_and_you_is_the_views_own() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from typing import Any
 
 import pytest
@@ -77,3 +79,28 @@ def manip_deck(data: dict[str, Any]) -> list[str]:
     hands = [list(h) for h in data["hands"]]
     dealt = [hands[(dealer + 1 + i) % n].pop(0) for i in range(10 * n)]
     return [*dealt, *data["stock"]]
+
+
+@pytest.mark.parametrize(
+    ("key", "purpose"),
+    [
+        (seed_key(42), "deal:1"),  # a deal key: 32 bytes of hex
+        ("ab" * 40, "salt:3"),  # 40 bytes
+        ("cd" * 64, "roles"),  # 64 bytes: exactly one SHA-256 block
+        ("ef" * 65, "roles:2"),  # longer than a block: RFC 2104 hashes it first
+        ("not hex at all", "dealer"),  # a secret string, used as its UTF-8 bytes
+        ("abc", "deal:2"),  # odd length: not hex either
+    ],
+)
+def test_blocks_are_hmac_sha256_of_purpose_and_counter(key: str, purpose: str) -> None:
+    """api.md "Fair deals": block i is HMAC-SHA256(key, f"{purpose}:" + i as 8 big-endian
+    bytes); the generator's precomputed pads give exactly what `hmac.new` gives."""
+    try:
+        raw = bytes.fromhex(key)
+    except ValueError:
+        raw = key.encode()
+    rng = DealRng(key, purpose)
+    for i in range(1, 6):
+        msg = purpose.encode() + b":" + i.to_bytes(8, "big")
+        expected = int.from_bytes(hmac.new(raw, msg, hashlib.sha256).digest(), "big")
+        assert rng._block() == expected
