@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations
+from operator import attrgetter
 
 from domain.cards import FULL_DECK, JOKER, JOKER_INDEX, Card, TableCard
 from domain.errors import IllegalMove
@@ -311,7 +312,7 @@ def _hand_melds(hand: tuple[Card, ...]) -> tuple[Meld, ...]:
 
 
 def _list_hand_melds(hand: Sequence[Card]) -> Iterator[Meld]:
-    plain = sorted({c for c in hand if c.index != JOKER_INDEX})
+    plain = sorted({c for c in hand if c.index != JOKER_INDEX}, key=_INDEX)
     has_joker = len(plain) < len(hand) and JOKER in hand
     by_rank: dict[int, list[Card]] = {}
     by_suit: dict[int, list[Card]] = {}
@@ -319,20 +320,37 @@ def _list_hand_melds(hand: Sequence[Card]) -> Iterator[Meld]:
         by_rank.setdefault(card.index % 13, []).append(card)
         by_suit.setdefault(card.index // 13, []).append(card)
     for cards in by_rank.values():
-        if len(cards) >= 3:
-            for size in (3, 4):
-                for combo in combinations(cards, size):
-                    yield _plain_meld(combo)
-        if has_joker and len(cards) in (2, 3):
-            for combo in combinations(cards, 2):
-                yield _with_joker(combo, _missing_suit(combo))
+        yield from _rank_melds(tuple(cards), has_joker)
     for cards in by_suit.values():
-        if len(cards) >= 3:
-            for run in _runs(cards):
-                yield _plain_meld(run)
-        if has_joker:
-            for a, b in combinations(cards, 2):
-                yield from (_with_joker((a, b), d) for d in _run_fillers(a, b))
+        yield from _suit_melds(tuple(cards), has_joker)
+
+
+_INDEX = attrgetter("index")
+
+
+@lru_cache(maxsize=4096)
+def _rank_melds(cards: tuple[Card, ...], has_joker: bool) -> tuple[Meld, ...]:
+    """The hand's melds of one rank (`cards`, in index order): remembered per rank, since a
+    draw changes one rank of the hand and leaves the others as they were."""
+    out: list[Meld] = []
+    if len(cards) >= 3:
+        for size in (3, 4):
+            out.extend(_plain_meld(combo) for combo in combinations(cards, size))
+    if has_joker and len(cards) in (2, 3):
+        out.extend(_with_joker(combo, _missing_suit(combo)) for combo in combinations(cards, 2))
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _suit_melds(cards: tuple[Card, ...], has_joker: bool) -> tuple[Meld, ...]:
+    """The hand's melds of one suit (`cards`, in index order), remembered per suit."""
+    out: list[Meld] = []
+    if len(cards) >= 3:
+        out.extend(_plain_meld(run) for run in _runs(cards))
+    if has_joker:
+        for a, b in combinations(cards, 2):
+            out.extend(_with_joker((a, b), d) for d in _run_fillers(a, b))
+    return tuple(out)
 
 
 @lru_cache(maxsize=8192)
