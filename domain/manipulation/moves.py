@@ -8,6 +8,8 @@ moves (domain/manipulation/melds.py); any table passing I1-I6 is accepted.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import compress
+from operator import is_not
 from typing import Any
 
 from domain.cards import codes
@@ -20,8 +22,9 @@ from domain.manipulation.state import (
     State,
     Table,
     evolve,
-    meld_codes,
     parse_table,
+    shown_meld,
+    shown_table,
     table_codes,
 )
 
@@ -260,18 +263,20 @@ def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
         tables = meld_candidates(
             state.table, state.hands[seat], state.options, state.opened[seat], decks(state)
         )
-        base = [meld_codes(meld) for meld in state.table]
-        moves.extend({"type": "meld", "table": _codes(t, state.table, base)} for t in tables)
+        shown = shown_table(state.table)
+        moves.extend({"type": "meld", "table": _codes(t, state.table, shown)} for t in tables)
     return moves
 
 
-def _codes(table: Table, before: Table, base: list[tuple[str, ...]]) -> list[list[str]]:
-    """`table_codes(table)`, the melds it shares with `before` (the very same objects: a
-    listed move changes one or two melds) read from `before`'s codes `base`."""
-    out = []
-    for k, meld in enumerate(table):
-        if k < len(before) and meld is before[k]:
-            out.append(list(base[k]))
-        else:
-            out.append(list(meld_codes(meld)))
+def _codes(table: Table, before: Table, shown: list[list[str]]) -> list[list[str]]:
+    """`shown_table(table)` for a listed table, the melds it shares with `before` (the very
+    same objects: a listed move changes one or two melds and may add one) taken from
+    `before`'s `shown` lists, so only the changed melds are looked up."""
+    n = len(before)
+    if len(table) < n:
+        return shown_table(table)
+    out = shown.copy()
+    for k in compress(range(n), map(is_not, table, before)):
+        out[k] = shown_meld(table[k])
+    out.extend(shown_meld(meld) for meld in table[n:])
     return out

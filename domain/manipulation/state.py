@@ -20,6 +20,7 @@ from typing import Any
 
 from domain.cards import FULL_DECK, JOKER, Card, TableCard
 from domain.events import Event
+from domain.frozen import FrozenList
 from domain.manipulation.options import DEFAULTS, ManipOptions, options_of
 from domain.memo import by_identity
 from domain.players import Player
@@ -180,6 +181,17 @@ def _parse_meld(codes: tuple[str, ...]) -> tuple[TableCard, ...]:
 
 def table_codes(table: Table) -> list[list[str]]:
     return [list(meld_codes(meld)) for meld in table]
+
+
+def shown_table(table: Table) -> list[list[str]]:
+    """`table_codes` for views: each meld's codes a read-only list shared by every view and
+    listed move that shows that very meld (domain.frozen), so a view does not copy them."""
+    return [shown_meld(meld) for meld in table]
+
+
+@by_identity(8192)
+def shown_meld(meld: tuple[TableCard, ...]) -> FrozenList:
+    return FrozenList(meld_codes(meld))
 
 
 @by_identity(8192)

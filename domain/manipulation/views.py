@@ -10,8 +10,10 @@ from typing import Any
 
 from domain.cards import codes
 from domain.events import Event
+from domain.frozen import FrozenDict, FrozenList, freeze
 from domain.manipulation.moves import is_finished, legal_moves, to_act
-from domain.manipulation.state import NAME, State, table_codes
+from domain.manipulation.state import NAME, RoundResult, State, shown_table
+from domain.memo import by_identity
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
@@ -31,11 +33,24 @@ def _header(state: State) -> dict[str, Any]:
         "version": state.version,
         "seeded": state.seeded,
         "status": "finished" if is_finished(state) else "active",
-        "options": dict(state.options_dict),
+        "options": _shown_options(state.options_dict),
         "round": state.round,
         "phase": str(state.phase),
         "turn": to_act(state),
     }
+
+
+@by_identity(256)
+def _shown_options(options: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
+    """The match's options, rendered once per options object and shared read-only."""
+    return FrozenDict(options)
+
+
+@by_identity(1024)
+def _shown_rounds(results: tuple[RoundResult, ...]) -> list[dict[str, Any]]:
+    """The past rounds (M8), rendered once per results tuple (a state's tuple stays the same
+    object until the next round ends) and shared read-only by every view of those states."""
+    return FrozenList(freeze(r.to_json()) for r in results)
 
 
 def _seats(state: State) -> list[dict[str, Any]]:
@@ -55,7 +70,7 @@ def _scores(state: State) -> dict[str, Any]:
         "scores": list(state.scores),
         "winners": list(state.winners),
         "stock_size": len(state.stock),
-        "rounds": [r.to_json() for r in state.results],
+        "rounds": _shown_rounds(state.results),
         "deal_commitment": state.commitment,
     }
 
@@ -72,7 +87,7 @@ def _you(state: State, seat: int | None) -> dict[str, Any] | None:
 def _table(state: State) -> dict[str, Any]:
     return {
         "dealer": state.dealer,
-        "table": table_codes(state.table),
+        "table": shown_table(state.table),
         "draws_this_turn": state.draws,
         "rounds_won": list(state.rounds_won),
         "final_turns_left": len(state.lap),

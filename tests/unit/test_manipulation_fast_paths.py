@@ -58,3 +58,45 @@ def test_identity_memo_answers_each_object_by_its_own_value() -> None:
     one, other = (1, 2), (3, 4)
     assert [total(one), total(one), total(other), total((5,)), total(one)] == [3, 3, 7, 5, 3]
     assert calls == [one, other, (5,), one]  # the second call hit; the third filled it
+
+
+def test_views_share_read_only_parts_equal_to_a_plain_render_m6() -> None:
+    """A view's table, options and past rounds, and each listed meld move's table, are read-only
+    lists shared between views (domain/manipulation/views.py, moves.py); they equal what a plain
+    render gives (`table_codes`, the options, `RoundResult.to_json`), at every decision of
+    random matches, and refuse changes. The hand's melds, cached per rank and per suit, are
+    the ones the listing is built from (the listing test checks those against validation)."""
+    import json
+
+    from domain import manipulation as m
+    from domain.manipulation.state import parse_table, table_codes
+    from tests.support.manipulation_helpers import random_match
+
+    checked = rounds = melds = 0
+
+    def check(state: st.State, seat: int, move: object, events: object, after: st.State) -> None:
+        nonlocal checked, rounds, melds
+        if seat < 0:
+            return
+        view = m.view(state, seat)
+        assert view["table"] == table_codes(state.table)
+        assert view["options"] == dict(state.options_dict)
+        assert view["rounds"] == [r.to_json() for r in state.results]
+        assert json.loads(json.dumps(view))["rounds"] == view["rounds"]
+        for listed in view["you"]["legal_moves"]:
+            if listed["type"] == "meld" and state.table:
+                melds += 1
+                table = listed["table"]
+                assert table == table_codes(parse_table(table))
+                with pytest.raises(TypeError):
+                    table[0].append("2C")
+        for part in (view["table"][:1], [view["options"]], view["rounds"]):
+            for value in part:
+                with pytest.raises(TypeError):
+                    value.clear()
+        checked += 1
+        rounds += bool(state.results)
+
+    for seed in (5, 6):
+        random_match(seed, 3, {"target_score": 150}, check=check)
+    assert checked > 50 and rounds > 0 and melds > 0
