@@ -274,8 +274,8 @@ def _codes(table: Table, before: Table, shown: list[list[str]]) -> list[list[str
     `before`'s `shown` lists, so only the changed melds are looked up."""
     n = len(before)
     if len(table) < n:
-        return shown_table(table)
-    out = shown.copy()
+        return [shown_meld(meld) for meld in table]
+    out = list(shown)
     for k in compress(range(n), map(is_not, table, before)):
         out[k] = shown_meld(table[k])
     out.extend(shown_meld(meld) for meld in table[n:])

@@ -183,10 +183,12 @@ def table_codes(table: Table) -> list[list[str]]:
     return [list(meld_codes(meld)) for meld in table]
 
 
+@by_identity(1024)
 def shown_table(table: Table) -> list[list[str]]:
-    """`table_codes` for views: each meld's codes a read-only list shared by every view and
-    listed move that shows that very meld (domain.frozen), so a view does not copy them."""
-    return [shown_meld(meld) for meld in table]
+    """`table_codes` for views, read-only (domain.frozen) and shared: by every view of a
+    state with this very table (draws leave it as it is), and, meld by meld, by the listed
+    moves that keep the meld."""
+    return FrozenList(shown_meld(meld) for meld in table)
 
 
 @by_identity(8192)
