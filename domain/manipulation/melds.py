@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations
-from operator import attrgetter
 
 from domain.cards import FULL_DECK, JOKER, JOKER_INDEX, Card, TableCard
 from domain.errors import IllegalMove
@@ -219,12 +218,12 @@ def _local_candidates(table: Table, hand: tuple[Card, ...]) -> Iterator[tuple[in
     for meld in hand_melds(hand):
         yield None, meld
     fits, joker_fits, _, made = _table_index(table)
-    cards = frozenset(hand)
+    indices = {card.index for card in hand}
     found: list[tuple[int, int, int]] = []
-    for card in cards:
-        for i in fits.get(card, ()):
-            found.append((i, 0, card.index))
-    if JOKER in cards:
+    for index in indices:
+        for i in fits.get(index, ()):
+            found.append((i, 0, index))
+    if JOKER_INDEX in indices:
         for i, declared in joker_fits:
             found.extend((i, 1, j) for j in range(len(declared)))
     found.sort()  # as `extensions`: meld by meld, plain cards by index, then jokers
@@ -242,7 +241,7 @@ def _local_candidates(table: Table, hand: tuple[Card, ...]) -> Iterator[tuple[in
 
 
 _Index = tuple[
-    dict[Card, tuple[int, ...]],
+    dict[int, tuple[int, ...]],
     tuple[tuple[int, tuple[Card, ...]], ...],
     tuple[tuple[int, int, Card], ...],
     dict[tuple[int, int, int], Meld],
@@ -251,17 +250,17 @@ _Index = tuple[
 
 @by_identity(256)
 def _table_index(table: Table) -> _Index:
-    """For a table (remembered by identity: draws leave it as it is): each plain card ->
+    """For a table (remembered by identity: draws leave it as it is): each plain card's index ->
     the melds it extends, the melds a joker extends with its possible declared cards, and
     where the table's jokers lie with their declared cards; and the extended melds made
     so far (the same objects view after view, so their memos answer by identity)."""
-    fits: dict[Card, list[int]] = {}
+    fits: dict[int, list[int]] = {}
     joker_fits: list[tuple[int, tuple[Card, ...]]] = []
     jokers: list[tuple[int, int, Card]] = []
     for i, meld in enumerate(table):
         plain, declared = _growth(meld)
         for card in plain:
-            fits.setdefault(card, []).append(i)
+            fits.setdefault(card.index, []).append(i)
         if declared:
             joker_fits.append((i, declared))
         for k, tc in enumerate(meld):
@@ -302,36 +301,33 @@ def _seat_freed(table: Table, hand: Sequence[Card]) -> Iterator[Table]:
 def hand_melds(hand: Sequence[Card]) -> Iterator[Meld]:
     """New melds from the hand alone: groups of 3 and 4, sequences of 3 or more, and the
     same completed by one joker from the hand (declared as the missing card)."""
-    return iter(_hand_melds(tuple(hand)))
+    return iter(_hand_melds(tuple(sorted({card.index for card in hand}))))
 
 
 @lru_cache(maxsize=4096)
-def _hand_melds(hand: tuple[Card, ...]) -> tuple[Meld, ...]:
-    """`hand_melds`, memoised (the same hands, less one card, come back swap after swap)."""
-    return tuple(_list_hand_melds(hand))
-
-
-def _list_hand_melds(hand: Sequence[Card]) -> Iterator[Meld]:
-    plain = sorted({c for c in hand if c.index != JOKER_INDEX}, key=_INDEX)
-    has_joker = len(plain) < len(hand) and JOKER in hand
-    by_rank: dict[int, list[Card]] = {}
-    by_suit: dict[int, list[Card]] = {}
-    for card in plain:
-        by_rank.setdefault(card.index % 13, []).append(card)
-        by_suit.setdefault(card.index // 13, []).append(card)
-    for cards in by_rank.values():
-        yield from _rank_melds(tuple(cards), has_joker)
-    for cards in by_suit.values():
-        yield from _suit_melds(tuple(cards), has_joker)
-
-
-_INDEX = attrgetter("index")
+def _hand_melds(indices: tuple[int, ...]) -> tuple[Meld, ...]:
+    """`hand_melds` of the hand's distinct card indices, ascending (a joker, the highest
+    index, last), memoised (the same hands, less one card, come back swap after swap).
+    Melds are listed rank by rank (in order of each rank's first card), then suit by suit."""
+    has_joker = bool(indices) and indices[-1] == JOKER_INDEX
+    by_rank: dict[int, list[int]] = {}
+    by_suit: dict[int, list[int]] = {}
+    for index in indices[:-1] if has_joker else indices:
+        by_rank.setdefault(index % 13, []).append(index)
+        by_suit.setdefault(index // 13, []).append(index)
+    out: list[Meld] = []
+    for group in by_rank.values():
+        out.extend(_rank_melds(tuple(group), has_joker))
+    for group in by_suit.values():
+        out.extend(_suit_melds(tuple(group), has_joker))
+    return tuple(out)
 
 
 @lru_cache(maxsize=4096)
-def _rank_melds(cards: tuple[Card, ...], has_joker: bool) -> tuple[Meld, ...]:
-    """The hand's melds of one rank (`cards`, in index order): remembered per rank, since a
-    draw changes one rank of the hand and leaves the others as they were."""
+def _rank_melds(indices: tuple[int, ...], has_joker: bool) -> tuple[Meld, ...]:
+    """The hand's melds of one rank (its cards' indices, ascending): remembered per rank,
+    since a draw changes one rank of the hand and leaves the others as they were."""
+    cards = tuple(FULL_DECK[i] for i in indices)
     out: list[Meld] = []
     if len(cards) >= 3:
         for size in (3, 4):
@@ -342,8 +338,9 @@ def _rank_melds(cards: tuple[Card, ...], has_joker: bool) -> tuple[Meld, ...]:
 
 
 @lru_cache(maxsize=4096)
-def _suit_melds(cards: tuple[Card, ...], has_joker: bool) -> tuple[Meld, ...]:
-    """The hand's melds of one suit (`cards`, in index order), remembered per suit."""
+def _suit_melds(indices: tuple[int, ...], has_joker: bool) -> tuple[Meld, ...]:
+    """The hand's melds of one suit (its cards' indices, ascending), remembered per suit."""
+    cards = tuple(FULL_DECK[i] for i in indices)
     out: list[Meld] = []
     if len(cards) >= 3:
         out.extend(_plain_meld(run) for run in _runs(cards))
