@@ -17,17 +17,8 @@ from domain.memo import by_identity
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
-    """The api.md view minus id; `you` only for a seat of this match."""
-    return {
-        **_header(state),
-        "seats": _seats(state),
-        **_scores(state),
-        "you": _you(state, seat),
-        **_table(state),
-    }
-
-
-def _header(state: State) -> dict[str, Any]:
+    """The api.md view minus id; `you` only for a seat of this match (built as one dict,
+    in the contract's key order)."""
     return {
         "variant": NAME,
         "version": state.version,
@@ -35,8 +26,20 @@ def _header(state: State) -> dict[str, Any]:
         "status": "finished" if is_finished(state) else "active",
         "options": _shown_options(state.options_dict),
         "round": state.round,
-        "phase": str(state.phase),
+        "phase": state.phase.value,
         "turn": to_act(state),
+        "seats": _seats(state),
+        "scores": list(state.scores),
+        "winners": list(state.winners),
+        "stock_size": len(state.stock),
+        "rounds": _shown_rounds(state.results),
+        "deal_commitment": state.commitment,
+        "you": _you(state, seat),
+        "dealer": state.dealer,
+        "table": shown_table(state.table),
+        "draws_this_turn": state.draws,
+        "rounds_won": list(state.rounds_won),
+        "final_turns_left": len(state.lap),
     }
 
 
@@ -65,16 +68,6 @@ def _seats(state: State) -> list[dict[str, Any]]:
     ]
 
 
-def _scores(state: State) -> dict[str, Any]:
-    return {
-        "scores": list(state.scores),
-        "winners": list(state.winners),
-        "stock_size": len(state.stock),
-        "rounds": _shown_rounds(state.results),
-        "deal_commitment": state.commitment,
-    }
-
-
 def _you(state: State, seat: int | None) -> dict[str, Any] | None:
     """The seat's own hand and legal moves (an empty hand before the first deal)."""
     if seat is None or not 0 <= seat < state.n:
@@ -82,16 +75,6 @@ def _you(state: State, seat: int | None) -> dict[str, Any] | None:
     if not state.hands:
         return {"seat": seat, "hand": [], "legal_moves": []}
     return {"seat": seat, "hand": codes(state.hands[seat]), "legal_moves": legal_moves(state, seat)}
-
-
-def _table(state: State) -> dict[str, Any]:
-    return {
-        "dealer": state.dealer,
-        "table": shown_table(state.table),
-        "draws_this_turn": state.draws,
-        "rounds_won": list(state.rounds_won),
-        "final_turns_left": len(state.lap),
-    }
 
 
 def event_view(before: State, event: Event, seat: int | None) -> dict[str, Any]:
