@@ -346,7 +346,8 @@ def _suit_melds(indices: tuple[int, ...], has_joker: bool) -> tuple[Meld, ...]:
         out.extend(_plain_meld(run) for run in _runs(cards))
     if has_joker:
         for a, b in combinations(cards, 2):
-            out.extend(_with_joker((a, b), d) for d in _run_fillers(a, b))
+            if b.index - a.index in _FILLABLE:  # ranks 1-2 apart, or A and Q (for K)
+                out.extend(_with_joker((a, b), d) for d in _run_fillers(a, b))
     return tuple(out)
 
 
@@ -362,6 +363,10 @@ def _with_joker(cards: tuple[Card, ...], declared: Card | None) -> Meld:
     if declared is None:
         return tuple(TableCard(c) for c in cards)
     return (*(TableCard(c) for c in cards), TableCard(JOKER, declared))
+
+
+_FILLABLE = frozenset((1, 2, 11))
+"""Rank gaps of two cards of a suit that one joker can join into a sequence of 3."""
 
 
 def _missing_suit(cards: Sequence[Card]) -> Card | None:
@@ -393,13 +398,14 @@ def _runs(cards: Sequence[Card]) -> Iterator[tuple[Card, ...]]:
     if 1 in ranks:
         ranks[14] = ranks[1]
     for start in range(1, 13):
-        run: list[Card] = []
-        for rank in range(start, 15):
+        if start + 2 not in ranks or start + 1 not in ranks or start not in ranks:
+            continue  # no sequence of 3 starts here (most starts of a short suit)
+        run = [ranks[start], ranks[start + 1]]
+        for rank in range(start + 2, 15):
             if rank not in ranks:
                 break
             run.append(ranks[rank])
-            if len(run) >= 3:
-                yield tuple(run)
+            yield tuple(run)
 
 
 def extensions(meld: Meld, hand: Sequence[Card]) -> Iterator[Meld]:
