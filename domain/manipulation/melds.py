@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations
+from operator import attrgetter
 
 from domain.cards import FULL_DECK, JOKER, JOKER_INDEX, Card, TableCard
 from domain.errors import IllegalMove
@@ -218,7 +219,7 @@ def _local_candidates(table: Table, hand: tuple[Card, ...]) -> Iterator[tuple[in
     for meld in hand_melds(hand):
         yield None, meld
     fits, joker_fits, _, made = _table_index(table)
-    indices = {card.index for card in hand}
+    indices = set(map(_INDEX, hand))
     found: list[tuple[int, int, int]] = []
     for index in indices:
         for i in fits.get(index, ()):
@@ -301,7 +302,10 @@ def _seat_freed(table: Table, hand: Sequence[Card]) -> Iterator[Table]:
 def hand_melds(hand: Sequence[Card]) -> Iterator[Meld]:
     """New melds from the hand alone: groups of 3 and 4, sequences of 3 or more, and the
     same completed by one joker from the hand (declared as the missing card)."""
-    return iter(_hand_melds(tuple(sorted({card.index for card in hand}))))
+    return iter(_hand_melds(tuple(sorted(set(map(_INDEX, hand))))))
+
+
+_INDEX = attrgetter("index")
 
 
 @lru_cache(maxsize=4096)
@@ -315,11 +319,14 @@ def _hand_melds(indices: tuple[int, ...]) -> tuple[Meld, ...]:
     for index in indices[:-1] if has_joker else indices:
         by_rank.setdefault(index % 13, []).append(index)
         by_suit.setdefault(index // 13, []).append(index)
+    least = 2 if has_joker else 3  # fewer cards of a rank or suit make no meld
     out: list[Meld] = []
     for group in by_rank.values():
-        out.extend(_rank_melds(tuple(group), has_joker))
+        if len(group) >= least:
+            out.extend(_rank_melds(tuple(group), has_joker))
     for group in by_suit.values():
-        out.extend(_suit_melds(tuple(group), has_joker))
+        if len(group) >= least:
+            out.extend(_suit_melds(tuple(group), has_joker))
     return tuple(out)
 
 
