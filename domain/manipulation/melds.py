@@ -325,9 +325,21 @@ def _hand_melds(indices: tuple[int, ...]) -> tuple[Meld, ...]:
         if len(group) >= least:
             out.extend(_rank_melds(tuple(group), has_joker))
     for group in by_suit.values():
-        if len(group) >= least:
+        if len(group) >= least and (has_joker or _has_run(group)):
             out.extend(_suit_melds(tuple(group), has_joker))
     return tuple(out)
+
+
+_BIT = [1 << (i % 13) for i in range(52)].__getitem__
+
+
+def _has_run(indices: list[int]) -> bool:
+    """Three consecutive ranks among these cards of one suit (ace low, or high after a king):
+    without a joker, a suit with none makes no meld, so its (rarely repeated) cache entry is
+    not needed."""
+    ranks = sum(map(_BIT, indices))
+    ranks |= (ranks & 1) << 13
+    return bool(ranks & (ranks >> 1) & (ranks >> 2))
 
 
 @lru_cache(maxsize=4096)

@@ -100,3 +100,16 @@ def test_views_share_read_only_parts_equal_to_a_plain_render_m6() -> None:
     for seed in (5, 6):
         random_match(seed, 3, {"target_score": 150}, check=check)
     assert checked > 50 and rounds > 0 and melds > 0
+
+
+def test_a_suit_without_three_ranks_in_a_row_makes_no_sequence_m2_4() -> None:
+    """The hand-meld listing skips a suit with no three consecutive ranks (ace low, or high
+    after a king, no wrap) when the hand has no joker: for every set of ranks of one suit,
+    that test agrees with the sequences `_runs` finds."""
+    from domain.manipulation import melds
+
+    for suit in range(4):
+        for ranks in range(1 << 13):
+            indices = [suit * 13 + r for r in range(13) if ranks >> r & 1]
+            cards = [FULL_DECK[i] for i in indices]
+            assert melds._has_run(indices) == any(melds._runs(cards)), (suit, bin(ranks))
