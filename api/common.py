@@ -121,10 +121,14 @@ def fingerprint(*parts: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+_ENCODE = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+"""json.dumps(body, separators=(",", ":")) for the acyclic dicts and lists a view is made of,
+without the cycle check's bookkeeping of every container (a gin move's response: 16.9 -> 13.9
+us, issue 14); the text is the same."""
+
+
 def json_response(body: Any, status: int = 200, version: int | None = None) -> Response:
-    response = Response(
-        json.dumps(body, separators=(",", ":")), status=status, mimetype="application/json"
-    )
+    response = Response(_ENCODE(body), status=status, mimetype="application/json")
     if version is not None:
         response.headers["ETag"] = f'"{version}"'
     return response
