@@ -10,16 +10,26 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import TypeVar
+from typing import Any, Protocol, TypeVar
 
 K = TypeVar("K")
 V = TypeVar("V")
+K_contra = TypeVar("K_contra", contravariant=True)
+V_co = TypeVar("V_co", covariant=True)
 
 
-def by_identity(maxsize: int) -> Callable[[Callable[[K], V]], Callable[[K], V]]:
+class Memo(Protocol[K_contra, V_co]):
+    """A function remembered by identity, with `cache_clear` (as functools' caches)."""
+
+    def __call__(self, arg: K_contra, /) -> V_co: ...
+
+    def cache_clear(self) -> None: ...
+
+
+def by_identity(maxsize: int) -> Callable[[Callable[[K], V]], Memo[K, V]]:
     """Decorator: remember `fn(x)` for the last objects `x` (the cache empties when full)."""
 
-    def decorate(fn: Callable[[K], V]) -> Callable[[K], V]:
+    def decorate(fn: Callable[[K], V]) -> Memo[K, V]:
         seen: dict[int, tuple[K, V]] = {}
 
         @wraps(fn)
@@ -33,6 +43,8 @@ def by_identity(maxsize: int) -> Callable[[Callable[[K], V]], Callable[[K], V]]:
             seen[id(arg)] = (arg, value)
             return value
 
-        return cached
+        memo: Any = cached
+        memo.cache_clear = seen.clear
+        return memo  # type: ignore[no-any-return]
 
     return decorate

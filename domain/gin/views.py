@@ -38,6 +38,7 @@ from domain.gin.state import (
     Roles,
     codes,
 )
+from domain.memo import by_identity
 
 VARIANT_NAME = "three-hand-gin"
 
@@ -69,7 +70,7 @@ def view(state: GinState, seat: int | None) -> dict[str, Any]:
     The view's dict and its `you` are its own; every other list and dict in it is read-only
     (domain/frozen.py) and shared with the views of the states around it (`_Shown`), so a
     view's cost does not grow with the rounds played or the cards in the discard pile."""
-    shown = _shown(state)
+    shown = _shown(state.players)
     phase = state.phase
     discard = state.discard
     knock = state.knock
@@ -167,24 +168,11 @@ class _Shown:
         return made  # type: ignore[no-any-return]
 
 
-_MATCHES: dict[int, tuple[Any, _Shown]] = {}
-_MATCHES_KEPT = 1024
-
-
-def _shown(state: GinState) -> _Shown:
-    """The view parts of the state's match, found by its players tuple: one object for the
-    whole match (MatchCreated makes it; every later state passes it on), so its identity names
-    the match. The entry holds the tuple, so the id cannot be reused while it is kept; the
-    memo empties when full."""
-    players = state.players
-    hit = _MATCHES.get(id(players))
-    if hit is not None and hit[0] is players:
-        return hit[1]
-    if len(_MATCHES) >= _MATCHES_KEPT:
-        _MATCHES.clear()
-    shown = _Shown()
-    _MATCHES[id(players)] = (players, shown)
-    return shown
+@by_identity(1024)
+def _shown(players: tuple[Any, ...]) -> _Shown:
+    """The view parts of a match, found by its players tuple: one object for the whole match
+    (MatchCreated makes it; every later state passes it on), so its identity names the match."""
+    return _Shown()
 
 
 def _template(state: GinState) -> dict[str, Any]:
