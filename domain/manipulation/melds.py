@@ -365,8 +365,7 @@ def _suit_melds(indices: tuple[int, ...], has_joker: bool) -> tuple[Meld, ...]:
         out.extend(_plain_meld(run) for run in _runs(cards))
     if has_joker:
         for a, b in combinations(cards, 2):
-            if b.index - a.index in _FILLABLE:  # ranks 1-2 apart, or A and Q (for K)
-                out.extend(_with_joker((a, b), d) for d in _run_fillers(a, b))
+            out.extend(_with_joker((a, b), d) for d in _run_fillers(a, b))
     return tuple(out)
 
 
@@ -382,10 +381,6 @@ def _with_joker(cards: tuple[Card, ...], declared: Card | None) -> Meld:
     if declared is None:
         return tuple(TableCard(c) for c in cards)
     return (*(TableCard(c) for c in cards), TableCard(JOKER, declared))
-
-
-_FILLABLE = frozenset((1, 2, 11))
-"""Rank gaps of two cards of a suit that one joker can join into a sequence of 3."""
 
 
 def _missing_suit(cards: Sequence[Card]) -> Card | None:
