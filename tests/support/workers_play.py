@@ -9,6 +9,7 @@ from typing import Any
 
 import redis
 from rq import Queue, SimpleWorker
+from rq.job import Job
 from rq.serializers import JSONSerializer
 
 from domain import bots
@@ -70,6 +71,28 @@ def burst(client: redis.Redis) -> None:
     )
 
 
+def jobs(client: redis.Redis) -> str:
+    """What the queues hold (for a failure message): every job id by status, and the
+    exceptions of failed jobs."""
+    parts = []
+    for name in QUEUES:
+        queue = Queue(name, connection=client, serializer=JSONSerializer)
+        registries = {
+            "queued": queue.get_job_ids(),
+            "started": queue.started_job_registry.get_job_ids(),
+            "scheduled": queue.scheduled_job_registry.get_job_ids(),
+            "failed": queue.failed_job_registry.get_job_ids(),
+            "finished": queue.finished_job_registry.get_job_ids()[-3:],
+        }
+        parts.append(f"{name}: {registries}")
+        for job in Job.fetch_many(
+            registries["failed"], connection=client, serializer=JSONSerializer
+        ):
+            if job is not None:
+                parts.append(f"{job.id} failed: {job.exc_info}")
+    return "; ".join(parts)
+
+
 def play_humans(
     service: MatchService, client: redis.Redis, match_id: str, seed: int = 0, limit: int = 3000
 ) -> Any:
@@ -84,7 +107,8 @@ def play_humans(
             return state
         seat = game.to_act(state)
         assert seat is not None, f"version {version}: a SYSTEM move is due but no job ran"
-        assert game.view(state, None)["seats"][seat]["bot"] is None, "a bot seat was left waiting"
+        if game.view(state, None)["seats"][seat]["bot"] is not None:
+            raise AssertionError(f"version {version}: a bot seat was left waiting; {jobs(client)}")
         move = hasty(game.view(state, seat), game.legal_moves(state, seat), rng)
         service.submit(
             match_id, seat, move, expected_version=version, idempotency_key=None, fingerprint=""
