@@ -10,7 +10,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import docs
-from api.body import BodyParser
+from api.body import BodyParser, direct_query
 from api.common import (
     CREATE_KEY_MIN,
     caller_seat,
@@ -70,6 +70,7 @@ class Matches(MethodView):
 
 @blp.route("/<match_id>")
 class Match(MethodView):
+    @direct_query  # without a query string: the method itself, not the wrappers below
     @blp.arguments(ViewQuerySchema(), location="query")  # one instance, reused
     @blp.response(200, "View", headers=docs.ETAG_HEADER)
     @blp.doc(security=docs.SECURITY, responses=docs.problems(401, 404, 422))
