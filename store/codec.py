@@ -79,5 +79,6 @@ def decode(entry_id: bytes | str, fields: Fields, variant: str | None = None) ->
 
 
 def tx_of(fields: Fields) -> str | None:
-    values = {text(k): text(v) for k, v in fields.items()}
-    return values.get("tx")
+    """The entry's `tx` field (keys are bytes from a raw client, str from a decoding one)."""
+    raw = fields.get(b"tx", fields.get("tx"))
+    return None if raw is None else text(raw)

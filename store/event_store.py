@@ -177,10 +177,19 @@ class EventStore:
             return []
         end = "+" if upto is None else f"0-{upto}"
         rows: Any = self._r.xrange(events_key(match_id), f"0-{after + 1}", end, count=count)
-        return [
-            (codec.decode(entry_id, fields, variant), codec.tx_of(fields) or "")
-            for entry_id, fields in rows
-        ]
+        return _decoded(rows, variant)
+
+    def newer(
+        self, match_id: str, version: int, tx: str, variant: str | None = None
+    ) -> list[tuple[StoredEvent, str]] | None:
+        """`entries` after `version`, read in one XRANGE from the entry at `version`; None
+        when that entry is not the one the append with nonce `tx` wrote (the stream was
+        replaced). The entry at `version` is only compared, never decoded: a view's load
+        from a current cache reads it alone."""
+        rows: Any = self._r.xrange(events_key(match_id), f"0-{version}", "+")
+        if not rows or codec.entry_seq(rows[0][0]) != version or codec.tx_of(rows[0][1]) != tx:
+            return None
+        return _decoded(rows[1:], variant)
 
     def wait(
         self, match_id: str, after: int, block_ms: int, variant: str | None
@@ -385,3 +394,11 @@ class EventStore:
 def _sha1(text: str) -> str:
     """The name Redis gives a script (EVALSHA)."""
     return hashlib.sha1(text.encode()).hexdigest()
+
+
+def _decoded(rows: Any, variant: str | None) -> list[tuple[StoredEvent, str]]:
+    """XRANGE rows as (event, nonce of the append that wrote it)."""
+    return [
+        (codec.decode(entry_id, fields, variant), codec.tx_of(fields) or "")
+        for entry_id, fields in rows
+    ]

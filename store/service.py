@@ -262,9 +262,7 @@ class MatchService:
             cached = self._states.get(match_id)
         tail = None
         if cached is not None and cached.version > 0 and cached.tx:
-            rows = self.store.entries(match_id, after=cached.version - 1, variant=game.name)
-            if rows and rows[0][0].seq == cached.version and rows[0][1] == cached.tx:
-                tail = rows[1:]
+            tail = self.store.newer(match_id, cached.version, cached.tx, variant=game.name)
         if tail is None:  # no usable cache (or the stream was replaced: a test flush)
             self._forget(match_id)
             game = get_variant(self.variant_name(match_id))
