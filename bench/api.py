@@ -254,10 +254,22 @@ class GinPlayer:
         if self.turn == seat:
             self.mine = view["you"]["legal_moves"]
         elif self.turn is not None:
-            headers = {"Authorization": f"Bearer {self.tokens[self.turn]}"}
-            mine = self.http.request("GET", f"/v1/matches/{self.match_id}", headers=headers)
-            self.mine = mine["you"]["legal_moves"]
+            self.mine = None if GETS else PUBLIC_MOVES.get(view["phase"])
+            if self.mine is None:
+                headers = {"Authorization": f"Bearer {self.tokens[self.turn]}"}
+                mine = self.http.request("GET", f"/v1/matches/{self.match_id}", headers=headers)
+                self.mine = mine["you"]["legal_moves"]
         return elapsed
+
+
+PUBLIC_MOVES: dict[str, list[dict[str, Any]]] = {
+    "draw": [{"type": "draw", "from": "stock"}],
+    "upcard_offer": [{"type": "take_upcard"}, {"type": "pass_upcard"}],
+}
+"""The next seat's moves that a gin client knows from the public view in the mover's response
+(G5.1, G5.2.1: a draw from the stock is always legal), so it needs no GET; like the
+Manipulation client. `--gets` makes it GET the seat's view instead."""
+GETS = False
 
 
 class XaddClient:
@@ -351,7 +363,12 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per server")
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--skip-cluster", action="store_true")
+    parser.add_argument(
+        "--gets", action="store_true", help="gin clients GET the next seat's view before it moves"
+    )
     args = parser.parse_args()
+    global GETS
+    GETS = args.gets
     seconds = 3.0 if args.quick else args.seconds
     servers = Servers(args.workers)
     measured: dict[str, list[dict[str, Any]]] = {}
