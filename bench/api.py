@@ -13,8 +13,9 @@ Starts private redis-servers and gunicorn servers with gevent workers on free po
 - the same app on a local 3-primary/3-replica Redis Cluster (jobs on an ordinary Redis).
 Each client is a thread with one keep-alive connection and its own match, holding every
 seat's token. A client times its `POST .../moves` only; the next move comes from the move
-response's own view when the mover acts again, else from one GET of the view as the seat to
-act (not timed). A round that ends (scoring is a worker's job, and none runs here) starts a
+response's own view when the mover acts again, else from the public view in that response
+(the next seat's draw, pass or upcard choice, which any client of that seat can know), else
+from one GET of the view as the seat to act (not timed; `--gets`: always, for gin). A round that ends (scoring is a worker's job, and none runs here) starts a
 new match (not timed). moves/s = timed moves over wall time. No workers run.
 
 The 2 CPU cores of this machine run the servers, Redis and the client threads together, and
