@@ -50,12 +50,17 @@ class ThreadWorker(SimpleWorker):
 
 
 def _work(service: Any, stop: threading.Event) -> None:
+    """Run the queued jobs one at a time until `stop` is set.
+
+    One job per burst, so the thread sees `stop` between any two jobs: a match of bots only
+    enqueues its next job from each job, so a burst would not run dry while such a match
+    plays, and the thread would outlive its test and take the jobs of the tests after it."""
     connection = service.queues.connection
     queues = [Queue(n, connection=connection, serializer=JSONSerializer) for n in QUEUES]
     while not stop.is_set():
         worker = ThreadWorker(queues, connection=connection, serializer=JSONSerializer)
-        worker.work(burst=True, logging_level="WARNING")
-        stop.wait(0.02)
+        if not worker.work(burst=True, max_jobs=1, logging_level="WARNING"):
+            stop.wait(0.02)
 
 
 @dataclass
@@ -106,11 +111,12 @@ def live(service: Any) -> Iterator[Live]:
         for made in found.clients:
             made.close()
         stop.set()
-        working.join(timeout=10)
+        working.join(timeout=30)
         server.shutdown()
         serving.join(timeout=10)
         server.server_close()
         set_service(None)
+        assert not working.is_alive(), "the job thread did not stop within 30 s of its test"
 
 
 @pytest.fixture
