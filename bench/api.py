@@ -15,8 +15,9 @@ Each client is a thread with one keep-alive connection and its own match, holdin
 seat's token. A client times its `POST .../moves` only; the next move comes from the move
 response's own view when the mover acts again, else from the public view in that response
 (the next seat's draw, pass or upcard choice, which any client of that seat can know), else
-from one GET of the view as the seat to act (not timed; `--gets`: always, for gin). A round that ends (scoring is a worker's job, and none runs here) starts a
-new match (not timed). moves/s = timed moves over wall time. No workers run.
+from one GET of the view as the seat to act (not timed; `--gets`: always, for gin). A round
+that ends (scoring is a worker's job, and none runs here) starts a new match (not timed).
+moves/s = timed moves over wall time. No workers run.
 
 The 2 CPU cores of this machine run the servers, Redis and the client threads together, and
 other work may be running: read the ratios (same run, same load), not the absolute figures.
