@@ -16,9 +16,9 @@ not exhaustive: any table passing I1-I6 is, and the solver's best move
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from functools import lru_cache
+from functools import lru_cache, reduce
 from itertools import combinations
-from operator import attrgetter
+from operator import attrgetter, or_
 
 from domain.cards import FULL_DECK, JOKER, JOKER_INDEX, Card, TableCard
 from domain.errors import IllegalMove
@@ -302,42 +302,51 @@ def _seat_freed(table: Table, hand: Sequence[Card]) -> Iterator[Table]:
 def hand_melds(hand: Sequence[Card]) -> Iterator[Meld]:
     """New melds from the hand alone: groups of 3 and 4, sequences of 3 or more, and the
     same completed by one joker from the hand (declared as the missing card)."""
-    return iter(_hand_melds(tuple(sorted(set(map(_INDEX, hand))))))
+    return iter(_hand_melds(reduce(or_, map(_INDEX_BIT, map(_INDEX, hand)), 0)))
 
 
 _INDEX = attrgetter("index")
+_INDEX_BIT = [1 << i for i in range(JOKER_INDEX + 1)].__getitem__
+"""A card's bit in a hand mask, by its index (the joker's is bit 52): two copies are one bit."""
 
 
 @lru_cache(maxsize=4096)
-def _hand_melds(indices: tuple[int, ...]) -> tuple[Meld, ...]:
-    """`hand_melds` of the hand's distinct card indices, ascending (a joker, the highest
-    index, last), memoised (the same hands, less one card, come back swap after swap).
-    Melds are listed rank by rank (in order of each rank's first card), then suit by suit."""
-    has_joker = bool(indices) and indices[-1] == JOKER_INDEX
-    by_rank: dict[int, list[int]] = {}
-    by_suit: dict[int, list[int]] = {}
-    for index in indices[:-1] if has_joker else indices:
-        by_rank.setdefault(index % 13, []).append(index)
-        by_suit.setdefault(index // 13, []).append(index)
-    least = 2 if has_joker else 3  # fewer cards of a rank or suit make no meld
+def _hand_melds(mask: int) -> tuple[Meld, ...]:
+    """`hand_melds` of the hand's distinct cards as a mask (bit `index`), memoised (the same
+    hands, less one card, come back swap after swap). Melds are listed rank by rank (in
+    order of each rank's first card: by suit, then rank), then suit by suit.
+
+    A rank makes a group with 3 cards, or 2 and the joker; a suit makes a sequence only with
+    three ranks in a row (M2.4: ace low, or high after a king, no wrap), or two and the joker:
+    the rank and suit fields of the mask tell both without a loop over the cards."""
+    has_joker = bool(mask >> JOKER_INDEX & 1)
+    a, b, c, d = mask & 8191, mask >> 13 & 8191, mask >> 26 & 8191, mask >> 39 & 8191
+    if has_joker:  # ranks held in at least two suits
+        grouped = (a & (b | c | d)) | (b & (c | d)) | (c & d)
+    else:  # ranks held in at least three suits
+        grouped = (a & b & (c | d)) | (c & d & (a | b))
     out: list[Meld] = []
-    for group in by_rank.values():
-        if len(group) >= least:
-            out.extend(_rank_melds(tuple(group), has_joker))
-    for group in by_suit.values():
-        if len(group) >= least and (has_joker or _has_run(group)):
-            out.extend(_suit_melds(tuple(group), has_joker))
+    left = grouped
+    for suit in (a, b, c, d):  # each rank in the order of its first card
+        first, left = suit & left, left & ~suit
+        while first:
+            low = first & -first
+            first ^= low
+            rank = low.bit_length() - 1
+            held = tuple(13 * s + rank for s in range(4) if (a, b, c, d)[s] & low)
+            out.extend(_rank_melds(held, has_joker))
+    least = 2 if has_joker else 3
+    for s, suit in enumerate((a, b, c, d)):
+        if suit.bit_count() >= least and (has_joker or _has_run(suit)):
+            held = tuple(13 * s + r for r in range(13) if suit >> r & 1)
+            out.extend(_suit_melds(held, has_joker))
     return tuple(out)
 
 
-_BIT = [1 << (i % 13) for i in range(52)].__getitem__
-
-
-def _has_run(indices: list[int]) -> bool:
-    """Three consecutive ranks among these cards of one suit (ace low, or high after a king):
-    without a joker, a suit with none makes no meld, so its (rarely repeated) cache entry is
-    not needed."""
-    ranks = sum(map(_BIT, indices))
+def _has_run(ranks: int) -> bool:
+    """Three consecutive ranks among these ranks of one suit (bit r-1 for rank r; ace low,
+    or high after a king): without a joker, a suit with none makes no meld, so its (rarely
+    repeated) cache entry is not needed."""
     ranks |= (ranks & 1) << 13
     return bool(ranks & (ranks >> 1) & (ranks >> 2))
 

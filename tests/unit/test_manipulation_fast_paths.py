@@ -5,6 +5,7 @@ identity memo in front of the meld caches (domain/memo.py)."""
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 
@@ -112,4 +113,43 @@ def test_a_suit_without_three_ranks_in_a_row_makes_no_sequence_m2_4() -> None:
         for ranks in range(1 << 13):
             indices = [suit * 13 + r for r in range(13) if ranks >> r & 1]
             cards = [FULL_DECK[i] for i in indices]
-            assert melds._has_run(indices) == any(melds._runs(cards)), (suit, bin(ranks))
+            assert melds._has_run(ranks) == any(melds._runs(cards)), (suit, bin(ranks))
+
+
+def _hand_melds_by_lists(hand: list[Card]) -> list[tuple[object, ...]]:
+    """The hand's melds found the plain way, card by card: its distinct cards grouped by rank
+    (ranks in order of their first card) and by suit, each group with enough cards (3, or 2
+    with the joker) asked for its melds; a suit without a joker only with three ranks in a
+    row (M2.4)."""
+    from domain.manipulation import melds
+
+    indices = sorted({c.index for c in hand})
+    has_joker = bool(indices) and indices[-1] == JOKER.index
+    by_rank: dict[int, list[int]] = {}
+    by_suit: dict[int, list[int]] = {}
+    for index in indices[:-1] if has_joker else indices:
+        by_rank.setdefault(index % 13, []).append(index)
+        by_suit.setdefault(index // 13, []).append(index)
+    least = 2 if has_joker else 3
+    out: list[tuple[object, ...]] = []
+    for group in by_rank.values():
+        if len(group) >= least:
+            out.extend(melds._rank_melds(tuple(group), has_joker))
+    for group in by_suit.values():
+        cards = [FULL_DECK[i] for i in group]
+        if len(group) >= least and (has_joker or any(melds._runs(cards))):
+            out.extend(melds._suit_melds(tuple(group), has_joker))
+    return out
+
+
+def test_hand_melds_from_the_hand_mask_are_those_found_card_by_card_m2() -> None:
+    """`hand_melds` reads ranks and suits off the hand's bit mask; on random hands of one and
+    two packs, with and without the joker, it lists the same melds in the same order as the
+    card-by-card grouping."""
+    from domain.manipulation import melds
+
+    rng = random.Random(13)
+    pack = [*FULL_DECK, JOKER] * 2
+    for _ in range(4000):
+        hand = rng.sample(pack, rng.randint(0, 24))
+        assert list(melds.hand_melds(hand)) == _hand_melds_by_lists(hand), hand
