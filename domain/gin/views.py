@@ -144,18 +144,30 @@ class _Shown:
         return made
 
     def discard_pile(self, discard: tuple[Card, ...]) -> FrozenList:
+        """Rendered from the last one when a card went on or came off the top (G5.2: a
+        discard, a draw from the pile), so most moves copy the codes instead of looking each
+        card up again."""
         d = self._discard
         if d[0] is discard:
             return d[1]  # type: ignore[no-any-return]
-        made = FrozenList([CODE[c.index] for c in discard])
+        made = _pile_codes(d[0], d[1], discard)
         self._discard = (discard, made)
         return made
 
     def picked(self, picked: tuple[tuple[Card, ...], ...]) -> FrozenList:
+        """Each seat's list reused while its tuple is the same object (a step changes one
+        seat's picked cards at most, G1.4)."""
         p = self._picked
         if p[0] is picked:
             return p[1]  # type: ignore[no-any-return]
-        made = FrozenList([FrozenList([CODE[c.index] for c in held]) for held in picked])
+        old, shown = p
+        same = old is not None and len(old) == len(picked)
+        made = FrozenList(
+            [
+                shown[seat] if same and held is old[seat] else _codes(held)
+                for seat, held in enumerate(picked)
+            ]
+        )
         self._picked = (picked, made)
         return made
 
@@ -166,6 +178,25 @@ class _Shown:
         made = freeze(_public_knock(knock))
         self._knock = (knock, made)
         return made  # type: ignore[no-any-return]
+
+
+def _codes(cards: tuple[Card, ...]) -> FrozenList:
+    return FrozenList([CODE[c.index] for c in cards])
+
+
+def _pile_codes(
+    old: tuple[Card, ...] | None, shown: FrozenList, new: tuple[Card, ...]
+) -> FrozenList:
+    """The codes of the pile `new`, given `shown`, the codes of the pile `old`: one card more
+    or one fewer on top is a copy of `shown` (the tuples compare by identity of their cards,
+    in C); anything else is rendered in full."""
+    if old is not None:
+        size, before = len(new), len(old)
+        if size == before + 1 and new[:before] == old:
+            return FrozenList([*shown, CODE[new[-1].index]])
+        if size == before - 1 and old[:size] == new:
+            return FrozenList(shown[:size])
+    return _codes(new)
 
 
 @by_identity(1024)
