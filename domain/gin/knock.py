@@ -39,13 +39,14 @@ def keep_after(hand: Sequence[Card], card: Card) -> tuple[Card, ...]:
     return tuple(c for c in hand if c != card)
 
 
-def discardable(state: GinState, hand: Sequence[Card]) -> tuple[Card, ...]:
-    """G5.3: every card of the hand except the one taken from the discard pile this turn."""
+def discardable(state: GinState, hand: Sequence[Card]) -> Sequence[Card]:
+    """G5.3: every card of the hand except the one taken from the discard pile this turn (the
+    hand itself when none is barred)."""
     taken = state.taken
     if taken is not None and state.options.no_discard_of_taken_card:
         index = taken.index
         return tuple([c for c in hand if c.index != index])
-    return tuple(hand)
+    return hand
 
 
 def knock_cards(state: GinState, seat: int) -> tuple[Card, ...]:

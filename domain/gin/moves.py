@@ -476,7 +476,7 @@ def legal_moves(state: GinState, seat: int) -> list[dict[str, Any]]:
         ok = state.options.advice_enabled and advice_open(state)
         ok = ok and state.advice < MAX_ADVICE_PER_TURN
         return [{"type": "advise"}] if ok else []
-    if to_act(state) != seat:
+    if (state.turn if state.phase in _PLAYING else None) != seat:  # to_act, inlined
         return []
     return _turn_moves(state, seat)
 
@@ -508,5 +508,7 @@ def _turn_moves(state: GinState, seat: int) -> list[dict[str, Any]]:
     discards = _DISCARDS
     knocks = _KNOCKS
     moves: list[dict[str, Any]] = [discards[c.index] for c in free]
-    moves += [knocks[c.index] for c in knock_among(state, hand_mask(state, seat), free)]
+    knocking = knock_among(state, hand_mask(state, seat), free)
+    if knocking:  # most hands: none (G6.2)
+        moves += [knocks[c.index] for c in knocking]
     return moves
