@@ -70,9 +70,7 @@ def view(state: GinState, seat: int | None) -> dict[str, Any]:
     The view's dict and its `you` are its own; every other list and dict in it is read-only
     (domain/frozen.py) and shared with the views of the states around it (`_Shown`), so a
     view's cost does not grow with the rounds played or the cards in the discard pile."""
-    out = _shown(state.players).public(state)
-    out["you"] = _you(state, seat) if seat is not None and 0 <= seat < len(state.players) else None
-    return out
+    return _shown(state.players).render(state, seat)
 
 
 _PLAYING = (UPCARD_OFFER, DRAW, DISCARD)  # as moves.to_act, inlined
@@ -85,21 +83,21 @@ class _Shown:
     objects, so a part is reused while its fields are the very same objects (`is`, no hashing)
     and rendered again, once, when one was replaced. Each part is held as one tuple of
     (fields..., rendered) and replaced whole, so a reader never sees a half-updated part.
-    `public` checks every part inline and calls a method only to render one again: a view
+    `render` checks every part inline and calls a method only to render one again: a view
     is one call here, not one per part."""
 
     __slots__ = ("_discard", "_hand", "_knock", "_picked")
 
     def __init__(self) -> None:
         none = (None, None)
-        self._hand: tuple[Any, ...] = (None,) * 10
+        self._hand: tuple[Any, ...] = (None,) * 11
         self._discard: tuple[Any, Any] = none
         self._picked: tuple[Any, Any] = none
         self._knock: tuple[Any, Any] = none
 
-    def public(self, state: GinState) -> dict[str, Any]:
-        """The view of `state` but `you`: a copy of the hand's template (the keys in api.md's
-        order, the values that change only between hands) with this move's values set."""
+    def render(self, state: GinState, seat: int | None) -> dict[str, Any]:
+        """The view: a copy of the hand's template (the keys in api.md's order, the values
+        that change only between hands) with this move's values and `you` set."""
         h = self._hand
         if not (
             h[0] is state.roles
@@ -121,7 +119,7 @@ class _Shown:
         out["turn"] = state.turn if phase in _PLAYING else None
         sizes = (len(hands[0]), len(hands[1]), len(hands[2]))  # 2 or 3 sizes a hand (G5.2)
         seats = h[9].get(sizes)
-        out["seats"] = _seats(state, h[9], sizes) if seats is None else seats
+        out["seats"] = _seats(state, h[9], sizes, h[10]) if seats is None else seats
         out["stock_size"] = len(state.stock)
         out["discard_top"] = CODE[discard[-1].index] if discard else None
         out["discard_size"] = len(discard)
@@ -132,10 +130,13 @@ class _Shown:
         k = self._knock
         if knock is not None:
             out["knock"] = k[1] if k[0] is knock else self._new_knock(knock)
+        if seat is not None and 0 <= seat < len(state.players):
+            out["you"] = _you(state, seat, h[10][seat])
         return out
 
     def _new_hand(self, state: GinState) -> tuple[Any, ...]:
-        """The template of a hand's views, and its seats by hand sizes (none made yet)."""
+        """The template of a hand's views, its seats by hand sizes (none made yet) and each
+        seat's role (G1.1)."""
         hand: tuple[Any, ...] = (
             state.roles,
             state.scores,
@@ -147,6 +148,7 @@ class _Shown:
             state.seeded,
             _template(state),
             {},  # the seats part by hand sizes
+            _role_names(state.roles, len(state.players)),
         )
         self._hand = hand
         return hand
@@ -246,10 +248,12 @@ def _role_names(roles: Roles | None, count: int) -> list[str | None]:
 
 
 def _seats(
-    state: GinState, made: dict[tuple[int, ...], FrozenList], sizes: tuple[int, ...]
+    state: GinState,
+    made: dict[tuple[int, ...], FrozenList],
+    sizes: tuple[int, ...],
+    names: list[str | None],
 ) -> FrozenList:
     """The seats part of a hand's views with these hand sizes, kept in `made`."""
-    names = _role_names(state.roles, len(state.players))
     seats = made[sizes] = FrozenList(
         FrozenDict(
             {
@@ -276,11 +280,12 @@ def _public_knock(knock: Knock) -> dict[str, Any]:
     }
 
 
-def _you(state: GinState, seat: int) -> dict[str, Any]:
+def _you(state: GinState, seat: int, role: str | None) -> dict[str, Any]:
+    """The seat's own part: its role this hand (G1.1), its hand and its legal moves."""
     roles = state.roles
     you: dict[str, Any] = {
         "seat": seat,
-        "role": roles.of(seat) if roles is not None else None,
+        "role": role,
         "hand": [CODE[c.index] for c in state.hands[seat]],
         "legal_moves": legal_moves(state, seat),
     }
