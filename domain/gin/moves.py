@@ -92,6 +92,8 @@ def to_act(state: GinState) -> int | None:
 
 def pending(state: GinState) -> dict[str, Any] | None:
     """The SYSTEM move due now, if any (G9)."""
+    if state.phase in _PLAYING:  # most calls: a seat is to act
+        return None
     if state.phase == ROLE_DRAW:
         return {"type": "draw_roles"}
     if state.phase == SCORING:
