@@ -45,10 +45,17 @@ class FrozenList(list[Any]):
         return (FrozenList, (list(self),))
 
 
+_LEAVES = frozenset({str, int, bool, float, type(None)})
+"""The JSON leaf types, tested by exact type first: most values of a round result are card
+codes and numbers, and `isinstance` against the Mapping ABC costs several times more."""
+
+
 def freeze(value: Any) -> Any:
     """`value` (JSON data) with every dict and list made read-only, all the way down."""
+    if type(value) in _LEAVES:
+        return value
     if isinstance(value, Mapping):
-        return FrozenDict({k: freeze(v) for k, v in value.items()})
+        return FrozenDict({k: v if type(v) in _LEAVES else freeze(v) for k, v in value.items()})
     if isinstance(value, list | tuple):
-        return FrozenList(freeze(v) for v in value)
+        return FrozenList([v if type(v) in _LEAVES else freeze(v) for v in value])
     return value

@@ -16,8 +16,8 @@ where `deck` is the round's full deck order as card codes and `salt` a 32-byte h
 from __future__ import annotations
 
 import hashlib
-from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from collections.abc import Callable, Iterator, MutableSequence, Sequence
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -38,6 +38,8 @@ _SPAN = 1 << 256
 _IPAD = bytes(x ^ 0x36 for x in range(256))
 _OPAD = bytes(x ^ 0x5C for x in range(256))
 _BLOCK_SIZE = 64  # SHA-256's block size, as RFC 2104 pads the HMAC key to
+_LIMITS = tuple(_SPAN - _SPAN % n if n else 0 for n in range(64))
+"""`randbelow`'s rejection limit for each n below 64 (a deck's shuffle asks for 2..52)."""
 
 
 class DealRng:
@@ -46,45 +48,60 @@ class DealRng:
     Block i is `HMAC-SHA256(key, purpose ":" i as 8 big-endian bytes)`. The HMAC is computed
     as RFC 2104 defines it, from the two SHA-256 states of the padded key made once per
     generator and copied per block: the same bytes as `hmac.new` (tests/unit/test_shuffle.py),
-    at about half its cost (a deal is 52 blocks)."""
+    at about half its cost (a deal is 52 blocks). The blocks come from one generator
+    (`_blocks`), which keeps the states and the counter in its locals."""
 
     def __init__(self, key: str, purpose: str) -> None:
         raw = bytes.fromhex(key) if _is_hex(key) else key.encode()
         if len(raw) > _BLOCK_SIZE:
             raw = hashlib.sha256(raw).digest()
         raw = raw.ljust(_BLOCK_SIZE, b"\0")
-        self._inner = hashlib.sha256(raw.translate(_IPAD))
-        self._outer = hashlib.sha256(raw.translate(_OPAD))
-        self._prefix = purpose.encode() + b":"
-        self._counter = 0
+        inner = hashlib.sha256(raw.translate(_IPAD))
+        outer = hashlib.sha256(raw.translate(_OPAD))
+        self._next = _blocks(inner, outer, purpose.encode() + b":").__next__
 
     def _block(self) -> int:
-        self._counter += 1
-        inner = self._inner.copy()
-        inner.update(self._prefix + self._counter.to_bytes(8, "big"))
-        outer = self._outer.copy()
-        outer.update(inner.digest())
-        return int.from_bytes(outer.digest(), "big")
+        return self._next()
 
     def randbelow(self, n: int) -> int:
         """A uniform integer in [0, n), by rejection sampling on 256-bit blocks."""
         if n <= 0:
             raise ValueError("randbelow needs n > 0")
-        limit = _SPAN - _SPAN % n
-        while True:
-            x = self._block()
-            if x < limit:
-                return x % n
+        return _below(self._next, n)
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Fisher-Yates in place."""
+        draw = self._next
         for i in range(len(items) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+            j = _below(draw, i + 1)
             items[i], items[j] = items[j], items[i]
 
     def token(self) -> str:
         """32 bytes of hex, e.g. a round's commitment salt."""
-        return f"{self._block():064x}"
+        return f"{self._next():064x}"
+
+
+def _blocks(inner: Any, outer: Any, prefix: bytes) -> Iterator[int]:
+    """Blocks 1, 2, ... as integers: HMAC(prefix + counter) from the padded key's states."""
+    counter = 0
+    from_bytes = int.from_bytes
+    while True:
+        counter += 1
+        digest = inner.copy()
+        digest.update(prefix + counter.to_bytes(8, "big"))
+        mac = outer.copy()
+        mac.update(digest.digest())
+        yield from_bytes(mac.digest(), "big")
+
+
+def _below(draw: Callable[[], int], n: int) -> int:
+    """A uniform integer in [0, n) from 256-bit blocks, rejecting those at or over the
+    largest multiple of n (so every residue is equally likely)."""
+    limit = _LIMITS[n] if n < 64 else _SPAN - _SPAN % n
+    while True:
+        x = draw()
+        if x < limit:
+            return x % n
 
 
 def commitment(deck: Sequence[str], salt: str) -> str:

@@ -102,9 +102,10 @@ def deal_round(
     deck = list(FULL_DECK)
     DealRng(deal_key, f"deal:{round_no}").shuffle(deck)
     salt = DealRng(salts or deal_key, f"salt:{round_no}").token()
+    dealt = codes(deck)  # the deck's codes once; the hands, upcard and stock are slices
     hands: list[list[str] | None] = [None] * seats
-    hands[roles.captain] = codes(deck[0:20:2])
-    hands[roles.box] = codes(deck[1:20:2])
+    hands[roles.captain] = dealt[0:20:2]
+    hands[roles.box] = dealt[1:20:2]
     return Event(
         "RoundDealt",
         {
@@ -113,10 +114,10 @@ def deal_round(
             "captain": roles.captain,
             "advisor": roles.advisor,
             "hands": hands,
-            "upcard": str(deck[20]),
-            "stock": codes(deck[21:]),
+            "upcard": dealt[20],
+            "stock": dealt[21:],
             "salt": salt,
-            "commitment": commitment(codes(deck), salt),
+            "commitment": commitment(dealt, salt),
         },
     )
 

@@ -26,7 +26,7 @@ from domain.errors import IllegalMove
 from domain.events import Event
 from domain.gin import melds
 from domain.gin.melds.core import least_deadwood
-from domain.gin.state import GinState, Knock, codes
+from domain.gin.state import GinState, Knock, codes, hand_mask
 
 Melds = tuple[tuple[Card, ...], ...]
 
@@ -39,32 +39,32 @@ def keep_after(hand: Sequence[Card], card: Card) -> tuple[Card, ...]:
     return tuple(c for c in hand if c != card)
 
 
-def discardable(state: GinState, hand: Sequence[Card]) -> tuple[Card, ...]:
-    """G5.3: every card of the hand except the one taken from the discard pile this turn."""
+def discardable(state: GinState, hand: Sequence[Card]) -> Sequence[Card]:
+    """G5.3: every card of the hand except the one taken from the discard pile this turn (the
+    hand itself when none is barred)."""
     taken = state.taken
     if taken is not None and state.options.no_discard_of_taken_card:
         index = taken.index
         return tuple([c for c in hand if c.index != index])
-    return tuple(hand)
+    return hand
 
 
-def knock_cards(state: GinState, hand: Sequence[Card]) -> tuple[Card, ...]:
+def knock_cards(state: GinState, seat: int) -> tuple[Card, ...]:
     """G6.2: the discards that leave at most `knock_limit` deadwood in the other 10 cards."""
-    return knock_among(state, hand, discardable(state, hand))
+    return knock_among(state, hand_mask(state, seat), discardable(state, state.hands[seat]))
 
 
-def knock_among(state: GinState, hand: Sequence[Card], free: Sequence[Card]) -> tuple[Card, ...]:
-    """`knock_cards` given the hand's discardable cards `free`.
+def knock_among(state: GinState, full: int, free: Sequence[Card]) -> tuple[Card, ...]:
+    """`knock_cards` given the hand's mask `full` (state.hand_mask) and its discardable cards
+    `free`.
 
     The 11-card count (G6.2) is the least over every discard, so when even it is over the
     limit no discard qualifies: one search instead of eleven for most hands."""
-    full = 0
-    for c in hand:
-        full |= 1 << c.index
     limit = state.options.knock_limit
-    if full.bit_count() == melds.MAX_HAND and least_deadwood(full, True) > limit:
+    size = full.bit_count()
+    if size == melds.MAX_HAND and least_deadwood(full, True) > limit:
         return ()
-    eleven = full.bit_count() - 1 == melds.MAX_HAND  # what is left after the discard
+    eleven = size - 1 == melds.MAX_HAND  # what is left after the discard
     return tuple([c for c in free if least_deadwood(full & ~(1 << c.index), eleven) <= limit])
 
 

@@ -49,6 +49,7 @@ from domain.gin.state import (
     GinState,
     Phase,
     evolve,
+    hand_mask,
 )
 from domain.shuffle import salt_key
 
@@ -91,6 +92,8 @@ def to_act(state: GinState) -> int | None:
 
 def pending(state: GinState) -> dict[str, Any] | None:
     """The SYSTEM move due now, if any (G9)."""
+    if state.phase in _PLAYING:  # most calls: a seat is to act
+        return None
     if state.phase == ROLE_DRAW:
         return {"type": "draw_roles"}
     if state.phase == SCORING:
@@ -277,7 +280,7 @@ def _accepted_discard(state: GinState, seat: int, move: dict[str, Any]) -> tuple
     if len(move) != 2 or type(code) is not str:
         return None
     card = CARD_OF.get(code)
-    if card is None or card.index not in [c.index for c in state.hands[seat]]:
+    if card is None or not hand_mask(state, seat) >> card.index & 1:
         return None
     taken = state.taken
     if taken is not None and taken.index == card.index and state.options.no_discard_of_taken_card:
@@ -440,8 +443,8 @@ def _knock(state: GinState, seat: int, move: Move) -> tuple[Event, ...]:
 def _held(state: GinState, seat: int, move: Move) -> Card:
     assert move.card is not None
     card = move.card
-    index = card.index  # cards compare by index; ints compare without a method call
-    if index not in [c.index for c in state.hands[seat]]:
+    index = card.index
+    if not hand_mask(state, seat) >> index & 1:
         raise IllegalMove(f"cannot {move.type} {card}: it is not in your hand")
     taken = state.taken
     if taken is not None and taken.index == index and state.options.no_discard_of_taken_card:
@@ -475,7 +478,7 @@ def legal_moves(state: GinState, seat: int) -> list[dict[str, Any]]:
         ok = state.options.advice_enabled and advice_open(state)
         ok = ok and state.advice < MAX_ADVICE_PER_TURN
         return [{"type": "advise"}] if ok else []
-    if to_act(state) != seat:
+    if (state.turn if state.phase in _PLAYING else None) != seat:  # to_act, inlined
         return []
     return _turn_moves(state, seat)
 
@@ -507,5 +510,7 @@ def _turn_moves(state: GinState, seat: int) -> list[dict[str, Any]]:
     discards = _DISCARDS
     knocks = _KNOCKS
     moves: list[dict[str, Any]] = [discards[c.index] for c in free]
-    moves += [knocks[c.index] for c in knock_among(state, hand, free)]
+    knocking = knock_among(state, hand_mask(state, seat), free)
+    if knocking:  # most hands: none (G6.2)
+        moves += [knocks[c.index] for c in knocking]
     return moves

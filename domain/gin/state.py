@@ -103,6 +103,7 @@ class GinState:
     round: int = 0
     roles: Roles | None = None
     hands: tuple[tuple[Card, ...], ...] = ((), (), ())
+    held: int = 0  # every hand as one mask: bit SEAT_BITS * seat + Card.index (`hand_mask`)
     stock: tuple[Card, ...] = ()  # index 0 is the top card
     discard: tuple[Card, ...] = ()  # the last card is the top card
     turn: int | None = None
@@ -148,15 +149,47 @@ def _without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     return tuple([c for c in hand if c.index != index])
 
 
+Changes = dict[str, Any]
+"""The new state's field values: a copy of the old state's, which each fold step updates with
+the fields its event changes (`version` is set by `evolve`)."""
+
+
+SEAT_BITS = 64
+_HAND_FIELD = (1 << SEAT_BITS) - 1
+
+
+def hand_mask(state: GinState, seat: int) -> int:
+    """The cards of `seat`'s hand as a card mask (bit = Card.index), without a loop over the
+    hand: the fold keeps every hand's bits in `held` as it keeps `hands` (G6.2's count and
+    the checks that a card is held read it)."""
+    return state.held >> SEAT_BITS * seat & _HAND_FIELD
+
+
+def _held(hands: tuple[tuple[Card, ...], ...]) -> int:
+    """`held` of dealt hands."""
+    bits = 0
+    for seat, hand in enumerate(hands):
+        for card in hand:
+            bits |= 1 << (SEAT_BITS * seat + card.index)
+    return bits
+
+
 def _set_hand(state: GinState, seat: int, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
     hands = list(state.hands)
     hands[seat] = hand
     return tuple(hands)
 
 
-Changes = dict[str, Any]
-"""The new state's field values: a copy of the old state's, which each fold step updates with
-the fields its event changes (`version` is set by `evolve`)."""
+def _add_card(state: GinState, seat: int, card: Card, out: Changes) -> None:
+    """`card` joins `seat`'s hand (a draw, the upcard taken): in `hands` and in `held`."""
+    out["hands"] = _set_hand(state, seat, (*state.hands[seat], card))
+    out["held"] = state.held | 1 << (SEAT_BITS * seat + card.index)
+
+
+def _drop_card(state: GinState, seat: int, card: Card, out: Changes) -> None:
+    """`card` leaves `seat`'s hand (a discard, the face-down knock card)."""
+    out["hands"] = _set_hand(state, seat, _without(state.hands[seat], card))
+    out["held"] = state.held & ~(1 << (SEAT_BITS * seat + card.index))
 
 
 def _match_created(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
@@ -183,6 +216,7 @@ def _round_dealt(state: GinState, data: Mapping[str, Any], out: Changes) -> None
     out["round"] = int(data["round"])
     out["roles"] = roles
     out["hands"] = hands
+    out["held"] = _held(hands)
     out["stock"] = cards(data["stock"])
     out["discard"] = (CARD_OF[data["upcard"]],)
     out["turn"] = roles.captain
@@ -218,7 +252,7 @@ def _upcard_passed(state: GinState, data: Mapping[str, Any], out: Changes) -> No
 def _upcard_taken(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
     seat, card = int(data["seat"]), CARD_OF[data["card"]]
     out["phase"] = DISCARD
-    out["hands"] = _set_hand(state, seat, (*state.hands[seat], card))
+    _add_card(state, seat, card, out)
     out["discard"] = state.discard[:-1]
     out["taken"] = card
     out["picked"] = _add_pick(state, seat, card)
@@ -227,7 +261,7 @@ def _upcard_taken(state: GinState, data: Mapping[str, Any], out: Changes) -> Non
 def _card_drawn(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
     seat, card = int(data["seat"]), CARD_OF[data["card"]]
     out["phase"] = DISCARD
-    out["hands"] = _set_hand(state, seat, (*state.hands[seat], card))
+    _add_card(state, seat, card, out)
     if data["from"] == "stock":
         out["stock"] = state.stock[1:]
         out["stock_only"] = False
@@ -263,7 +297,7 @@ def _card_discarded(state: GinState, data: Mapping[str, Any], out: Changes) -> N
     assert roles is not None
     seat, card = int(data["seat"]), CARD_OF[data["card"]]
     ended = len(state.stock) == 2
-    out["hands"] = _set_hand(state, seat, _without(state.hands[seat], card))
+    _drop_card(state, seat, card, out)
     out["discard"] = (*state.discard, card)
     out["taken"] = None
     out["picked"] = _drop_pick(state, seat, card)
@@ -285,7 +319,7 @@ def _knocked(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
     out["phase"] = SCORING
     out["turn"] = None
     out["taken"] = None
-    out["hands"] = _set_hand(state, seat, _without(state.hands[seat], card))
+    _drop_card(state, seat, card, out)
     out["picked"] = _drop_pick(state, seat, card)  # the knock card is face down (G6.3.1)
     _captain_moved(state, data["seat"], out)
 

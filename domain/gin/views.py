@@ -70,24 +70,7 @@ def view(state: GinState, seat: int | None) -> dict[str, Any]:
     The view's dict and its `you` are its own; every other list and dict in it is read-only
     (domain/frozen.py) and shared with the views of the states around it (`_Shown`), so a
     view's cost does not grow with the rounds played or the cards in the discard pile."""
-    shown = _shown(state.players)
-    phase = state.phase
-    discard = state.discard
-    knock = state.knock
-    out = shown.template(state).copy()  # the keys in api.md's order, the hand's values set
-    out["version"] = state.version
-    out["status"] = "finished" if phase == FINISHED else "active"
-    out["phase"] = phase._value_
-    out["turn"] = state.turn if phase in _PLAYING else None
-    out["seats"] = shown.seats(state)
-    out["stock_size"] = len(state.stock)
-    out["discard_top"] = CODE[discard[-1].index] if discard else None
-    out["discard_size"] = len(discard)
-    out["discard_pile"] = shown.discard_pile(discard)
-    out["picked"] = shown.picked(state.picked)
-    out["knock"] = None if knock is None else shown.knock(knock)
-    out["you"] = _you(state, seat) if seat is not None and 0 <= seat < len(state.players) else None
-    return out
+    return _shown(state.players).render(state, seat)
 
 
 _PLAYING = (UPCARD_OFFER, DRAW, DISCARD)  # as moves.to_act, inlined
@@ -99,73 +82,123 @@ class _Shown:
     A fold step replaces only the fields it changes and passes the others on as the same
     objects, so a part is reused while its fields are the very same objects (`is`, no hashing)
     and rendered again, once, when one was replaced. Each part is held as one tuple of
-    (fields..., rendered) and replaced whole, so a reader never sees a half-updated part."""
+    (fields..., rendered) and replaced whole, so a reader never sees a half-updated part.
+    `render` checks every part inline and calls a method only to render one again: a view
+    is one call here, not one per part."""
 
-    __slots__ = ("_discard", "_hand", "_knock", "_picked", "_seats")
+    __slots__ = ("_discard", "_hand", "_knock", "_picked")
 
     def __init__(self) -> None:
         none = (None, None)
-        self._hand: tuple[Any, ...] = (None,) * 9
-        self._seats: tuple[Any, dict[tuple[int, ...], FrozenList]] = (None, {})
+        self._hand: tuple[Any, ...] = (None,) * 11
         self._discard: tuple[Any, Any] = none
         self._picked: tuple[Any, Any] = none
         self._knock: tuple[Any, Any] = none
 
-    def template(self, state: GinState) -> dict[str, Any]:
-        """The view's keys in order, with the values that change only between hands."""
-        roles, scores, rounds, winners = state.roles, state.scores, state.rounds, state.winners
+    def render(self, state: GinState, seat: int | None) -> dict[str, Any]:
+        """The view: a copy of the hand's template (the keys in api.md's order, the values
+        that change only between hands) with this move's values and `you` set."""
         h = self._hand
-        if (
-            h[0] is roles
-            and h[1] is scores
-            and h[2] is rounds
-            and h[3] is winners
+        if not (
+            h[0] is state.roles
+            and h[1] is state.scores
+            and h[2] is state.rounds
+            and h[3] is state.winners
             and h[4] is state.options
             and h[5] == state.round
             and h[6] == state.commitment
             and h[7] is state.seeded
         ):
-            return h[8]  # type: ignore[no-any-return]
-        made = _template(state)
-        self._hand = (roles, scores, rounds, winners, state.options, state.round)
-        self._hand += (state.commitment, state.seeded, made)
-        return made
-
-    def seats(self, state: GinState) -> FrozenList:
-        """By the hand's roles, then by the hand sizes (two or three sizes a hand: a seat
-        holds 11 cards between its draw and its discard)."""
-        roles, hands, s = state.roles, state.hands, self._seats
-        if s[0] is not roles:
-            s = self._seats = (roles, {})
-        sizes = (len(hands[0]), len(hands[1]), len(hands[2]))
-        made = s[1].get(sizes)
-        if made is None:
-            made = s[1][sizes] = _seats(state)
-        return made
-
-    def discard_pile(self, discard: tuple[Card, ...]) -> FrozenList:
+            h = self._new_hand(state)
+        hands, discard, picked, knock = state.hands, state.discard, state.picked, state.knock
+        phase = state.phase
+        out: dict[str, Any] = h[8].copy()
+        out["version"] = state.version
+        out["status"] = "finished" if phase == FINISHED else "active"
+        out["phase"] = phase._value_
+        out["turn"] = state.turn if phase in _PLAYING else None
+        sizes = (len(hands[0]), len(hands[1]), len(hands[2]))  # 2 or 3 sizes a hand (G5.2)
+        seats = h[9].get(sizes)
+        out["seats"] = _seats(state, h[9], sizes, h[10]) if seats is None else seats
+        out["stock_size"] = len(state.stock)
+        out["discard_top"] = CODE[discard[-1].index] if discard else None
+        out["discard_size"] = len(discard)
         d = self._discard
-        if d[0] is discard:
-            return d[1]  # type: ignore[no-any-return]
-        made = FrozenList([CODE[c.index] for c in discard])
+        out["discard_pile"] = d[1] if d[0] is discard else self._new_discard(discard)
+        p = self._picked
+        out["picked"] = p[1] if p[0] is picked else self._new_picked(picked)
+        k = self._knock
+        if knock is not None:
+            out["knock"] = k[1] if k[0] is knock else self._new_knock(knock)
+        if seat is not None and 0 <= seat < len(state.players):
+            out["you"] = _you(state, seat, h[10][seat])
+        return out
+
+    def _new_hand(self, state: GinState) -> tuple[Any, ...]:
+        """The template of a hand's views, its seats by hand sizes (none made yet) and each
+        seat's role (G1.1)."""
+        hand: tuple[Any, ...] = (
+            state.roles,
+            state.scores,
+            state.rounds,
+            state.winners,
+            state.options,
+            state.round,
+            state.commitment,
+            state.seeded,
+            _template(state),
+            {},  # the seats part by hand sizes
+            _role_names(state.roles, len(state.players)),
+        )
+        self._hand = hand
+        return hand
+
+    def _new_discard(self, discard: tuple[Card, ...]) -> FrozenList:
+        """Rendered from the last one when a card went on or came off the top (G5.2: a
+        discard, a draw from the pile), so most moves copy the codes instead of looking each
+        card up again."""
+        d = self._discard
+        made = _pile_codes(d[0], d[1], discard)
         self._discard = (discard, made)
         return made
 
-    def picked(self, picked: tuple[tuple[Card, ...], ...]) -> FrozenList:
-        p = self._picked
-        if p[0] is picked:
-            return p[1]  # type: ignore[no-any-return]
-        made = FrozenList([FrozenList([CODE[c.index] for c in held]) for held in picked])
+    def _new_picked(self, picked: tuple[tuple[Card, ...], ...]) -> FrozenList:
+        """Each seat's list reused while its tuple is the same object (a step changes one
+        seat's picked cards at most, G1.4)."""
+        old, shown = self._picked
+        same = old is not None and len(old) == len(picked)
+        made = FrozenList(
+            [
+                shown[seat] if same and held is old[seat] else _codes(held)
+                for seat, held in enumerate(picked)
+            ]
+        )
         self._picked = (picked, made)
         return made
 
-    def knock(self, knock: Knock) -> FrozenDict:
-        k = self._knock
-        if k[0] is knock:
-            return k[1]  # type: ignore[no-any-return]
-        made = freeze(_public_knock(knock))
+    def _new_knock(self, knock: Knock) -> FrozenDict:
+        made: FrozenDict = freeze(_public_knock(knock))
         self._knock = (knock, made)
-        return made  # type: ignore[no-any-return]
+        return made
+
+
+def _codes(cards: tuple[Card, ...]) -> FrozenList:
+    return FrozenList([CODE[c.index] for c in cards])
+
+
+def _pile_codes(
+    old: tuple[Card, ...] | None, shown: FrozenList, new: tuple[Card, ...]
+) -> FrozenList:
+    """The codes of the pile `new`, given `shown`, the codes of the pile `old`: one card more
+    or one fewer on top is a copy of `shown` (the tuples compare by identity of their cards,
+    in C); anything else is rendered in full."""
+    if old is not None:
+        size, before = len(new), len(old)
+        if size == before + 1 and new[:before] == old:
+            return FrozenList([*shown, CODE[new[-1].index]])
+        if size == before - 1 and old[:size] == new:
+            return FrozenList(shown[:size])
+    return _codes(new)
 
 
 @by_identity(1024)
@@ -214,21 +247,26 @@ def _role_names(roles: Roles | None, count: int) -> list[str | None]:
     return names
 
 
-def _seats(state: GinState) -> FrozenList:
-    hands = state.hands
-    names = _role_names(state.roles, len(state.players))
-    return FrozenList(
+def _seats(
+    state: GinState,
+    made: dict[tuple[int, ...], FrozenList],
+    sizes: tuple[int, ...],
+    names: list[str | None],
+) -> FrozenList:
+    """The seats part of a hand's views with these hand sizes, kept in `made`."""
+    seats = made[sizes] = FrozenList(
         FrozenDict(
             {
                 "seat": seat,
                 "name": player.name,
                 "bot": player.bot,
-                "hand_size": len(hands[seat]),
+                "hand_size": sizes[seat],
                 "role": names[seat],
             }
         )
         for seat, player in enumerate(state.players)
     )
+    return seats
 
 
 def _public_knock(knock: Knock) -> dict[str, Any]:
@@ -242,11 +280,12 @@ def _public_knock(knock: Knock) -> dict[str, Any]:
     }
 
 
-def _you(state: GinState, seat: int) -> dict[str, Any]:
+def _you(state: GinState, seat: int, role: str | None) -> dict[str, Any]:
+    """The seat's own part: its role this hand (G1.1), its hand and its legal moves."""
     roles = state.roles
     you: dict[str, Any] = {
         "seat": seat,
-        "role": roles.of(seat) if roles is not None else None,
+        "role": role,
         "hand": [CODE[c.index] for c in state.hands[seat]],
         "legal_moves": legal_moves(state, seat),
     }
