@@ -20,16 +20,13 @@ whose spare joker is laid on after).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from domain.manipulation.table.dp import (
-    FITS,
     HIGH,
-    LARGEST,
-    OUTER,
+    NEED,
     SUIT,
-    SUM,
     USED,
     WIDTH,
     Back,
@@ -41,6 +38,8 @@ from domain.manipulation.table.dp import (
     advance,
     cells,
     close_rank,
+    closed,
+    entered,
     group_room,
     options,
 )
@@ -87,11 +86,11 @@ def _rank_one(supply: Supply, steps: list[Cell]) -> tuple[dict[int, int], list[B
     history: list[Back] = []
     room = group_room(steps[:4], supply.jokers)
     for cell in steps[:4]:
-        limits = Limits(-1, room[cell.suit], cell.suit == 3)
+        limits = Limits(-1, room[cell.suit], cell.suit == 3, supply.jokers, NEED)
         layer, back = advance(cell, layer, supply.jokers, limits)
         _drop_more_jokers(layer)
         history.append(back)
-    layer, back = close_rank(layer)
+    layer, back = close_rank(layer, NEED)
     _drop_more_jokers(layer)
     history.append(back)
     if supply.budget is not None:
@@ -107,12 +106,15 @@ def _drop_more_jokers(layer: dict[int, int]) -> None:
 
 
 def _trace_rank_one(history: list[Back], key: int) -> list[Choice]:
-    key = history[4][key][0]
+    before = history[4][key][0]
+    grouped = (key >> USED & 7) - (before >> USED & 7)  # as `program.trace`
+    key = before
     out: list[Choice] = []
     for back in reversed(history[:4]):
         key, choice = back[key]
         assert choice is not None
         out.append(choice)
+    out[0] = replace(out[0], group_jokers=grouped)
     out.reverse()
     return out
 
@@ -127,7 +129,7 @@ class _Walk:
     highs: list[int]
     dead: list[dict[int, int]] = field(default_factory=lambda: [{} for _ in range(52)])
     path: list[Choice] = field(default_factory=list)
-    rooms: list[int] = field(default_factory=list)
+    limits: list[Limits] = field(default_factory=list)
     parts: list[tuple[tuple[int, int], ...]] = field(default_factory=list)
     menus: list[dict[int, tuple[Option, ...]]] = field(
         default_factory=lambda: [{} for _ in range(52)]
@@ -138,8 +140,10 @@ class _Walk:
 
     def __post_init__(self) -> None:
         self.every = (1 << len(self.highs)) - 1
+        jokers = self.supply.jokers
         for rank in range(1, 14):
-            self.rooms += group_room(self.steps[4 * (rank - 1) : 4 * rank], self.supply.jokers)
+            rooms = group_room(self.steps[4 * (rank - 1) : 4 * rank], jokers)
+            self.limits += [Limits(-1, room, s == 3, jokers, NEED) for s, room in enumerate(rooms)]
         for suit in range(4):
             mine = 7 << (WIDTH * suit + 9)
             split: dict[int, int] = {}
@@ -183,18 +187,19 @@ class _Walk:
     def _try(self, k: int, whole: int, wide: int, need: int) -> tuple[int, int]:
         """Step k's choices from `whole`, as `go`."""
         cell = self.steps[k]
-        room, last = self.rooms[k], cell.suit == 3
+        limits = self.limits[k]
         alive = unasked = 0
         for delta, group, _gain, choice in self._options(cell, k, whole):
-            new_key = whole + delta
-            largest = new_key >> LARGEST
-            if group > largest:
-                new_key += (group - largest) << LARGEST
-                largest = group
-            slots = new_key >> SUM & 31
-            if slots + room < 3 * largest or (last and not FITS[slots][largest]):
+            new_key = entered(whole, delta, group, limits)
+            if new_key < 0:
                 continue
-            new_key &= OUTER & ~HIGH if last else ~HIGH  # the high aces travel in the masks
+            if limits.last:  # the rank closes (`program.trace` keeps its group jokers so)
+                grouped = closed(new_key, NEED)
+                extra = (grouped >> USED) - (new_key >> USED & 7)
+                if extra:
+                    choice = replace(choice, group_jokers=extra)
+                new_key = grouped
+            new_key &= ~HIGH  # the high aces travel in the masks
             self.path.append(choice)
             won, left = self.go(k + 1, new_key, wide, need)
             if won & need:
