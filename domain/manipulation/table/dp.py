@@ -32,8 +32,10 @@ This module holds the state, the choices of one step and the step over plain sta
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from typing import TypeVar
 
 JOKER_POINTS = 25
 NO_CAP = 7  # the most slots one identity can take (2 copies, kept and free jokers)
@@ -366,6 +368,74 @@ def needs(normal: bool) -> Needs:
 
 # the set-aside aces of every suit (the `high` fields)
 HIGH = sum(7 << (WIDTH * suit + 9) for suit in range(4))
+
+
+# --- states at least as good as others (the normal form) -----------------------------------
+#
+# A state with at least as many long sequences open in every suit as another, and otherwise
+# the same but for no more free jokers used, is at least as good: whatever completes the
+# other completes it, with the same cards. A long sequence may stop or go on, so it does
+# what a short one does; where the other starts a sequence, it continues its spare long one
+# instead (`_splits` starts none while a long one stops), which then stands for that short
+# one; the cap on open long ones (`_after`) leaves it as many. Its spare free jokers are
+# laid on after (the normal form). So the program drops, when a rank closes, each state
+# another one then is at least as good as (each step would cost more than it saves), and
+# the walk (`table.depth`) each state at least as good as one it left dead: the same best
+# arrangement, from fewer states.
+
+LONGS = sum(7 << (WIDTH * suit + 6) for suit in range(4))
+FAMILY = ~(LONGS | 7 << USED)  # what states compared so must share
+GUARDS = 0x88888  # the top bit of each 4-bit field of `standing`
+V = TypeVar("V")
+
+
+def standing(key: int) -> int:
+    """The fields `covers` compares, 4 bits each: the long sequences of each suit, and the
+    free jokers not used."""
+    return (
+        (key >> 6 & 7)
+        | (key >> 17 & 0x70)
+        | (key >> 28 & 0x700)
+        | (key >> 39 & 0x7000)
+        | (7 - (key >> USED & 7)) << 16
+    )
+
+
+def covers(better: int, worse: int) -> bool:
+    """State `better` is at least as good as `worse` (same `FAMILY`; see above), points
+    aside: no field of `standing` smaller (each field plus 8 minus the other keeps its
+    top bit exactly when it is not smaller, and never borrows from the next)."""
+    return ((standing(better) | GUARDS) - standing(worse)) & GUARDS == GUARDS
+
+
+def drop_covered(states: dict[int, V], left: Callable[[V, V], V | None]) -> None:
+    """Drop from `states` what another state at least as good covers: `left(worse, better)`
+    is what of `worse`'s points (and set-aside aces) `better` does not cover, or None."""
+    families: dict[int, list[int]] = {}
+    for key in states:
+        families.setdefault(key & FAMILY, []).append(key)
+    for keys in families.values():
+        if len(keys) > 1:
+            _drop_in_family(states, [(standing(key) | GUARDS, key) for key in keys], left)
+
+
+def _drop_in_family(
+    states: dict[int, V], family: list[tuple[int, int]], left: Callable[[V, V], V | None]
+) -> None:
+    for guarded, worse in family:
+        plain = guarded ^ GUARDS
+        for other, better in family:
+            if better != worse and (other - plain) & GUARDS == GUARDS and better in states:
+                rest = left(states[worse], states[better])
+                if rest is None:
+                    del states[worse]
+                    break
+                states[worse] = rest
+
+
+def points_left(worse: int, better: int) -> int | None:
+    """`drop_covered` on plain states (key -> points)."""
+    return None if better >= worse else worse
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,10 +33,12 @@ from domain.manipulation.table.dp import (
     cells,
     close_rank,
     closed,
+    drop_covered,
     entered,
     group_room,
     needs,
     options,
+    points_left,
 )
 
 
@@ -89,6 +91,8 @@ def search(supply: Supply, floor: int = -1, normal: bool = False) -> Run:
         if classed is not None:
             classed, classed_back = _close_classed(classed, need)
             history.append(Classed(classed_back, highs))
+            if normal:
+                drop_covered(classed, _classes_left)
             if not classed:
                 return Run(tuple(history), {})
             continue
@@ -102,6 +106,8 @@ def search(supply: Supply, floor: int = -1, normal: bool = False) -> Run:
             continue
         layer, back = close_rank(layer, need)
         history.append(back)
+        if normal:
+            drop_covered(layer, points_left)
         if not layer:
             break
     return Run(tuple(history), layer)
@@ -175,6 +181,19 @@ def _lift(into: Classes, pts: int, mask: int) -> int:
             del into[held]
     into[pts] = into.get(pts, 0) | mask
     return mask
+
+
+def _classes_left(worse: Classes, better: Classes) -> Classes | None:
+    """`drop_covered` on classed states: the set-aside aces of `worse` that `better` does
+    not hold at as many points."""
+    out: Classes = {}
+    for pts, mask in worse.items():
+        for held, aces in better.items():
+            if held >= pts:
+                mask &= ~aces
+        if mask:
+            out[pts] = mask
+    return out or None
 
 
 def _raise(into: Classes, classes: Classes, gain: int, below: int) -> int:
