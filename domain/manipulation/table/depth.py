@@ -15,7 +15,8 @@ the high aces costs no second walk through ranks 2..12.
 
 One state dominates another: a state left without completing, for some set-aside aces,
 is as dead with more free jokers used (whatever completes it completes the one with fewer,
-whose spare joker is laid on after), or fewer long sequences open (`dp.covers`).
+whose spare joker is laid on after). (The wider `dp.better` costs the walk more to ask
+than it saves.)
 """
 
 from __future__ import annotations
@@ -24,8 +25,6 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from domain.manipulation.table.dp import (
-    FAMILY,
-    GUARDS,
     HIGH,
     NEED,
     SUIT,
@@ -46,9 +45,9 @@ from domain.manipulation.table.dp import (
     group_room,
     options,
     points_left,
-    standing,
 )
 
+_ONE = 1 << USED
 _CHUNK = 256  # states counted against the budget at a time
 
 
@@ -118,14 +117,13 @@ def _trace_rank_one(history: list[Back], key: int) -> list[Choice]:
 
 @dataclass(slots=True)
 class _Walk:
-    """The walk from rank 2: the steps, the states left without completing (step -> the
-    state's `FAMILY` -> its `standing` with guards -> the rank-1 endings it failed for),
-    and the path so far."""
+    """The walk from rank 2: the steps, the states left without completing (step -> state
+    -> the rank-1 endings it failed for), and the path so far."""
 
     supply: Supply
     steps: list[Cell]
     highs: list[int]
-    dead: list[dict[int, dict[int, int]]] = field(default_factory=lambda: [{} for _ in range(52)])
+    dead: list[dict[int, int]] = field(default_factory=lambda: [{} for _ in range(52)])
     path: list[Choice] = field(default_factory=list)
     limits: list[Limits] = field(default_factory=list)
     parts: list[tuple[tuple[int, int], ...]] = field(default_factory=list)
@@ -158,11 +156,9 @@ class _Walk:
         if k == 52:
             self.end = key
             return wide, 0
-        family = self.dead[k].setdefault(key & FAMILY, {})
-        plain = standing(key)
-        for guarded, endings in family.items():
-            if (guarded - plain) & GUARDS == GUARDS:  # a dead state at least as good
-                wide &= ~endings
+        held = self.dead[k]
+        for fewer in range(key >> USED & 7, -1, -1):
+            wide &= ~held.get(key - fewer * _ONE, 0)
         if not wide & need:
             return 0, wide
         self.count += 1
@@ -181,8 +177,7 @@ class _Walk:
                 return won, 0
             alive |= won
             unasked |= left
-        guarded = plain | GUARDS
-        family[guarded] = family.get(guarded, 0) | wide & ~alive & ~unasked
+        held[key] = held.get(key, 0) | wide & ~alive & ~unasked
         return alive, unasked
 
     def _try(self, k: int, whole: int, wide: int, need: int) -> tuple[int, int]:

@@ -372,65 +372,73 @@ HIGH = sum(7 << (WIDTH * suit + 9) for suit in range(4))
 
 # --- states at least as good as others (the normal form) -----------------------------------
 #
-# A state with at least as many long sequences open in every suit as another, and otherwise
-# the same but for no more free jokers used, is at least as good: whatever completes the
-# other completes it, with the same cards. A long sequence may stop or go on, so it does
-# what a short one does; where the other starts a sequence, it continues its spare long one
-# instead (`_splits` starts none while a long one stops), which then stands for that short
-# one; the cap on open long ones (`_after`) leaves it as many. Its spare free jokers are
-# laid on after (the normal form). So the program drops, when a rank closes, each state
-# another one then is at least as good as (each step would cost more than it saves), and
-# the walk (`table.depth`) each state at least as good as one it left dead: the same best
-# arrangement, from fewer states.
+# A state is at least as good as another that it equals but for, in one suit, a long
+# sequence open where the other has a short one, a 2-card one where the other has a 1-card
+# one, or one more long one open; or one free joker fewer used. Whatever completes the
+# other completes it with the same real cards and no more free jokers: its sequence takes
+# the cards the other's takes and is as valid (a long one may stop or go on; a spare long
+# one stops, or where the other starts a sequence takes that card instead, as `_splits`
+# would); jokers left at its top end come off, and spare jokers are laid on after (the
+# normal form). So the program drops, when a rank closes, each state with a state at least
+# as good (at as many points, for the same set-aside aces): the same best arrangement, from
+# fewer states (at every step it would cost more time than it saves).
 
-LONGS = sum(7 << (WIDTH * suit + 6) for suit in range(4))
-FAMILY = ~(LONGS | 7 << USED)  # what states compared so must share
-GUARDS = 0x88888  # the top bit of each 4-bit field of `standing`
 V = TypeVar("V")
+_ONE = 1 << USED
 
 
-def standing(key: int) -> int:
-    """The fields `covers` compares, 4 bits each: the long sequences of each suit, and the
-    free jokers not used."""
-    return (
-        (key >> 6 & 7)
-        | (key >> 17 & 0x70)
-        | (key >> 28 & 0x700)
-        | (key >> 39 & 0x7000)
-        | (7 - (key >> USED & 7)) << 16
-    )
+def _lifts(suit_code: int) -> tuple[int, ...]:
+    """The deltas from a state to those at least as good in one suit (see above)."""
+    short1, short2, long = suit_code & 7, suit_code >> 3 & 7, suit_code >> 6 & 7
+    out = []
+    if long < 7:
+        out += [1 << 6] + [(1 << 6) - 1] * bool(short1) + [(1 << 6) - (1 << 3)] * bool(short2)
+    if short1 and short2 < 7:
+        out.append((1 << 3) - 1)
+    return tuple(out)
 
 
-def covers(better: int, worse: int) -> bool:
-    """State `better` is at least as good as `worse` (same `FAMILY`; see above), points
-    aside: no field of `standing` smaller (each field plus 8 minus the other keeps its
-    top bit exactly when it is not smaller, and never borrows from the next)."""
-    return ((standing(better) | GUARDS) - standing(worse)) & GUARDS == GUARDS
+# per suit, the deltas of `_lifts` for each value of the suit's 9 sequence bits, shifted
+LIFTS = tuple(
+    tuple(tuple(d << WIDTH * suit for d in _lifts(code)) for code in range(512))
+    for suit in range(4)
+)
+
+
+def better(key: int) -> list[int]:
+    """The states one change at least as good as `key` (see above)."""
+    out = [key - _ONE] if key >> USED & 7 else []
+    for suit in range(4):
+        out += [key + delta for delta in LIFTS[suit][key >> WIDTH * suit & 511]]
+    return out
 
 
 def drop_covered(states: dict[int, V], left: Callable[[V, V], V | None]) -> None:
-    """Drop from `states` what another state at least as good covers: `left(worse, better)`
-    is what of `worse`'s points (and set-aside aces) `better` does not cover, or None."""
-    families: dict[int, list[int]] = {}
-    for key in states:
-        families.setdefault(key & FAMILY, []).append(key)
-    for keys in families.values():
-        if len(keys) > 1:
-            _drop_in_family(states, [(standing(key) | GUARDS, key) for key in keys], left)
+    """Drop from `states` what states at least as good cover (each as it was before any is
+    dropped: what is at least as good as those is, too): `left(worse, better)` is what of
+    `worse`'s points (and set-aside aces) `better` does not cover, or None."""
+    changed: dict[int, V | None] = {}
+    for key, value in states.items():
+        rest = _uncovered(states, key, left)
+        if rest is not value:
+            changed[key] = rest
+    for key, rest in changed.items():
+        if rest is None:
+            del states[key]
+        else:
+            states[key] = rest
 
 
-def _drop_in_family(
-    states: dict[int, V], family: list[tuple[int, int]], left: Callable[[V, V], V | None]
-) -> None:
-    for guarded, worse in family:
-        plain = guarded ^ GUARDS
-        for other, better in family:
-            if better != worse and (other - plain) & GUARDS == GUARDS and better in states:
-                rest = left(states[worse], states[better])
-                if rest is None:
-                    del states[worse]
-                    break
-                states[worse] = rest
+def _uncovered(states: dict[int, V], key: int, left: Callable[[V, V], V | None]) -> V | None:
+    rest = states[key]
+    for other in better(key):
+        held = states.get(other)
+        if held is not None:
+            found = left(rest, held)
+            if found is None:
+                return None
+            rest = found
+    return rest
 
 
 def points_left(worse: int, better: int) -> int | None:

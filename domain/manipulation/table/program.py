@@ -193,6 +193,8 @@ def _classes_left(worse: Classes, better: Classes) -> Classes | None:
                 mask &= ~aces
         if mask:
             out[pts] = mask
+    if out == worse:
+        return worse
     return out or None
 
 
