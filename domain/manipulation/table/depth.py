@@ -49,6 +49,11 @@ from domain.manipulation.table.dp import (
 
 _ONE = 1 << USED
 _CHUNK = 256  # states counted against the budget at a time
+_FIRST_TURN = 512  # the states each root may walk in the first round of `first_fit`
+
+
+class _TurnOver(Exception):
+    """A root's turn in `first_fit` walked all the states it was allowed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +67,12 @@ class Fit:
 def first_fit(supply: Supply) -> Fit | None:
     """One arrangement of every card of `supply` (nothing optional), or None when there
     is none, in the normal form (`dp.choices`): an answer exactly when
-    `program.search(supply, normal=True)` has an end state."""
+    `program.search(supply, normal=True)` has an end state.
+
+    The states after rank 1 (the roots) take turns, in rounds that double the states
+    each may walk: a root that dead-ends after a long walk no longer holds up one that
+    completes soon, and a walk cut short keeps the dead states it proved (the rounds
+    cost at most about twice as much when no root completes)."""
     steps = cells(supply, normal=True)
     layer, history = _rank_one(supply, steps)
     highs = sorted({key & HIGH for key in layer})
@@ -71,13 +81,20 @@ def first_fit(supply: Supply) -> Fit | None:
         bit = 1 << highs.index(key & HIGH)
         roots[key & ~HIGH] = roots.get(key & ~HIGH, 0) | bit
     walk = _Walk(supply, steps, highs)
-    for root in sorted(roots, key=lambda k: (k >> USED, -roots[k].bit_count())):
-        won = walk.go(4, root, walk.every, roots[root])[0] & roots[root]
-        if won:
-            high = highs[(won & -won).bit_length() - 1]
-            choices = _trace_rank_one(history, root | high) + walk.path
-            walk.settle()
-            return Fit(walk.end >> USED, choices)
+    waiting = sorted(roots, key=lambda k: (k >> USED, -roots[k].bit_count()))
+    allowance = _FIRST_TURN
+    while waiting:
+        for root in list(waiting):
+            won = walk.turn(root, roots[root], allowance)
+            if won is None:
+                continue  # its turn is over: again in the next round, with twice as many
+            waiting.remove(root)
+            if won:
+                high = highs[(won & -won).bit_length() - 1]
+                choices = _trace_rank_one(history, root | high) + walk.path
+                walk.settle()
+                return Fit(walk.end >> USED, choices)
+        allowance *= 2
     walk.settle()
     return None
 
@@ -133,10 +150,12 @@ class _Walk:
     end: int = 0
     count: int = 0
     every: int = 0  # the mask of every rank-1 ending
+    jokers: int = 0  # the supply's free jokers
+    allowance: int = 0  # the states the current turn may still walk
 
     def __post_init__(self) -> None:
         self.every = (1 << len(self.highs)) - 1
-        jokers = self.supply.jokers
+        jokers = self.jokers = self.supply.jokers
         for rank in range(1, 14):
             rooms = group_room(self.steps[4 * (rank - 1) : 4 * rank], jokers)
             self.limits += [Limits(-1, room, s == 3, jokers, NEED) for s, room in enumerate(rooms)]
@@ -164,6 +183,9 @@ class _Walk:
         self.count += 1
         if self.count == _CHUNK:
             self.settle()
+        self.allowance -= 1
+        if self.allowance < 0:
+            raise _TurnOver
         cell = self.steps[k]
         aware = cell.rank == 13  # the only rank whose choices read the aces (normal form)
         alive = unasked = 0
@@ -180,6 +202,16 @@ class _Walk:
         held[key] = held.get(key, 0) | wide & ~alive & ~unasked
         return alive, unasked
 
+    def turn(self, root: int, need: int, allowance: int) -> int | None:
+        """Walk from `root` (after rank 1) for the endings `need`: those it completes (then
+        `path` holds the choices from rank 2), or None when `allowance` states ran out."""
+        self.allowance = allowance
+        self.path = []
+        try:
+            return self.go(4, root, self.every, need)[0] & need
+        except _TurnOver:
+            return None
+
     def _try(self, k: int, whole: int, wide: int, need: int) -> tuple[int, int]:
         """Step k's choices from `whole`, as `go`."""
         cell = self.steps[k]
@@ -193,7 +225,7 @@ class _Walk:
                 grouped = closed(new_key, NEED)
                 extra = (grouped >> USED) - (new_key >> USED & 7)
                 if extra:
-                    choice = replace(choice, group_jokers=extra)
+                    choice = _grouped(choice, extra)
                 new_key = grouped
             new_key &= ~HIGH  # the high aces travel in the masks
             self.path.append(choice)
@@ -210,7 +242,7 @@ class _Walk:
 
     def _options(self, cell: Cell, k: int, whole: int) -> tuple[Option, ...]:
         """`_ordered`, memoised per step here too (hashing a `Cell` costs more)."""
-        code, left = whole >> (WIDTH * cell.suit) & SUIT, self.supply.jokers - (whole >> USED & 7)
+        code, left = whole >> (WIDTH * cell.suit) & SUIT, self.jokers - (whole >> USED & 7)
         menu = self.menus[k]
         found = menu.get(code << 3 | left)
         if found is None:
@@ -222,6 +254,12 @@ class _Walk:
         if self.supply.budget is not None:
             self.supply.budget.spend(self.count)
         self.count = 0
+
+
+@lru_cache(maxsize=1 << 12)
+def _grouped(choice: Choice, jokers: int) -> Choice:
+    """The choice of a rank's last suit with the free jokers its groups took at the close."""
+    return replace(choice, group_jokers=jokers)
 
 
 @lru_cache(maxsize=1 << 16)
