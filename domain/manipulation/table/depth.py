@@ -15,7 +15,7 @@ the high aces costs no second walk through ranks 2..12.
 
 One state dominates another: a state left without completing, for some set-aside aces,
 is as dead with more free jokers used (whatever completes it completes the one with fewer,
-whose spare joker is laid on after). (The wider `dp.better` costs the walk more to ask
+whose spare joker is laid on after). (The wider `cover.better` costs the walk more to ask
 than it saves.)
 """
 
@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
+from domain.manipulation.table.cover import drop_covered, points_left
 from domain.manipulation.table.dp import (
     HIGH,
     NEED,
@@ -40,11 +41,9 @@ from domain.manipulation.table.dp import (
     cells,
     close_rank,
     closed,
-    drop_covered,
     entered,
     group_room,
     options,
-    points_left,
 )
 
 _ONE = 1 << USED

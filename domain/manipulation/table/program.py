@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from domain.manipulation.table.cover import drop_covered, points_left
 from domain.manipulation.table.dp import (
     HIGH,
     JOKER_POINTS,
@@ -33,12 +34,10 @@ from domain.manipulation.table.dp import (
     cells,
     close_rank,
     closed,
-    drop_covered,
     entered,
     group_room,
     needs,
     options,
-    points_left,
 )
 
 
