@@ -157,7 +157,7 @@ class _Walk:
         jokers = self.jokers = self.supply.jokers
         for rank in range(1, 14):
             rooms = group_room(self.steps[4 * (rank - 1) : 4 * rank], jokers)
-            self.limits += [Limits(-1, room, s == 3, jokers, NEED) for s, room in enumerate(rooms)]
+            self.limits += [_limits(room, s == 3, jokers) for s, room in enumerate(rooms)]
         for suit in range(4):
             mine = 7 << (WIDTH * suit + 9)
             split: dict[int, int] = {}
@@ -253,6 +253,12 @@ class _Walk:
         if self.supply.budget is not None:
             self.supply.budget.spend(self.count)
         self.count = 0
+
+
+@lru_cache(maxsize=1 << 10)
+def _limits(room: int, last: bool, jokers: int) -> Limits:
+    """A step's `Limits` in the walk (memoised: the walks of many questions share them)."""
+    return Limits(-1, room, last, jokers, NEED)
 
 
 @lru_cache(maxsize=1 << 12)
