@@ -12,11 +12,11 @@ from collections import Counter
 
 import pytest
 
-from domain.cards import JOKER, Card
+from domain.cards import JOKER, Card, parse_cards
 from domain.manipulation.table.arrange import ZERO
 from domain.manipulation.table.build import build, lay_jokers
 from domain.manipulation.table.depth import first_fit
-from domain.manipulation.table.dp import Supply
+from domain.manipulation.table.dp import FITS, NEED, Supply
 from domain.manipulation.table.program import search
 from domain.manipulation.table.rules import is_group, is_sequence
 from tests.unit.test_table_oracle import random_position
@@ -65,3 +65,33 @@ def test_walk_needs_the_joker_between_two_aces_m2_4_m5() -> None:
     melds = build(with_jokers, fit.choices).melds
     assert Counter(tc.card for meld in melds for tc in meld)[JOKER] == 2
     assert first_fit(Supply(tuple(real), ZERO, ZERO, ZERO, None, 0, 0)) is None
+
+
+def test_group_jokers_at_a_rank_close_are_the_fewest_that_fit_m2_2_m5() -> None:
+    """`dp.NEED` (the normal form's group jokers, taken when a rank closes) is the fewest
+    free jokers that make the group slots into groups of 3-4 distinct suits (each joker
+    declared as a suit its group lacks, so the largest suit count stays as it is)."""
+    for total in range(16):
+        for largest in range(1 if total else 0, min(total, 5) + 1):
+            fewest = next(j for j in range(32 - total) if FITS[total + j][largest])
+            assert NEED[total][largest] == fewest
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["7C 7D JK", "7C 7D JK 8S 9S TS", "KC KD JK JK QH KH", "AS JK 3S 5D 5H JK"],
+)
+def test_walk_places_free_jokers_in_groups_when_the_rank_closes_m5_1(text: str) -> None:
+    cards = parse_cards(text)
+    real = [0] * 52
+    for card in cards:
+        if not card.is_joker:
+            real[card.index] += 1
+    jokers = sum(card.is_joker for card in cards)
+    fit = first_fit(Supply(tuple(real), ZERO, ZERO, ZERO, None, 0, jokers))
+    assert fit is not None
+    melds = build(Supply(tuple(real), ZERO, ZERO, ZERO, None, 0, jokers), fit.choices).melds
+    laid = lay_jokers(melds, jokers - fit.used)
+    assert laid is not None
+    assert all(is_group(meld) or is_sequence(meld) for meld in laid)
+    assert Counter(tc.card for meld in laid for tc in meld) == Counter(cards)

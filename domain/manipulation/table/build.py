@@ -5,7 +5,8 @@ its choices rank by rank with real cards: the slots of an identity are filled by
 mandatory cards, then the hand cards and free jokers the choice placed; the short
 sequences continue, the first `kept` long ones continue and the others close; aces set
 aside at rank 1 end sequences at the high end; the group slots of a rank are dealt round
-the G groups suit after suit (each suit gives at most G, so no group repeats a suit). A
+the G groups suit after suit (each suit gives at most G, so no group repeats a suit), and
+the free jokers the rank's close gave its groups (the normal form) fill them to 3. A
 sequence longer than 13 (ace to ace) is split into its first 3 cards and the rest.
 """
 
@@ -58,7 +59,10 @@ def build(supply: Supply, steps: list[Choice]) -> Arrangement:
         slots: list[TableCard] = []
         for suit in range(4):
             slots += _place(builder, rank, suit, steps[4 * (rank - 1) + suit])
-        builder.melds += _groups(slots, [steps[4 * (rank - 1) + s].group for s in range(4)])
+        row = steps[4 * (rank - 1) : 4 * rank]
+        jokers = row[3].group_jokers
+        builder.free_jokers += jokers
+        builder.melds += _groups(slots, [c.group for c in row], (rank, jokers))
     for number, state in enumerate(builder.suits):
         _close_high(builder, state, Card(number * 13))
     hand_jokers = builder.free_jokers - supply.jokers_freed
@@ -114,15 +118,21 @@ def _close_high(builder: _Builder, state: _Suit, ace: Card) -> None:
     state.open = []
 
 
-def _groups(slots: list[TableCard], per_suit: list[int]) -> list[Meld]:
-    """Deal a rank's group slots (in suit order) round G groups of 3-4 distinct suits."""
-    total = len(slots)
+def _groups(slots: list[TableCard], per_suit: list[int], jokers: tuple[int, int]) -> list[Meld]:
+    """Deal a rank's group slots (in suit order) round G groups of 3-4 distinct suits, then
+    its free jokers (rank, how many) each into the smallest group, as a suit it lacks."""
+    rank, free = jokers
+    total = len(slots) + free
     if not total:
         return []
     count = next(g for g in range(1, 8) if max(per_suit) <= g and 3 * g <= total <= 4 * g)
     groups: list[list[TableCard]] = [[] for _ in range(count)]
     for k, card in enumerate(slots):
         groups[k % count].append(card)
+    for _ in range(free):
+        short = min(groups, key=len)
+        suit = min({0, 1, 2, 3} - {tc.acts_as.suit for tc in short})
+        short.append(TableCard(JOKER, Card.of(rank, suit)))
     return [tuple(g) for g in groups]
 
 

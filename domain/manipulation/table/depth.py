@@ -15,21 +15,20 @@ the high aces costs no second walk through ranks 2..12.
 
 One state dominates another: a state left without completing, for some set-aside aces,
 is as dead with more free jokers used (whatever completes it completes the one with fewer,
-whose spare joker is laid on after).
+whose spare joker is laid on after). (The wider `cover.better` costs the walk more to ask
+than it saves.)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
+from domain.manipulation.table.cover import drop_covered, points_left
 from domain.manipulation.table.dp import (
-    FITS,
     HIGH,
-    LARGEST,
-    OUTER,
+    NEED,
     SUIT,
-    SUM,
     USED,
     WIDTH,
     Back,
@@ -41,12 +40,19 @@ from domain.manipulation.table.dp import (
     advance,
     cells,
     close_rank,
+    closed,
+    entered,
     group_room,
     options,
 )
 
 _ONE = 1 << USED
 _CHUNK = 256  # states counted against the budget at a time
+_FIRST_TURN = 512  # the states each root may walk in the first round of `first_fit`
+
+
+class _TurnOver(Exception):
+    """A root's turn in `first_fit` walked all the states it was allowed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +66,12 @@ class Fit:
 def first_fit(supply: Supply) -> Fit | None:
     """One arrangement of every card of `supply` (nothing optional), or None when there
     is none, in the normal form (`dp.choices`): an answer exactly when
-    `program.search(supply, normal=True)` has an end state."""
+    `program.search(supply, normal=True)` has an end state.
+
+    The states after rank 1 (the roots) take turns, in rounds that double the states
+    each may walk: a root that dead-ends after a long walk no longer holds up one that
+    completes soon, and a walk cut short keeps the dead states it proved (the rounds
+    cost at most about twice as much when no root completes)."""
     steps = cells(supply, normal=True)
     layer, history = _rank_one(supply, steps)
     highs = sorted({key & HIGH for key in layer})
@@ -69,13 +80,20 @@ def first_fit(supply: Supply) -> Fit | None:
         bit = 1 << highs.index(key & HIGH)
         roots[key & ~HIGH] = roots.get(key & ~HIGH, 0) | bit
     walk = _Walk(supply, steps, highs)
-    for root in sorted(roots, key=lambda k: (k >> USED, -roots[k].bit_count())):
-        won = walk.go(4, root, walk.every, roots[root])[0] & roots[root]
-        if won:
-            high = highs[(won & -won).bit_length() - 1]
-            choices = _trace_rank_one(history, root | high) + walk.path
-            walk.settle()
-            return Fit(walk.end >> USED, choices)
+    waiting = sorted(roots, key=lambda k: (k >> USED, -roots[k].bit_count()))
+    allowance = _FIRST_TURN
+    while waiting:
+        for root in list(waiting):
+            won = walk.turn(root, roots[root], allowance)
+            if won is None:
+                continue  # its turn is over: again in the next round, with twice as many
+            waiting.remove(root)
+            if won:
+                high = highs[(won & -won).bit_length() - 1]
+                choices = _trace_rank_one(history, root | high) + walk.path
+                walk.settle()
+                return Fit(walk.end >> USED, choices)
+        allowance *= 2
     walk.settle()
     return None
 
@@ -87,32 +105,28 @@ def _rank_one(supply: Supply, steps: list[Cell]) -> tuple[dict[int, int], list[B
     history: list[Back] = []
     room = group_room(steps[:4], supply.jokers)
     for cell in steps[:4]:
-        limits = Limits(-1, room[cell.suit], cell.suit == 3)
+        limits = Limits(-1, room[cell.suit], cell.suit == 3, supply.jokers, NEED)
         layer, back = advance(cell, layer, supply.jokers, limits)
-        _drop_more_jokers(layer)
+        drop_covered(layer, points_left)
         history.append(back)
-    layer, back = close_rank(layer)
-    _drop_more_jokers(layer)
+    layer, back = close_rank(layer, NEED)
+    drop_covered(layer, points_left)
     history.append(back)
     if supply.budget is not None:
         supply.budget.spend(sum(len(back) for back in history))
     return layer, history
 
 
-def _drop_more_jokers(layer: dict[int, int]) -> None:
-    """Drop each state whose same state with one free joker fewer used is there: whatever
-    completes it completes that one, with a joker to spare (laid on after)."""
-    for key in [k for k in layer if k >> USED & 7 and k - _ONE in layer]:
-        del layer[key]
-
-
 def _trace_rank_one(history: list[Back], key: int) -> list[Choice]:
-    key = history[4][key][0]
+    before = history[4][key][0]
+    grouped = (key >> USED & 7) - (before >> USED & 7)  # as `program.trace`
+    key = before
     out: list[Choice] = []
     for back in reversed(history[:4]):
         key, choice = back[key]
         assert choice is not None
         out.append(choice)
+    out[0] = replace(out[0], group_jokers=grouped)
     out.reverse()
     return out
 
@@ -127,7 +141,7 @@ class _Walk:
     highs: list[int]
     dead: list[dict[int, int]] = field(default_factory=lambda: [{} for _ in range(52)])
     path: list[Choice] = field(default_factory=list)
-    rooms: list[int] = field(default_factory=list)
+    limits: list[Limits] = field(default_factory=list)
     parts: list[tuple[tuple[int, int], ...]] = field(default_factory=list)
     menus: list[dict[int, tuple[Option, ...]]] = field(
         default_factory=lambda: [{} for _ in range(52)]
@@ -135,11 +149,15 @@ class _Walk:
     end: int = 0
     count: int = 0
     every: int = 0  # the mask of every rank-1 ending
+    jokers: int = 0  # the supply's free jokers
+    allowance: int = 0  # the states the current turn may still walk
 
     def __post_init__(self) -> None:
         self.every = (1 << len(self.highs)) - 1
+        jokers = self.jokers = self.supply.jokers
         for rank in range(1, 14):
-            self.rooms += group_room(self.steps[4 * (rank - 1) : 4 * rank], self.supply.jokers)
+            rooms = group_room(self.steps[4 * (rank - 1) : 4 * rank], jokers)
+            self.limits += [_limits(room, s == 3, jokers) for s, room in enumerate(rooms)]
         for suit in range(4):
             mine = 7 << (WIDTH * suit + 9)
             split: dict[int, int] = {}
@@ -164,6 +182,9 @@ class _Walk:
         self.count += 1
         if self.count == _CHUNK:
             self.settle()
+        self.allowance -= 1
+        if self.allowance < 0:
+            raise _TurnOver
         cell = self.steps[k]
         aware = cell.rank == 13  # the only rank whose choices read the aces (normal form)
         alive = unasked = 0
@@ -180,21 +201,32 @@ class _Walk:
         held[key] = held.get(key, 0) | wide & ~alive & ~unasked
         return alive, unasked
 
+    def turn(self, root: int, need: int, allowance: int) -> int | None:
+        """Walk from `root` (after rank 1) for the endings `need`: those it completes (then
+        `path` holds the choices from rank 2), or None when `allowance` states ran out."""
+        self.allowance = allowance
+        self.path = []
+        try:
+            return self.go(4, root, self.every, need)[0] & need
+        except _TurnOver:
+            return None
+
     def _try(self, k: int, whole: int, wide: int, need: int) -> tuple[int, int]:
         """Step k's choices from `whole`, as `go`."""
         cell = self.steps[k]
-        room, last = self.rooms[k], cell.suit == 3
+        limits = self.limits[k]
         alive = unasked = 0
         for delta, group, _gain, choice in self._options(cell, k, whole):
-            new_key = whole + delta
-            largest = new_key >> LARGEST
-            if group > largest:
-                new_key += (group - largest) << LARGEST
-                largest = group
-            slots = new_key >> SUM & 31
-            if slots + room < 3 * largest or (last and not FITS[slots][largest]):
+            new_key = entered(whole, delta, group, limits)
+            if new_key < 0:
                 continue
-            new_key &= OUTER & ~HIGH if last else ~HIGH  # the high aces travel in the masks
+            if limits.last:  # the rank closes (`program.trace` keeps its group jokers so)
+                grouped = closed(new_key, NEED)
+                extra = (grouped >> USED) - (new_key >> USED & 7)
+                if extra:
+                    choice = _grouped(choice, extra)
+                new_key = grouped
+            new_key &= ~HIGH  # the high aces travel in the masks
             self.path.append(choice)
             won, left = self.go(k + 1, new_key, wide, need)
             if won & need:
@@ -209,7 +241,7 @@ class _Walk:
 
     def _options(self, cell: Cell, k: int, whole: int) -> tuple[Option, ...]:
         """`_ordered`, memoised per step here too (hashing a `Cell` costs more)."""
-        code, left = whole >> (WIDTH * cell.suit) & SUIT, self.supply.jokers - (whole >> USED & 7)
+        code, left = whole >> (WIDTH * cell.suit) & SUIT, self.jokers - (whole >> USED & 7)
         menu = self.menus[k]
         found = menu.get(code << 3 | left)
         if found is None:
@@ -221,6 +253,18 @@ class _Walk:
         if self.supply.budget is not None:
             self.supply.budget.spend(self.count)
         self.count = 0
+
+
+@lru_cache(maxsize=1 << 10)
+def _limits(room: int, last: bool, jokers: int) -> Limits:
+    """A step's `Limits` in the walk (memoised: the walks of many questions share them)."""
+    return Limits(-1, room, last, jokers, NEED)
+
+
+@lru_cache(maxsize=1 << 12)
+def _grouped(choice: Choice, jokers: int) -> Choice:
+    """The choice of a rank's last suit with the free jokers its groups took at the close."""
+    return replace(choice, group_jokers=jokers)
 
 
 @lru_cache(maxsize=1 << 16)

@@ -2,9 +2,9 @@
 Takes and Vis, "The Complexity of Rummikub Problems" (2015). Exact: no budget, no clock, no
 heuristics; every pruning below only drops states that cannot lead to a valid arrangement
 (or one above the floor of branch and bound), or states another one is at least as good as.
-With `normal=True` free jokers go only where they cannot be taken off at the high end of a
-sequence (see `choices`); `table.arrange` lays the taken-off jokers back on, or runs
-the full program when there is no room, so the answer is exact either way.
+With `normal=True` free jokers go only where no other place, and no taking them off, serves
+as well (see `choices`); `table.arrange` lays the taken-off jokers back on, or runs the
+full program when there is no room, so the answer is exact either way.
 
 The cards are counted per *identity* i = suit * 13 + rank - 1 (the card a slot counts as).
 At each identity some cards are mandatory (table cards, and table jokers that keep their
@@ -27,7 +27,8 @@ long sequences than the next rank could continue (close the extra ones now). A s
 reach 14 cards (ace to ace) here; `table.build` splits it into two valid ones.
 
 This module holds the state, the choices of one step and the step over plain states;
-`table.program` runs the steps breadth first, `table.depth` depth first.
+`table.program` runs the steps breadth first, `table.depth` depth first, and
+`table.cover` says which states another is at least as good as.
 """
 
 from __future__ import annotations
@@ -120,6 +121,7 @@ class Choice:
     high: int
     tail: int = 0  # free jokers continuing long sequences (which must then go on)
     high_jokers: int = 0  # rank 13: free jokers taking the high ace of Q-K sequences
+    group_jokers: int = 0  # a rank's last suit: free jokers its groups take (normal form)
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,9 +203,13 @@ def choices(cell: Cell, suit_code: int, left: int) -> list[tuple[int, Choice]]:
     In the normal form (`cell.normal`) a free joker is never where it could be taken off
     with the meld still valid at the high end of a sequence: it does not end a sequence of
     4 or more (one that a joker continues must go on), nor is it an ace set aside for the
-    high end (a free joker takes the high ace only of a Q-K sequence, at the end). Every
-    arrangement becomes one in the normal form by taking such jokers off, and
-    `table.arrange` lays them back on melds with room."""
+    high end (a free joker takes the high ace only of a Q-K sequence, at the end). Nor does
+    it start a sequence below Q (J-x-y is as good as x-y-J, and J-x-y-z as x-y-z with the
+    joker taken off; at Q, J-K-A cannot move), nor sit in a group here: the groups of a
+    rank take free jokers only when the rank closes, as few as make its group slots into
+    groups (`NEED`; a joker in a group of 4 comes off). Every arrangement becomes one in
+    the normal form by moving or taking off such jokers (never using more, never moving a
+    real card), and `table.arrange` lays the taken-off ones back on melds with room."""
     seen: dict[tuple[int, int, int, int], tuple[int, Choice]] = {}
     for n in range(cell.mandatory, min(cell.limit, cell.mandatory + cell.hand + left) + 1):
         for hand in range(max(cell.hand_min, n - cell.mandatory - left), cell.hand + 1):
@@ -230,7 +236,7 @@ def _splits(
     short1, short2, long, high, tail = decode(suit_code)
     opened = (short1, short2, high, tail)
     if cell.lone:
-        if short1 or short2 or tail:
+        if short1 or short2 or tail or (cell.normal and jokers):
             return []
         return _keep(cell, opened, [Choice(0, 0, 0, 0, n, 0)], left)
     rest = n - short1 - short2 - tail
@@ -241,7 +247,7 @@ def _splits(
         for new in range(most_new + 1):
             for aside in _asides(cell, free - new, n - jokers):
                 group = free - new - aside
-                others = short1 + short2 + new + group
+                others = short1 + short2 + (new if cell.rank >= 12 else 0)
                 for x in _tails(cell, jokers, kept + tail, others):
                     found.append(Choice(0, 0, kept, new, group, aside, x))
     return _keep(cell, opened, found, left)
@@ -255,7 +261,8 @@ def _asides(cell: Cell, most: int, real: int) -> range:
 
 
 def _tails(cell: Cell, jokers: int, longs: int, others: int) -> range:
-    """How many of the free jokers continue long sequences (the rest fill other slots)."""
+    """How many of the free jokers continue long sequences; the rest (normal form) continue
+    short ones or start one at Q (see `choices`)."""
     if not cell.normal:
         return range(1)
     return range(max(0, jokers - others), min(jokers, longs) + 1)
@@ -338,6 +345,26 @@ def _groups_fit(total: int, largest: int) -> bool:
 FITS = tuple(tuple(_groups_fit(t, m) for m in range(8)) for t in range(32))
 
 
+def _jokers_needed(total: int, largest: int) -> int:
+    """Free jokers that make `total` group slots (`largest` from one suit) into groups of
+    3-4 distinct suits: none when they fit, else G = max(largest, ceil(total / 3)) groups
+    of 3 (fewer groups cannot hold the suit that gave `largest`, and more take more)."""
+    if FITS[total][largest]:
+        return 0
+    return 3 * max(largest, -(-total // 3)) - total
+
+
+NEVER = 8  # more free jokers than a supply holds
+# jokers a rank's groups take at its close: the normal form (NEED), else none (FIT_ONLY)
+NEED = tuple(tuple(_jokers_needed(t, m) for m in range(8)) for t in range(32))
+FIT_ONLY = tuple(tuple(0 if FITS[t][m] else NEVER for m in range(8)) for t in range(32))
+Needs = tuple[tuple[int, ...], ...]
+
+
+def needs(normal: bool) -> Needs:
+    return NEED if normal else FIT_ONLY
+
+
 # the set-aside aces of every suit (the `high` fields)
 HIGH = sum(7 << (WIDTH * suit + 9) for suit in range(4))
 
@@ -345,11 +372,37 @@ HIGH = sum(7 << (WIDTH * suit + 9) for suit in range(4))
 @dataclass(frozen=True, slots=True)
 class Limits:
     """What a state after one step must meet: more points than `below`, and group slots
-    that the suits still to come at this rank can still complete (`room` more at most)."""
+    that the suits still to come at this rank can still complete (`room` more at most);
+    after the rank's last suit, groups that its free jokers left (of `jokers`) complete."""
 
     below: int
     room: int
     last: bool
+    jokers: int
+    need: Needs
+
+
+def entered(key: int, delta: int, group: int, limits: Limits) -> int:
+    """The state after an option (`options`) from `key`, or -1 when the rank's group
+    slots can no longer form groups (this rank's suits to come, or its free jokers)."""
+    new_key = key + delta
+    largest = new_key >> LARGEST
+    if group > largest:
+        new_key += (group - largest) << LARGEST
+        largest = group
+    slots = new_key >> SUM & 31
+    if limits.last:
+        if limits.need[slots][largest] > limits.jokers - (new_key >> USED & 7):
+            return -1
+    elif slots + limits.room < 3 * largest:
+        return -1
+    return new_key
+
+
+def closed(key: int, need: Needs) -> int:
+    """The state after its rank closes: the group slots forgotten, the free jokers that
+    complete the groups counted as used (`entered` checked there are enough)."""
+    return (key & OUTER) + (need[key >> SUM & 31][key >> LARGEST] << USED)
 
 
 def group_room(row: list[Cell], jokers: int) -> list[int]:
@@ -365,7 +418,7 @@ def advance(
     shift = WIDTH * cell.suit
     nxt: dict[int, int] = {}
     back: Back = {}
-    below, room = limits.below, limits.room
+    below = limits.below
     cache: dict[int, tuple[Option, ...]] = {}
     for key, pts in states.items():
         local = (key >> shift & SUIT) | (key >> USED & 7) << WIDTH
@@ -377,13 +430,8 @@ def advance(
             total = pts + gain
             if total <= below:
                 continue
-            new_key = key + delta
-            largest = new_key >> LARGEST
-            if group > largest:
-                new_key += (group - largest) << LARGEST
-                largest = group
-            slots = new_key >> SUM & 31
-            if slots + room < 3 * largest or (limits.last and not FITS[slots][largest]):
+            new_key = entered(key, delta, group, limits)
+            if new_key < 0:
                 continue
             if nxt.get(new_key, -1) < total:
                 nxt[new_key] = total
@@ -391,14 +439,12 @@ def advance(
     return nxt, back
 
 
-def close_rank(states: dict[int, int]) -> tuple[dict[int, int], Back]:
-    """The end of a rank: its group slots must form groups; forget them."""
+def close_rank(states: dict[int, int], need: Needs) -> tuple[dict[int, int], Back]:
+    """The end of a rank: its group slots form groups (`closed`); forget them."""
     layer: dict[int, int] = {}
     back: Back = {}
     for key, pts in states.items():
-        if not FITS[key >> SUM & 31][key >> LARGEST]:
-            continue
-        short = key & OUTER
+        short = closed(key, need)
         if layer.get(short, -1) < pts:
             layer[short] = pts
             back[short] = (key, None)

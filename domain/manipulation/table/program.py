@@ -11,16 +11,14 @@ for `trace`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from domain.manipulation.table.cover import drop_covered, points_left
 from domain.manipulation.table.dp import (
-    FITS,
     HIGH,
     JOKER_POINTS,
-    LARGEST,
     OUTER,
     SUIT,
-    SUM,
     USED,
     VALUES,
     WIDTH,
@@ -29,12 +27,16 @@ from domain.manipulation.table.dp import (
     Choice,
     Highs,
     Limits,
+    Needs,
     Option,
     Supply,
     advance,
     cells,
     close_rank,
+    closed,
+    entered,
     group_room,
+    needs,
     options,
 )
 
@@ -61,6 +63,7 @@ def search(supply: Supply, floor: int = -1, normal: bool = False) -> Run:
     classed: dict[int, Classes] | None = None  # ranks 2..11 (or 12)
     grouped: dict[int, dict[int, int]] | None = None  # the ranks that read the aces
     flat = not any(supply.hand_real) and not supply.jokers_hand
+    need = needs(normal)
     for rank in range(1, 14):
         if rank == 2 and len({key & HIGH for key in layer}) > 1:
             if flat:
@@ -70,7 +73,7 @@ def search(supply: Supply, floor: int = -1, normal: bool = False) -> Run:
         room = group_room(row, supply.jokers)
         for cell in row:
             k = 4 * (rank - 1) + cell.suit
-            limits = Limits(floor - rest[k], room[cell.suit], cell.suit == 3)
+            limits = Limits(floor - rest[k], room[cell.suit], cell.suit == 3, supply.jokers, need)
             if supply.budget is not None:
                 supply.budget.spend(len(classed or grouped or layer))
             if classed is not None and (rank == 13 or (rank == 12 and not normal)):
@@ -85,21 +88,25 @@ def search(supply: Supply, floor: int = -1, normal: bool = False) -> Run:
                 layer, back = advance(cell, layer, supply.jokers, limits)
                 history.append(back)
         if classed is not None:
-            classed, classed_back = _close_classed(classed)
+            classed, classed_back = _close_classed(classed, need)
             history.append(Classed(classed_back, highs))
+            if normal:
+                drop_covered(classed, _classes_left)
             if not classed:
                 return Run(tuple(history), {})
             continue
         if grouped is not None:
-            grouped, grouped_back = _close_rank_grouped(grouped)
+            grouped, grouped_back = _close_rank_grouped(grouped, need)
             history.append(Grouped(grouped_back))
             if not grouped:
                 return Run(tuple(history), {})
             if rank == 13:
                 layer = _ungroup(grouped)
             continue
-        layer, back = close_rank(layer)
+        layer, back = close_rank(layer, need)
         history.append(back)
+        if normal:
+            drop_covered(layer, points_left)
         if not layer:
             break
     return Run(tuple(history), layer)
@@ -175,6 +182,21 @@ def _lift(into: Classes, pts: int, mask: int) -> int:
     return mask
 
 
+def _classes_left(worse: Classes, better: Classes) -> Classes | None:
+    """`drop_covered` on classed states: the set-aside aces of `worse` that `better` does
+    not hold at as many points."""
+    out: Classes = {}
+    for pts, mask in worse.items():
+        for held, aces in better.items():
+            if held >= pts:
+                mask &= ~aces
+        if mask:
+            out[pts] = mask
+    if out == worse:
+        return worse
+    return out or None
+
+
 def _raise(into: Classes, classes: Classes, gain: int, below: int) -> int:
     raised = 0
     for pts, mask in classes.items():
@@ -190,7 +212,7 @@ def _step_classed(
     shift = WIDTH * cell.suit
     nxt: dict[int, Classes] = {}
     back: dict[int, list[tuple[int, int, Choice | None]]] = {}
-    below, room, last = limits.below, limits.room, limits.last
+    below = limits.below
     cache: dict[tuple[int, int], tuple[Option, ...]] = {}
     for key, classes in states.items():
         code, left = key >> shift & SUIT, jokers - (key >> USED & 7)
@@ -204,13 +226,8 @@ def _step_classed(
         for delta, group, gain, choice in found:
             if top + gain <= below:
                 continue
-            new_key = key + delta
-            largest = new_key >> LARGEST
-            if group > largest:
-                new_key += (group - largest) << LARGEST
-                largest = group
-            slots = new_key >> SUM & 31
-            if slots + room < 3 * largest or (last and not FITS[slots][largest]):
+            new_key = entered(key, delta, group, limits)
+            if new_key < 0:
                 continue
             held = nxt.get(new_key)
             if held is None and low + gain > below:  # every class, as it is
@@ -227,15 +244,13 @@ def _step_classed(
 
 
 def _close_classed(
-    states: dict[int, Classes],
+    states: dict[int, Classes], need: Needs
 ) -> tuple[dict[int, Classes], dict[int, list[tuple[int, int, Choice | None]]]]:
     """`close_rank` on classed states."""
     layer: dict[int, Classes] = {}
     back: dict[int, list[tuple[int, int, Choice | None]]] = {}
     for key, classes in states.items():
-        if not FITS[key >> SUM & 31][key >> LARGEST]:
-            continue
-        short = key & OUTER
+        short = closed(key, need)
         held = layer.get(short)
         if held is None:
             held = layer[short] = {}
@@ -256,7 +271,7 @@ def _step_aware(
     mine = 7 << (shift + 9)
     nxt: dict[int, dict[int, int]] = {}
     back: dict[int, dict[int, tuple[int, Choice | None]]] = {}
-    below, room = limits.below, limits.room
+    below = limits.below
     cache: dict[tuple[int, int], tuple[Option, ...]] = {}
     for key, by_high in states.items():
         left = jokers - (key >> USED & 7)
@@ -270,13 +285,8 @@ def _step_aware(
                 total = pts + gain
                 if total <= below:
                     continue
-                new_key = whole + delta
-                largest = new_key >> LARGEST
-                if group > largest:
-                    new_key += (group - largest) << LARGEST
-                    largest = group
-                slots = new_key >> SUM & 31
-                if slots + room < 3 * largest or (limits.last and not FITS[slots][largest]):
+                new_key = entered(whole, delta, group, limits)
+                if new_key < 0:
                     continue
                 new_high = high & ~mine | new_key & mine
                 reduced = new_key & ~HIGH
@@ -303,15 +313,13 @@ def _merge(
 
 
 def _close_rank_grouped(
-    states: dict[int, dict[int, int]],
+    states: dict[int, dict[int, int]], need: Needs
 ) -> tuple[dict[int, dict[int, int]], dict[int, dict[int, tuple[int, Choice | None]]]]:
     """`close_rank` on grouped states."""
     layer: dict[int, dict[int, int]] = {}
     back: dict[int, dict[int, tuple[int, Choice | None]]] = {}
     for key, by_high in states.items():
-        if not FITS[key >> SUM & 31][key >> LARGEST]:
-            continue
-        short = key & OUTER
+        short = closed(key, need)
         came: tuple[int, Choice | None] = (key, None)
         held = layer.get(short)
         if held is None:
@@ -351,6 +359,7 @@ def _search_flat(
     """`search` from rank 2 on, masked (see above); `start` is the layer after rank 1 and
     the history so far."""
     layer, history = start
+    need = needs(steps[0].normal)
     highs = Highs()
     masked: MaskedLayer = {}
     for key in layer:
@@ -364,10 +373,10 @@ def _search_flat(
             if floor >= 0:  # nothing optional: no arrangement sheds a point
                 return Run(tuple(history), {})
             aware = rank == 13 or (rank == 12 and not cell.normal)
-            limits = Limits(-1, room[cell.suit], cell.suit == 3)
+            limits = Limits(-1, room[cell.suit], cell.suit == 3, supply.jokers, need)
             masked, back = _step_masked(cell, masked, supply.jokers, limits, (highs, aware))
             history.append(Masked(back, highs, (7 << (WIDTH * cell.suit + 9)) * aware))
-        masked, back = _close_masked(masked)
+        masked, back = _close_masked(masked, need)
         history.append(Masked(back, highs))
         if not masked:
             return Run(tuple(history), {})
@@ -391,7 +400,6 @@ def _step_masked(
     parts = highs.parts(mine) if aware else {0: -1}
     nxt: MaskedLayer = {}
     back: dict[int, list[tuple[int, int, Choice | None]]] = {}
-    room, last = limits.room, limits.last
     cache: dict[tuple[int, int], tuple[Option, ...]] = {}
     for key, mask in states.items():
         left = jokers - (key >> USED & 7)
@@ -405,13 +413,8 @@ def _step_masked(
             if found is None:
                 found = cache[code, left] = options(cell, code, left)
             for delta, group, _gain, choice in found:
-                new_key = whole + delta
-                largest = new_key >> LARGEST
-                if group > largest:
-                    new_key += (group - largest) << LARGEST
-                    largest = group
-                slots = new_key >> SUM & 31
-                if slots + room < 3 * largest or (last and not FITS[slots][largest]):
+                new_key = entered(whole, delta, group, limits)
+                if new_key < 0:
                     continue
                 bits = sub
                 if aware:
@@ -427,14 +430,12 @@ def _step_masked(
 
 
 def _close_masked(
-    states: MaskedLayer,
+    states: MaskedLayer, need: Needs
 ) -> tuple[MaskedLayer, dict[int, list[tuple[int, int, Choice | None]]]]:
     layer: MaskedLayer = {}
     back: dict[int, list[tuple[int, int, Choice | None]]] = {}
     for key, mask in states.items():
-        if not FITS[key >> SUM & 31][key >> LARGEST]:
-            continue
-        short = key & OUTER
+        short = closed(key, need)
         held = layer.get(short, 0)
         fresh = mask & ~held
         if fresh:
@@ -490,18 +491,21 @@ def best_final(supply: Supply, run: Run) -> tuple[int, int] | None:
 
 
 def trace(run: Run, used: int) -> list[Choice]:
-    """The 52 choices, rank by rank and suit by suit, of the end state `used`."""
+    """The 52 choices, rank by rank and suit by suit, of the end state `used` (the free
+    jokers a rank's groups took at its close on the choice of its last suit)."""
     key = used << USED
     out: list[Choice] = []
     position = len(run.history)
     for _ in range(13):
         position -= 1
-        key = _back(run.history[position], key)[0]
-        for _ in range(4):
+        before = _back(run.history[position], key)[0]
+        grouped = (key >> USED & 7) - (before >> USED & 7)
+        key = before
+        for suit in range(3, -1, -1):
             position -= 1
             key, choice = _back(run.history[position], key)
             assert choice is not None
-            out.append(choice)
+            out.append(replace(choice, group_jokers=grouped) if suit == 3 and grouped else choice)
         key &= OUTER
     out.reverse()
     return out

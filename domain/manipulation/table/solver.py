@@ -230,7 +230,8 @@ def _choices_for(position: Position, x: int, count: int) -> list[int]:
 
 
 def freeings(position: Position) -> list[Freeing]:
-    """Every freeing worth trying (see the module doc)."""
+    """Every freeing worth trying (see the module doc): the first frees the fewest of each
+    declared card, the last the most."""
     found: list[tuple[tuple[int, ...], tuple[int, ...], list[int]]] = [((), (), [0] * 52)]
     for x in sorted(set(position.table_jokers)):
         count = position.table_jokers.count(x)
@@ -273,7 +274,10 @@ def _best_plan(position: Position, *, needs_hand_meld: bool) -> BestMove | None:
 
 
 def _plans(position: Position, needs_hand_meld: bool) -> Iterator[Plan]:
-    for freeing in freeings(position):
+    """Every plan, those freeing the most jokers first: a freed joker goes anywhere and
+    freeing costs only hand cards that then score, so these usually shed the most, and
+    one that plays the whole hand ends the search (`_best_plan`)."""
+    for freeing in reversed(freeings(position)):
         seat = len(freeing.freed) if position.rules.freed_to_new_meld else 0
         if not seat and not needs_hand_meld:
             yield Plan(freeing)

@@ -1,0 +1,82 @@
+"""States at least as good as others, in the normal form of the table program (`table.dp`).
+
+A state is at least as good as another that it equals but for, in one suit, a long
+sequence open where the other has a short one, a 2-card one where the other has a 1-card
+one, or one more long one open; or one free joker fewer used. Whatever completes the
+other completes it with the same real cards and no more free jokers: its sequence takes
+the cards the other's takes and is as valid (a long one may stop or go on; a spare long
+one stops, or where the other starts a sequence takes that card instead, as
+`dp._splits` would); jokers left at its top end come off, and spare jokers are laid on after (the
+normal form). So the program drops, when a rank closes, each state with a state at least
+as good (at as many points, for the same set-aside aces): the same best arrangement, from
+fewer states (at every step it would cost more time than it saves).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from domain.manipulation.table.dp import USED, WIDTH
+
+V = TypeVar("V")
+_ONE = 1 << USED
+
+
+def _lifts(suit_code: int) -> tuple[int, ...]:
+    """The deltas from a state to those at least as good in one suit (see above)."""
+    short1, short2, long = suit_code & 7, suit_code >> 3 & 7, suit_code >> 6 & 7
+    out = []
+    if long < 7:
+        out += [1 << 6] + [(1 << 6) - 1] * bool(short1) + [(1 << 6) - (1 << 3)] * bool(short2)
+    if short1 and short2 < 7:
+        out.append((1 << 3) - 1)
+    return tuple(out)
+
+
+# per suit, the deltas of `_lifts` for each value of the suit's 9 sequence bits, shifted
+LIFTS = tuple(
+    tuple(tuple(d << WIDTH * suit for d in _lifts(code)) for code in range(512))
+    for suit in range(4)
+)
+
+
+def better(key: int) -> list[int]:
+    """The states one change at least as good as `key` (see above)."""
+    out = [key - _ONE] if key >> USED & 7 else []
+    for suit in range(4):
+        out += [key + delta for delta in LIFTS[suit][key >> WIDTH * suit & 511]]
+    return out
+
+
+def drop_covered(states: dict[int, V], left: Callable[[V, V], V | None]) -> None:
+    """Drop from `states` what states at least as good cover (each as it was before any is
+    dropped: what is at least as good as those is, too): `left(worse, better)` is what of
+    `worse`'s points (and set-aside aces) `better` does not cover, or None."""
+    changed: dict[int, V | None] = {}
+    for key, value in states.items():
+        rest = _uncovered(states, key, left)
+        if rest is not value:
+            changed[key] = rest
+    for key, rest in changed.items():
+        if rest is None:
+            del states[key]
+        else:
+            states[key] = rest
+
+
+def _uncovered(states: dict[int, V], key: int, left: Callable[[V, V], V | None]) -> V | None:
+    rest = states[key]
+    for other in better(key):
+        held = states.get(other)
+        if held is not None:
+            found = left(rest, held)
+            if found is None:
+                return None
+            rest = found
+    return rest
+
+
+def points_left(worse: int, better: int) -> int | None:
+    """`drop_covered` on plain states (key -> points)."""
+    return None if better >= worse else worse
