@@ -478,7 +478,7 @@ def legal_moves(state: GinState, seat: int) -> list[dict[str, Any]]:
         ok = state.options.advice_enabled and advice_open(state)
         ok = ok and state.advice < MAX_ADVICE_PER_TURN
         return [{"type": "advise"}] if ok else []
-    if (state.turn if state.phase in _PLAYING else None) != seat:  # to_act, inlined
+    if to_act(state) != seat:
         return []
     return _turn_moves(state, seat)
 
