@@ -320,23 +320,24 @@ def _hand_melds(mask: int) -> tuple[Meld, ...]:
     three ranks in a row (M2.4: ace low, or high after a king, no wrap), or two and the joker:
     the rank and suit fields of the mask tell both without a loop over the cards."""
     has_joker = bool(mask >> JOKER_INDEX & 1)
-    a, b, c, d = mask & 8191, mask >> 13 & 8191, mask >> 26 & 8191, mask >> 39 & 8191
+    suits = (mask & 8191, mask >> 13 & 8191, mask >> 26 & 8191, mask >> 39 & 8191)
+    a, b, c, d = suits
     if has_joker:  # ranks held in at least two suits
         grouped = (a & (b | c | d)) | (b & (c | d)) | (c & d)
     else:  # ranks held in at least three suits
         grouped = (a & b & (c | d)) | (c & d & (a | b))
     out: list[Meld] = []
     left = grouped
-    for suit in (a, b, c, d):  # each rank in the order of its first card
+    for suit in suits:  # each rank in the order of its first card
         first, left = suit & left, left & ~suit
         while first:
             low = first & -first
             first ^= low
             rank = low.bit_length() - 1
-            held = tuple(13 * s + rank for s in range(4) if (a, b, c, d)[s] & low)
+            held = tuple(13 * s + rank for s in range(4) if suits[s] & low)
             out.extend(_rank_melds(held, has_joker))
     least = 2 if has_joker else 3
-    for s, suit in enumerate((a, b, c, d)):
+    for s, suit in enumerate(suits):
         if suit.bit_count() >= least and (has_joker or _has_run(suit)):
             held = tuple(13 * s + r for r in range(13) if suit >> r & 1)
             out.extend(_suit_melds(held, has_joker))
