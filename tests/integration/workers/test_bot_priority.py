@@ -29,6 +29,7 @@ from rq.serializers import JSONSerializer
 from domain.variants import get_variant
 from store.jobs import QUEUES, bot_job_id
 from store.service import MatchService
+from tests.support.waiting import wait_until
 
 GIN = "three-hand-gin"
 ROOT = Path(__file__).resolve().parents[3]
@@ -114,6 +115,10 @@ def test_a_person_s_bot_is_not_queued_behind_bot_only_matches(
     worker()
     job = _done(redis_client, first)
     assert _overtaken(redis_client, job, busy) <= 1, "the person's bot waited for bot-only jobs"
+    # The second check is made while the bot-only matches are playing: more than their 6 first
+    # jobs have started (each job queues its match's next one, so `bots-low` is never empty).
+    # Waited for, not hoped for: the person's moves below can be quicker than 7 bot-only jobs.
+    wait_until(lambda: len(_bot_only_starts(redis_client, busy)) > 6, 60, "bot-only jobs to start")
     _move_until_a_bot_is_due(service, created.match_id)
     version = service.load(created.match_id).version
     job = _done(redis_client, bot_job_id(created.match_id, version))
