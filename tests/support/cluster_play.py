@@ -11,9 +11,11 @@ from store.service import Appended, MatchService
 GIN = "three-hand-gin"
 
 
-def new_gin(service: MatchService, seed: int, bots: int = 0) -> str:
+def new_gin(
+    service: MatchService, seed: int, bots: int = 0, idempotency_key: str | None = None
+) -> str:
     players = [{"name": f"p{i}", "bot": "random" if i < bots else None} for i in range(3)]
-    return service.create_match(GIN, players, {}, seed).match_id
+    return service.create_match(GIN, players, {}, seed, idempotency_key, "new").match_id
 
 
 def step(service: MatchService, match_id: str, rng: random.Random, **kw: Any) -> Appended | None:

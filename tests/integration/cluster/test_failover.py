@@ -96,13 +96,23 @@ class Player(threading.Thread):
         return None
 
 
+def _created(service: MatchService, seed: int) -> str:
+    """A new gin match, created with an Idempotency-Key and retried with it on NotReplicated
+    (a replica of a cluster this young may still be in its first sync, and miss the WAIT)."""
+    while True:
+        try:
+            return cluster_play.new_gin(service, seed, idempotency_key=f"create-{seed}")
+        except NotReplicated:
+            time.sleep(0.1)
+
+
 def test_no_acknowledged_event_is_lost_when_a_primary_is_killed(
     own_cluster: LocalCluster, redis_client: redis.Redis
 ) -> None:
     client = RedisCluster.from_url(own_cluster.url)
     durability = Durability("replica", 500)
     service = MatchService(client, queue_redis=redis_client, pepper=b"t", durability=durability)
-    ids = [cluster_play.new_gin(service, seed) for seed in range(CLIENTS)]
+    ids = [_created(service, seed) for seed in range(CLIENTS)]
     victim = int(client.get_node_from_key(events_key(ids[0])).port)
     stop = threading.Event()
     players = [Player(service, m, i, stop) for i, m in enumerate(ids)]
