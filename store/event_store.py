@@ -5,6 +5,7 @@ Keys of a match all carry its hash tag `{<id>}` (one Redis Cluster slot):
     match:{<id>}:meta           hash: variant, players, token hashes, finished flag
     match:{<id>}:snap           the latest snapshot (snapshots.py)
     match:{<id>}:idem:<sha256>  idempotency records (idempotency.py), 24 h
+    match:{<id>}:settle         a marker written before a replayed answer's WAIT (replica)
 
 The append is one EVALSHA of `append.lua` (registered once per client, loaded on NOSCRIPT):
     check that the last entry id is 0-<expected> (and, when the caller decided on a cached
@@ -78,6 +79,10 @@ def meta_key(match_id: str) -> str:
 
 def snap_key(match_id: str) -> str:
     return f"match:{{{match_id}}}:snap"
+
+
+def _settle_key(match_id: str) -> str:
+    return f"match:{{{match_id}}}:settle"
 
 
 def _no_idem_key(match_id: str) -> str:
@@ -251,6 +256,24 @@ class EventStore:
                 "with the same Idempotency-Key to learn its outcome"
             )
         return stored, tx
+
+    def confirm_replicated(self, match_id: str) -> None:
+        """With durability `replica`: return once one replica holds everything the match's
+        primary has written so far, else raise NotReplicated. A replayed answer calls this
+        first: the write it replays may be the very one no replica confirmed, and WAIT only
+        counts the writes of its own connection, so the pipeline writes a marker in the
+        match's slot and waits for that (a replica that has the marker has all before it)."""
+        if not self.durability.waits_for_replica:
+            return
+        pipe = self._node_client(events_key(match_id)).pipeline(transaction=False)
+        pipe.set(_settle_key(match_id), secrets.token_hex(4), px=60_000)
+        pipe.execute_command("WAIT", 1, self.durability.wait_ms)
+        if int(pipe.execute()[1]) < 1:
+            raise NotReplicated(
+                f"match {match_id!r}: the first request with this Idempotency-Key was written "
+                f"but no replica confirmed it within {self.durability.wait_ms} ms "
+                "(DEADWOOD_DURABILITY=replica); retry with the same key to learn its outcome"
+            )
 
     def _run(
         self, request: AppendRequest, keys: list[str], args: list[Any], tx: str

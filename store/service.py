@@ -207,6 +207,7 @@ class MatchService:
     ) -> Created:
         record = idempotency.Record.loads(raw)
         record.check(fingerprint, None)
+        self.store.confirm_replicated(match_id)
         loaded = self.load(match_id, at=record.version)
         seat_tokens = idempotency.unseal(self.pepper, match_id, key, record.sealed_tokens)
         return Created(
@@ -467,6 +468,7 @@ class MatchService:
         rendered from the states at its version, exactly as the first time)."""
         record = idempotency.Record.loads(raw)
         record.check(fingerprint, seat)
+        self.store.confirm_replicated(match_id)
         game = get_variant(self.variant_name(match_id))
         events = self.store.read(
             match_id, after=record.first - 1, upto=record.version, variant=game.name

@@ -13,6 +13,7 @@ from rq.serializers import JSONSerializer
 
 from api import create_app
 from cli.cluster import LocalCluster
+from store.durability import Durability
 from store.event_store import events_key, meta_key, snap_key
 from store.jobs import QUEUES
 from store.service import MatchService
@@ -151,3 +152,24 @@ def test_the_reconciler_finds_lost_jobs_on_every_primary(
     homes = {_primary_of(cluster_client, events_key(m)) for m in ids}
     assert len(homes) == 3
     assert reconcile(cluster_service) == []
+
+
+def test_replica_durability_acknowledges_moves_and_their_replays(
+    cluster_client: RedisCluster, redis_client: redis.Redis
+) -> None:
+    """DEADWOOD_DURABILITY=replica with a replica per primary: a create, a move and the replay
+    of each (same Idempotency-Key) are all acknowledged, a replica having confirmed them."""
+    service = MatchService(
+        cluster_client,
+        queue_redis=redis_client,
+        pepper=b"t",
+        durability=Durability("replica", 5000),
+    )
+    match_id = cluster_play.new_gin(service, 3, idempotency_key="create")
+    assert cluster_play.new_gin(service, 3, idempotency_key="create") == match_id
+    rng = random.Random(3)
+    first = cluster_play.step(service, match_id, rng, idempotency_key="k", fingerprint="f")
+    assert first is not None and not first.replayed
+    seat = first.events[0].event.data.get("seat", -1)
+    repeat = service._replay(match_id, cluster_client.get(_record_key(match_id, "k")), "f", seat)
+    assert repeat.replayed and repeat.events == first.events
