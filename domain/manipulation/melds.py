@@ -92,19 +92,13 @@ def _meld_candidates(
     least = rules.initial_meld_min_points
     seen: set[_Change] = set()
     out: list[Table] = []
-    for index, added in _local_candidates(table, hand):
-        if trusted or first:
-            found = _new_meld(added) if index is None else _extended(added)
-            if found is None:
-                continue
-            grown, change = found
-            if first and least and sum(tc.card.value for tc in grown) < least:
-                continue
-            if _fresh(change, seen):
-                out.append((*table, grown) if index is None else _replaced(table, index, grown))
-            continue
-        candidate = (*table, added) if index is None else _replaced(table, index, added)
-        _validated(table, hand, candidate, (options, opened, decks), seen, out)
+    if trusted or first:
+        mask = reduce(or_, map(_INDEX_BIT, map(_INDEX, hand)), 0)
+        _local_listing(table, mask, least if first else 0, seen, out)
+    else:
+        for index, added in _local_candidates(table, hand):
+            candidate = (*table, added) if index is None else _replaced(table, index, added)
+            _validated(table, hand, candidate, (options, opened, decks), seen, out)
     swaps_trusted = trusted and not rules.freed_to_new_meld
     for candidate in joker_swaps(table, hand):
         if swaps_trusted:
@@ -114,21 +108,67 @@ def _meld_candidates(
     return tuple(out)
 
 
-@by_identity(8192)
-def _new_meld(added: Meld) -> tuple[Meld, _Change] | None:
-    """A new meld from the hand: its normal form and its change to the table (None when
-    it is no meld). Remembered by identity: the hand's melds are the same objects while the
-    hand is (`_hand_melds`)."""
-    grown = _normal(added)
-    return None if grown is None else (grown, _change((), (grown,)))
+def _local_listing(
+    table: Table, mask: int, least: int, seen: set[_Change], out: list[Table]
+) -> None:
+    """The new melds from the hand (`mask`, as `hand_melds`) playing at least `least` points,
+    then the one-card extensions of the table's melds (meld by meld, plain cards by index,
+    then a joker's declarations), each kept when its change to the table is new. Valid by
+    construction (see `_meld_candidates`): only the new or grown meld is checked, and its
+    normal form and change are remembered per hand meld and per table meld."""
+    for meld in _hand_melds(mask):
+        found = _new_meld(meld)
+        if found is None:
+            continue
+        grown, change, points = found
+        if points >= least and change not in seen:
+            seen.add(change)
+            out.append((*table, grown))
+    if not table:
+        return
+    _, entries, reach, joker_reach = _table_index(table)
+    joker = mask >> JOKER_INDEX & 1
+    if not (reach & mask or (joker and joker_reach)):
+        return
+    for i, meld, plain, declared, made in entries:
+        hits = plain & mask
+        while hits:
+            low = hits & -hits
+            hits ^= low
+            j = low.bit_length() - 1
+            if j in made:
+                found_ext = made[j]
+            else:
+                found_ext = made[j] = _extension(meld, TableCard(FULL_DECK[j]))
+            if found_ext is not None and found_ext[1] not in seen:
+                seen.add(found_ext[1])
+                out.append((*table[:i], found_ext[0], *table[i + 1 :]))
+        if joker and declared:
+            for j, card in enumerate(declared, 64):
+                if j in made:
+                    found_ext = made[j]
+                else:
+                    found_ext = made[j] = _extension(meld, TableCard(JOKER, card))
+                if found_ext is not None and found_ext[1] not in seen:
+                    seen.add(found_ext[1])
+                    out.append((*table[:i], found_ext[0], *table[i + 1 :]))
+
+
+def _extension(meld: Meld, card: TableCard) -> tuple[Meld, _Change] | None:
+    """`meld` with `card` added: its normal form and its change to the table, or None."""
+    grown = _normal((*meld, card))
+    return None if grown is None else (grown, _change((meld,), (grown,)))
 
 
 @by_identity(8192)
-def _extended(added: Meld) -> tuple[Meld, _Change] | None:
-    """A table meld with one card added (the meld is `added[:-1]`): its normal form and its
-    change to the table, or None. Remembered by identity: the table index keeps these."""
+def _new_meld(added: Meld) -> tuple[Meld, _Change, int] | None:
+    """A new meld from the hand: its normal form, its change to the table and its points
+    (None when it is no meld). Remembered by identity: the hand's melds are the same objects
+    while the hand is (`_hand_melds`)."""
     grown = _normal(added)
-    return None if grown is None else (grown, _change((added[:-1],), (grown,)))
+    if grown is None:
+        return None
+    return grown, _change((), (grown,)), sum(tc.card.value for tc in grown)
 
 
 def _local_swap(table: Table, candidate: Table, seen: set[_Change], out: list[Table]) -> None:
@@ -215,66 +255,68 @@ def _normal(meld: Meld) -> Meld | None:
 
 
 def _local_candidates(table: Table, hand: tuple[Card, ...]) -> Iterator[tuple[int | None, Meld]]:
-    """(None, a new meld from the hand) and (i, table meld i with one more hand card)."""
-    for meld in hand_melds(hand):
+    """(None, a new meld from the hand) and (i, table meld i with one more hand card), in the
+    order of `_local_listing`."""
+    mask = reduce(or_, map(_INDEX_BIT, map(_INDEX, hand)), 0)
+    for meld in _hand_melds(mask):
         yield None, meld
-    fits, joker_fits, _, made = _table_index(table)
-    indices = set(map(_INDEX, hand))
-    found: list[tuple[int, int, int]] = []
-    for index in indices:
-        for i in fits.get(index, ()):
-            found.append((i, 0, index))
-    if JOKER_INDEX in indices:
-        for i, declared in joker_fits:
-            found.extend((i, 1, j) for j in range(len(declared)))
-    found.sort()  # as `extensions`: meld by meld, plain cards by index, then jokers
-    for key in found:
-        extended = made.get(key)
-        if extended is None:
-            i, joker, j = key
-            meld = table[i]
-            if joker:
-                extended = (*meld, TableCard(JOKER, _growth(meld)[1][j]))
-            else:
-                extended = (*meld, TableCard(FULL_DECK[j]))
-            made[key] = extended
-        yield key[0], extended
+    joker = mask >> JOKER_INDEX & 1
+    for i, meld, plain, declared, _ in _table_index(table)[1]:
+        hits = plain & mask
+        while hits:
+            low = hits & -hits
+            hits ^= low
+            yield i, (*meld, TableCard(FULL_DECK[low.bit_length() - 1]))
+        if joker:
+            for card in declared:
+                yield i, (*meld, TableCard(JOKER, card))
 
 
-_Index = tuple[
-    dict[int, tuple[int, ...]],
-    tuple[tuple[int, tuple[Card, ...]], ...],
-    tuple[tuple[int, int, Card], ...],
-    dict[tuple[int, int, int], Meld],
-]
+_Made = dict[int, "tuple[Meld, _Change] | None"]
+_Entry = tuple[int, Meld, int, tuple[Card, ...], _Made]
+_Index = tuple[tuple[tuple[int, int, Card], ...], tuple[_Entry, ...], int, bool]
 
 
 @by_identity(256)
 def _table_index(table: Table) -> _Index:
-    """For a table (remembered by identity: draws leave it as it is): each plain card's index ->
-    the melds it extends, the melds a joker extends with its possible declared cards, and
-    where the table's jokers lie with their declared cards; and the extended melds made
-    so far (the same objects view after view, so their memos answer by identity)."""
-    fits: dict[int, list[int]] = {}
-    joker_fits: list[tuple[int, tuple[Card, ...]]] = []
+    """For a table (remembered by identity: draws leave it as it is): where its jokers lie
+    with their declared cards; each meld that can grow, with the plain cards that extend it
+    (a mask by index), what a joker added to it may be declared as, and its extensions made
+    so far; and all the plain cards that extend some meld (a mask), and whether a joker
+    extends one. A meld's part is remembered with the meld (`_meld_growth`): a move leaves
+    most melds as the very same objects."""
     jokers: list[tuple[int, int, Card]] = []
+    entries: list[_Entry] = []
+    reach = 0
+    joker_reach = False
     for i, meld in enumerate(table):
-        plain, declared = _growth(meld)
-        for card in plain:
-            fits.setdefault(card.index, []).append(i)
-        if declared:
-            joker_fits.append((i, declared))
-        for k, tc in enumerate(meld):
-            if tc.declared is not None:
-                jokers.append((i, k, tc.declared))
-    return {c: tuple(ix) for c, ix in fits.items()}, tuple(joker_fits), tuple(jokers), {}
+        plain, declared, made, held = _meld_growth(meld)
+        if plain or declared:
+            entries.append((i, meld, plain, declared, made))
+            reach |= plain
+            joker_reach = joker_reach or bool(declared)
+        for k, card in held:
+            jokers.append((i, k, card))
+    return tuple(jokers), tuple(entries), reach, joker_reach
+
+
+@by_identity(8192)
+def _meld_growth(
+    meld: Meld,
+) -> tuple[int, tuple[Card, ...], _Made, tuple[tuple[int, Card], ...]]:
+    """`_growth` of a table meld with the plain cards as a mask (bit `index`), a dict for
+    its extensions (by card index, or 64 + the joker declaration's position), and its
+    jokers (position, declared card)."""
+    plain, declared = _growth(meld)
+    held = tuple((k, tc.declared) for k, tc in enumerate(meld) if tc.declared is not None)
+    return sum(card.bit for card in plain), declared, {}, held
 
 
 def joker_swaps(table: Table, hand: Sequence[Card]) -> Iterator[Table]:
     """M5.2, M5.4: a hand card equal to a table joker's declared card takes its place, and
     the freed joker goes on as a one-card extension of a meld, or into a new meld with two
     hand cards (declared as the card they miss)."""
-    jokers = _table_index(table)[2]
+    jokers = _table_index(table)[0]
     if not jokers:
         return
     held = frozenset(hand)  # a declared card is never a joker
