@@ -361,29 +361,49 @@ def _hand_melds(mask: int) -> tuple[Meld, ...]:
     A rank makes a group with 3 cards, or 2 and the joker; a suit makes a sequence only with
     three ranks in a row (M2.4: ace low, or high after a king, no wrap), or two and the joker:
     the rank and suit fields of the mask tell both without a loop over the cards."""
-    has_joker = bool(mask >> JOKER_INDEX & 1)
-    suits = (mask & 8191, mask >> 13 & 8191, mask >> 26 & 8191, mask >> 39 & 8191)
-    a, b, c, d = suits
-    if has_joker:  # ranks held in at least two suits
-        grouped = (a & (b | c | d)) | (b & (c | d)) | (c & d)
-    else:  # ranks held in at least three suits
-        grouped = (a & b & (c | d)) | (c & d & (a | b))
+    joker = mask >> JOKER_INDEX & 1
+    a, b, c, d = mask & 8191, mask >> 13 & 8191, mask >> 26 & 8191, mask >> 39 & 8191
+    grouped = (  # ranks held in at least two suits with the joker, else three
+        (a & (b | c | d)) | (b & (c | d)) | (c & d)
+        if joker
+        else (a & b & (c | d)) | (c & d & (a | b))
+    )
     out: list[Meld] = []
-    left = grouped
-    for suit in suits:  # each rank in the order of its first card
-        first, left = suit & left, left & ~suit
-        while first:
-            low = first & -first
-            first ^= low
-            rank = low.bit_length() - 1
-            held = tuple(13 * s + rank for s in range(4) if suits[s] & low)
-            out.extend(_rank_melds(held, has_joker))
-    least = 2 if has_joker else 3
-    for s, suit in enumerate(suits):
-        if suit.bit_count() >= least and (has_joker or _has_run(suit)):
-            held = tuple(13 * s + r for r in range(13) if suit >> r & 1)
-            out.extend(_suit_melds(held, has_joker))
+    if grouped:
+        left = grouped
+        for suit in (a, b, c, d):  # each rank in the order of its first card
+            first, left = suit & left, left & ~suit
+            while first:
+                low = first & -first
+                first ^= low
+                rank = low.bit_length() - 1
+                held = (a >> rank & 1) | (b >> rank & 1) << 1 | (c >> rank & 1) << 2
+                out += _rank_part(rank | (held | (d >> rank & 1) << 3) << 4 | joker << 8)
+    for key, suit in enumerate((a, b, c, d)):
+        if joker:
+            if suit & (suit - 1):  # two cards or more
+                out += _suit_part(suit | key << 13 | 1 << 15)
+        else:
+            ranks = suit | (suit & 1) << 13  # the ace high too
+            if ranks & ranks >> 1 & ranks >> 2:  # three ranks in a row (M2.4)
+                out += _suit_part(suit | key << 13)
     return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _rank_part(key: int) -> tuple[Meld, ...]:
+    """`_rank_melds` of rank `key & 15` (0 for an ace) held in the suits of bits 4-7, with
+    the joker when bit 8 is set: one int to look up, made from the hand mask's fields."""
+    rank, joker = key & 15, bool(key >> 8 & 1)
+    return _rank_melds(tuple(13 * s + rank for s in range(4) if key >> 4 + s & 1), joker)
+
+
+@lru_cache(maxsize=8192)
+def _suit_part(key: int) -> tuple[Meld, ...]:
+    """`_suit_melds` of suit `key >> 13 & 3` holding the ranks of bits 0-12, with the joker
+    when bit 15 is set."""
+    suit, joker = key >> 13 & 3, bool(key >> 15 & 1)
+    return _suit_melds(tuple(13 * suit + r for r in range(13) if key >> r & 1), joker)
 
 
 def _has_run(ranks: int) -> bool:
