@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from functools import lru_cache, reduce
-from itertools import combinations
+from itertools import chain, combinations
 from operator import attrgetter, or_
 
 from domain.cards import FULL_DECK, JOKER, JOKER_INDEX, Card, TableCard
@@ -116,11 +116,7 @@ def _local_listing(
     then a joker's declarations), each kept when its change to the table is new. Valid by
     construction (see `_meld_candidates`): only the new or grown meld is checked, and its
     normal form and change are remembered per hand meld and per table meld."""
-    for meld in _hand_melds(mask):
-        found = _new_meld(meld)
-        if found is None:
-            continue
-        grown, change, points = found
+    for grown, change, points in _hand_listing(mask):
         if points >= least and change not in seen:
             seen.add(change)
             out.append((*table, grown))
@@ -355,8 +351,20 @@ _INDEX_BIT = [1 << i for i in range(JOKER_INDEX + 1)].__getitem__
 @lru_cache(maxsize=4096)
 def _hand_melds(mask: int) -> tuple[Meld, ...]:
     """`hand_melds` of the hand's distinct cards as a mask (bit `index`), memoised (the same
-    hands, less one card, come back swap after swap). Melds are listed rank by rank (in
-    order of each rank's first card: by suit, then rank), then suit by suit.
+    hands, less one card, come back swap after swap)."""
+    return tuple(chain.from_iterable(map(_part, _part_keys(mask))))
+
+
+@lru_cache(maxsize=4096)
+def _hand_listing(mask: int) -> tuple[tuple[Meld, _Change, int], ...]:
+    """`_new_meld` of each of `_hand_melds(mask)` that is a meld, in the same order: what
+    `legal_moves` lists of the hand's own melds, remembered per rank and suit part."""
+    return tuple(chain.from_iterable(map(_listing_part, _part_keys(mask))))
+
+
+def _part_keys(mask: int) -> list[int]:
+    """The hand's melds in parts, each named by one int (`_part`): rank by rank (in order of
+    each rank's first card: by suit, then rank), then suit by suit.
 
     A rank makes a group with 3 cards, or 2 and the joker; a suit makes a sequence only with
     three ranks in a row (M2.4: ace low, or high after a king, no wrap), or two and the joker:
@@ -368,7 +376,7 @@ def _hand_melds(mask: int) -> tuple[Meld, ...]:
         if joker
         else (a & b & (c | d)) | (c & d & (a | b))
     )
-    out: list[Meld] = []
+    keys: list[int] = []
     if grouped:
         left = grouped
         for suit in (a, b, c, d):  # each rank in the order of its first card
@@ -378,32 +386,37 @@ def _hand_melds(mask: int) -> tuple[Meld, ...]:
                 first ^= low
                 rank = low.bit_length() - 1
                 held = (a >> rank & 1) | (b >> rank & 1) << 1 | (c >> rank & 1) << 2
-                out += _rank_part(rank | (held | (d >> rank & 1) << 3) << 4 | joker << 8)
+                keys.append(_RANK_PART | rank | (held | (d >> rank & 1) << 3) << 4 | joker << 8)
     for key, suit in enumerate((a, b, c, d)):
         if joker:
             if suit & (suit - 1):  # two cards or more
-                out += _suit_part(suit | key << 13 | 1 << 15)
+                keys.append(suit | key << 13 | 1 << 15)
         else:
             ranks = suit | (suit & 1) << 13  # the ace high too
             if ranks & ranks >> 1 & ranks >> 2:  # three ranks in a row (M2.4)
-                out += _suit_part(suit | key << 13)
-    return tuple(out)
+                keys.append(suit | key << 13)
+    return keys
 
 
-@lru_cache(maxsize=4096)
-def _rank_part(key: int) -> tuple[Meld, ...]:
-    """`_rank_melds` of rank `key & 15` (0 for an ace) held in the suits of bits 4-7, with
-    the joker when bit 8 is set: one int to look up, made from the hand mask's fields."""
-    rank, joker = key & 15, bool(key >> 8 & 1)
-    return _rank_melds(tuple(13 * s + rank for s in range(4) if key >> 4 + s & 1), joker)
+_RANK_PART = 1 << 16
 
 
 @lru_cache(maxsize=8192)
-def _suit_part(key: int) -> tuple[Meld, ...]:
-    """`_suit_melds` of suit `key >> 13 & 3` holding the ranks of bits 0-12, with the joker
-    when bit 15 is set."""
+def _part(key: int) -> tuple[Meld, ...]:
+    """With bit 16 set, `_rank_melds` of rank `key & 15` (0 for an ace) held in the suits of
+    bits 4-7, with the joker when bit 8 is set; otherwise `_suit_melds` of suit
+    `key >> 13 & 3` holding the ranks of bits 0-12, with the joker when bit 15 is set."""
+    if key & _RANK_PART:
+        rank, joker = key & 15, bool(key >> 8 & 1)
+        return _rank_melds(tuple(13 * s + rank for s in range(4) if key >> 4 + s & 1), joker)
     suit, joker = key >> 13 & 3, bool(key >> 15 & 1)
     return _suit_melds(tuple(13 * suit + r for r in range(13) if key >> r & 1), joker)
+
+
+@lru_cache(maxsize=8192)
+def _listing_part(key: int) -> tuple[tuple[Meld, _Change, int], ...]:
+    """`_new_meld` of the melds of `_part(key)` that are melds."""
+    return tuple(found for found in map(_new_meld, _part(key)) if found is not None)
 
 
 def _has_run(ranks: int) -> bool:
