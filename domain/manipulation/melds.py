@@ -92,18 +92,19 @@ def _meld_candidates(
     least = rules.initial_meld_min_points
     seen: set[_Change] = set()
     out: list[Table] = []
+    mask = reduce(or_, map(_INDEX_BIT, map(_INDEX, hand)), 0)
     if trusted or first:
-        mask = reduce(or_, map(_INDEX_BIT, map(_INDEX, hand)), 0)
         _local_listing(table, mask, least if first else 0, seen, out)
     else:
         for index, added in _local_candidates(table, hand):
             candidate = (*table, added) if index is None else _replaced(table, index, added)
             _validated(table, hand, candidate, (options, opened, decks), seen, out)
-    swaps_trusted = trusted and not rules.freed_to_new_meld
-    for candidate in joker_swaps(table, hand):
-        if swaps_trusted:
-            _local_swap(table, candidate, seen, out)
-        else:
+    if not table:
+        return tuple(out)
+    if trusted and not rules.freed_to_new_meld:
+        _swap_listing(table, hand, mask, seen, out)
+    else:
+        for candidate in joker_swaps(table, hand):
             _validated(table, hand, candidate, (options, opened, decks), seen, out)
     return tuple(out)
 
@@ -167,21 +168,78 @@ def _new_meld(added: Meld) -> tuple[Meld, _Change, int] | None:
     return grown, _change((), (grown,)), sum(tc.card.value for tc in grown)
 
 
-def _local_swap(table: Table, candidate: Table, seen: set[_Change], out: list[Table]) -> None:
-    """A joker swap checked meld by meld: the hand card takes the joker's place (the meld
-    acts the same), and the freed joker may go anywhere (A-M18 default), so I1-I6 hold once
-    each changed meld is valid (I2). Unchanged melds are the very objects of T0."""
-    changed = [k for k in range(len(table)) if candidate[k] is not table[k]]
-    normal = list(candidate)
-    for k in [*changed, *range(len(table), len(candidate))]:
-        meld = _normal(candidate[k])
-        if meld is None:
-            return
-        normal[k] = meld
-    removed = [table[k] for k in changed]
-    added = [normal[k] for k in changed] + normal[len(table) :]
-    if _fresh(_change(removed, added), seen):
-        out.append(tuple(normal))
+def _swap_listing(
+    table: Table, hand: tuple[Card, ...], mask: int, seen: set[_Change], out: list[Table]
+) -> None:
+    """The joker swaps of `joker_swaps`, in its order, checked meld by meld: the hand card
+    takes the joker's place (the meld acts the same), and the freed joker may go anywhere
+    (A-M18 default), so I1-I6 hold once each changed meld is valid (I2); each is kept when
+    its change to the table is new. The swapped meld, the extensions by the freed joker and
+    the new 3-card melds with it are remembered per meld and per hand mask."""
+    for i, k, declared in _table_index(table)[0]:
+        if not mask >> declared.index & 1:
+            continue
+        meld = table[i]
+        swapped, swapped_key = _swapped(meld, k)
+        if swapped is None:
+            continue
+        removed = _meld_key(meld)
+        for j, target in enumerate(table):
+            if j == i:
+                target = swapped
+            _, fits, made, _ = _meld_growth(target)
+            for key, card in enumerate(fits, 64):
+                if key in made:
+                    found = made[key]
+                else:
+                    found = made[key] = _extension(target, TableCard(JOKER, card))
+                if found is None:
+                    continue
+                grown, grown_change = found
+                if j == i:
+                    change = _keys_change([removed], [grown_change[1][0]])
+                    listed = (*table[:i], grown, *table[i + 1 :])
+                else:
+                    change = _keys_change(
+                        [removed, grown_change[0][0]], [swapped_key, grown_change[1][0]]
+                    )
+                    replaced = list(table)
+                    replaced[i] = swapped
+                    replaced[j] = grown
+                    listed = tuple(replaced)
+                if change not in seen:
+                    seen.add(change)
+                    out.append(listed)
+        left = mask if hand.count(declared) > 1 else mask & ~(1 << declared.index)
+        for grown, grown_key in _joker_triples(left | 1 << JOKER_INDEX):
+            change = _keys_change([removed], [swapped_key, grown_key])
+            if change not in seen:
+                seen.add(change)
+                out.append((*table[:i], swapped, *table[i + 1 :], grown))
+
+
+def _swapped(meld: Meld, k: int) -> tuple[Meld | None, tuple[str, ...]]:
+    """Table meld `meld` with its joker at `k` replaced by the card it is declared as, in
+    normal form (None if it is no meld), and its key; remembered with the meld."""
+    swaps = _meld_growth(meld)[3]
+    hit = swaps.get(k)
+    if hit is None:
+        declared = meld[k].declared
+        assert declared is not None
+        normal = _normal((*meld[:k], TableCard(declared), *meld[k + 1 :]))
+        hit = swaps[k] = (normal, () if normal is None else _meld_key(normal))
+    return hit
+
+
+@lru_cache(maxsize=4096)
+def _joker_triples(mask: int) -> tuple[tuple[Meld, tuple[str, ...]], ...]:
+    """The hand's new 3-card melds holding one joker (`_hand_listing`, the hand as `mask`):
+    where a freed joker may go with two hand cards (M5.4); each with its key."""
+    return tuple(
+        (grown, change[1][0])
+        for grown, change, _ in _hand_listing(mask)
+        if len(grown) == 3 and sum(tc.card.is_joker for tc in grown) == 1
+    )
 
 
 _Change = tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]
@@ -191,8 +249,13 @@ def _change(removed: Sequence[Meld], added: Sequence[Meld]) -> _Change:
     """What a move does to T0, melds as normalised codes: the melds it takes away and the
     melds it puts in their place, the ones in both cancelled. Two moves from one T0 give the
     same table exactly when their changes are equal."""
-    gone = sorted(_meld_key(meld) for meld in removed)
-    new = sorted(_meld_key(meld) for meld in added)
+    return _keys_change(list(map(_meld_key, removed)), list(map(_meld_key, added)))
+
+
+def _keys_change(gone: list[tuple[str, ...]], new: list[tuple[str, ...]]) -> _Change:
+    """`_change` of melds given by their keys (`_meld_key`)."""
+    gone.sort()
+    new.sort()
     for key in list(gone):
         if key in new:
             gone.remove(key)
@@ -286,26 +349,27 @@ def _table_index(table: Table) -> _Index:
     reach = 0
     joker_reach = False
     for i, meld in enumerate(table):
-        plain, declared, made, held = _meld_growth(meld)
+        plain, declared, made, _ = _meld_growth(meld)
         if plain or declared:
             entries.append((i, meld, plain, declared, made))
             reach |= plain
             joker_reach = joker_reach or bool(declared)
-        for k, card in held:
-            jokers.append((i, k, card))
+        for k, tc in enumerate(meld):
+            if tc.declared is not None:
+                jokers.append((i, k, tc.declared))
     return tuple(jokers), tuple(entries), reach, joker_reach
 
 
+_Swaps = dict[int, "tuple[Meld | None, tuple[str, ...]]"]
+
+
 @by_identity(8192)
-def _meld_growth(
-    meld: Meld,
-) -> tuple[int, tuple[Card, ...], _Made, tuple[tuple[int, Card], ...]]:
+def _meld_growth(meld: Meld) -> tuple[int, tuple[Card, ...], _Made, _Swaps]:
     """`_growth` of a table meld with the plain cards as a mask (bit `index`), a dict for
-    its extensions (by card index, or 64 + the joker declaration's position), and its
-    jokers (position, declared card)."""
+    its extensions (by card index, or 64 + the joker declaration's position) and one for
+    its joker swaps (`_swapped`, by the joker's position)."""
     plain, declared = _growth(meld)
-    held = tuple((k, tc.declared) for k, tc in enumerate(meld) if tc.declared is not None)
-    return sum(card.bit for card in plain), declared, {}, held
+    return sum(card.bit for card in plain), declared, {}, {}
 
 
 def joker_swaps(table: Table, hand: Sequence[Card]) -> Iterator[Table]:
