@@ -11,36 +11,118 @@ from typing import Any
 from domain.cards import codes
 from domain.events import Event
 from domain.frozen import FrozenDict, FrozenList, freeze
-from domain.manipulation.moves import is_finished, legal_moves, to_act
-from domain.manipulation.state import NAME, RoundResult, State, shown_table
+from domain.manipulation.moves import is_finished, legal_moves
+from domain.manipulation.state import NAME, Phase, RoundResult, State, shown_table
 from domain.memo import by_identity
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
-    """The api.md view minus id; `you` only for a seat of this match (built as one dict,
-    in the contract's key order)."""
-    return {
+    """The api.md view minus id; `you` only for a seat of this match: a copy of the round's
+    template (the contract's key order; the values that change only between rounds) with
+    this state's values set. The view's dict and its `you` are its own; every other list
+    and dict in it is read-only (domain/frozen.py) and shared with the views around it."""
+    players = state.players
+    t = _TEMPLATES.get(id(players))
+    if not (
+        t is not None
+        and t[0] is players
+        and t[1] is state.options_dict
+        and t[2] is state.results
+        and t[3] is state.scores
+        and t[4] is state.winners
+        and t[5] is state.rounds_won
+        and t[6] == state.round
+        and t[7] == state.dealer
+        and t[8] == state.commitment
+        and t[9] is state.seeded
+    ):
+        t = _template(state)
+    phase = state.phase
+    out: dict[str, Any] = t[10].copy()
+    out["version"] = state.version
+    if phase is Phase.FINISHED:
+        out["status"] = "finished"
+    out["phase"] = phase._value_
+    out["turn"] = None if phase in _IDLE else state.turn
+    hands = state.hands
+    sizes = tuple(map(len, hands))
+    seats = t[11].get(sizes)
+    out["seats"] = _seats(state, t[11], sizes) if seats is None else seats
+    out["stock_size"] = len(state.stock)
+    if seat is not None and 0 <= seat < len(players):
+        out["you"] = _you(state, seat)
+    out["table"] = shown_table(state.table)
+    out["draws_this_turn"] = state.draws
+    out["final_turns_left"] = len(state.lap)
+    return out
+
+
+_IDLE = (Phase.SETUP, Phase.SCORING, Phase.FINISHED)  # no one to act: moves.to_act
+_TEMPLATES: dict[int, tuple[Any, ...]] = {}
+"""Each match's latest round template, by the identity of its players tuple (one object
+for the whole match): the fields it was made from, the view's template and its seats by
+hand sizes."""
+
+
+def _template(state: State) -> tuple[Any, ...]:
+    """The template of a round's views: every key in the contract's order, the values that
+    change only between rounds (or at the end of the match) filled in."""
+    template: dict[str, Any] = {
         "variant": NAME,
-        "version": state.version,
+        "version": 0,
         "seeded": state.seeded,
-        "status": "finished" if is_finished(state) else "active",
+        "status": "active",
         "options": _shown_options(state.options_dict),
         "round": state.round,
-        "phase": state.phase.value,
-        "turn": to_act(state),
-        "seats": _seats(state),
-        "scores": list(state.scores),
-        "winners": list(state.winners),
-        "stock_size": len(state.stock),
+        "phase": None,
+        "turn": None,
+        "seats": None,
+        "scores": FrozenList(state.scores),
+        "winners": FrozenList(state.winners),
+        "stock_size": 0,
         "rounds": _shown_rounds(state.results),
         "deal_commitment": state.commitment,
-        "you": _you(state, seat),
+        "you": None,
         "dealer": state.dealer,
-        "table": shown_table(state.table),
-        "draws_this_turn": state.draws,
-        "rounds_won": list(state.rounds_won),
-        "final_turns_left": len(state.lap),
+        "table": None,
+        "draws_this_turn": 0,
+        "rounds_won": FrozenList(state.rounds_won),
+        "final_turns_left": 0,
     }
+    made: tuple[Any, ...] = (
+        state.players,
+        state.options_dict,
+        state.results,
+        state.scores,
+        state.winners,
+        state.rounds_won,
+        state.round,
+        state.dealer,
+        state.commitment,
+        state.seeded,
+        template,
+        {},  # the seats part by hand sizes
+    )
+    if len(_TEMPLATES) >= 256:
+        _TEMPLATES.clear()
+    _TEMPLATES[id(state.players)] = made
+    return made
+
+
+def _seats(state: State, by_sizes: dict[tuple[int, ...], Any], sizes: tuple[int, ...]) -> Any:
+    """The seats part for these hand sizes (no hands before the first deal), read-only and
+    kept in the round's template."""
+    seats = FrozenList(
+        FrozenDict(
+            seat=i,
+            name=p.name,
+            bot=p.bot,
+            hand_size=sizes[i] if sizes else 0,
+        )
+        for i, p in enumerate(state.players)
+    )
+    by_sizes[sizes] = seats
+    return seats
 
 
 @by_identity(256)
@@ -54,18 +136,6 @@ def _shown_rounds(results: tuple[RoundResult, ...]) -> list[dict[str, Any]]:
     """The past rounds (M8), rendered once per results tuple (a state's tuple stays the same
     object until the next round ends) and shared read-only by every view of those states."""
     return FrozenList(freeze(r.to_json()) for r in results)
-
-
-def _seats(state: State) -> list[dict[str, Any]]:
-    return [
-        {
-            "seat": i,
-            "name": p.name,
-            "bot": p.bot,
-            "hand_size": len(state.hands[i]) if state.hands else 0,
-        }
-        for i, p in enumerate(state.players)
-    ]
 
 
 def _you(state: State, seat: int | None) -> dict[str, Any] | None:
