@@ -152,9 +152,28 @@ def _local_listing(
 
 
 def _extension(meld: Meld, card: TableCard) -> tuple[Meld, _Change] | None:
-    """`meld` with `card` added: its normal form and its change to the table, or None."""
-    grown = _normal((*meld, card))
-    return None if grown is None else (grown, _change((meld,), (grown,)))
+    """`meld` with `card` added: its normal form and its change to the table, or None. A
+    card of `_growth` on a meld in normal form (as the table's are) goes in its place: a
+    group's by suit, a sequence's at the low end when it acts one rank below the first
+    card, else at the high end. Any other meld, and a sequence growing to 13 cards (whose
+    ace may turn from high to low, M2.4), is normalised whole."""
+    if len(meld) >= 12 or _normal(meld) != meld or card.acts_as not in _fits(meld):
+        grown = _normal((*meld, card))
+        return None if grown is None else (grown, _change((meld,), (grown,)))
+    acts = card.acts_as
+    if meld[0].acts_as.rank == meld[1].acts_as.rank:  # a group
+        place = sum(tc.acts_as.suit < acts.suit for tc in meld)
+    else:
+        place = 0 if acts.rank == meld[0].acts_as.rank - 1 else len(meld)
+    key = _meld_key(meld)
+    grown = (*meld[:place], card, *meld[place:])
+    return grown, ((key,), ((*key[:place], str(card), *key[place:]),))
+
+
+def _fits(meld: Meld) -> frozenset[Card]:
+    """The cards a plain card or a joker added to `meld` may act as (`_growth`)."""
+    plain, declared = _growth(meld)
+    return plain.union(declared)
 
 
 @by_identity(8192)
