@@ -439,7 +439,7 @@ def _hand_melds(mask: int) -> tuple[Meld, ...]:
 
 
 @lru_cache(maxsize=4096)
-def _hand_listing(mask: int) -> tuple[tuple[Meld, _Change, int], ...]:
+def _hand_listing(mask: int) -> tuple[_NewMeld, ...]:
     """`_new_meld` of each of `_hand_melds(mask)` that is a meld, in the same order: what
     `legal_moves` lists of the hand's own melds, remembered per rank and suit part."""
     return tuple(chain.from_iterable(map(_listing_part, _part_keys(mask))))
@@ -496,10 +496,45 @@ def _part(key: int) -> tuple[Meld, ...]:
     return _suit_melds(tuple(13 * suit + r for r in range(13) if key >> r & 1), joker)
 
 
+_NewMeld = tuple[Meld, _Change, int]
+
+
 @lru_cache(maxsize=8192)
-def _listing_part(key: int) -> tuple[tuple[Meld, _Change, int], ...]:
-    """`_new_meld` of the melds of `_part(key)` that are melds."""
-    return tuple(found for found in map(_new_meld, _part(key)) if found is not None)
+def _listing_part(key: int) -> tuple[_NewMeld, ...]:
+    """`_new_meld` of the melds of `_part(key)` that are melds. A suit's are made from
+    entries remembered per sequence and per pair with the joker (`_suit_entry`), so a suit
+    part not seen before costs a walk of its ranks, not a normalisation per meld."""
+    if key & _RANK_PART:
+        return tuple(found for found in map(_new_meld, _part(key)) if found is not None)
+    suit, joker = key >> 13 & 3, key >> 15 & 1
+    ranks = [r + 1 for r in range(13) if key >> r & 1]
+    out: list[_NewMeld | None] = []
+    if len(ranks) >= 3:  # as `_runs`: by start, then length
+        held = set(ranks)
+        if 1 in held:
+            held.add(14)
+        for start in range(1, 13):
+            if start in held and start + 1 in held and start + 2 in held:
+                end = start + 2
+                while end in held:
+                    out.append(_suit_entry(suit, start, end, 0))
+                    end += 1
+    if joker:  # as `_suit_melds`: each pair, with each card the joker may stand for
+        for a, b in combinations(ranks, 2):
+            for card in _run_fillers(FULL_DECK[13 * suit + a - 1], FULL_DECK[13 * suit + b - 1]):
+                out.append(_suit_entry(suit, a, b, card.rank))
+    return tuple(found for found in out if found is not None)
+
+
+@lru_cache(maxsize=4096)
+def _suit_entry(suit: int, low: int, high: int, declared: int) -> _NewMeld | None:
+    """`_new_meld` of the suit's sequence of ranks low..high (14 for a high ace), or with
+    `declared`, of the cards of ranks low and high with the joker declared as that rank."""
+    if not declared:
+        cards = tuple(FULL_DECK[13 * suit + (r - 1) % 13] for r in range(low, high + 1))
+        return _new_meld(_plain_meld(cards))
+    pair = (FULL_DECK[13 * suit + low - 1], FULL_DECK[13 * suit + high - 1])
+    return _new_meld(_with_joker(pair, FULL_DECK[13 * suit + declared - 1]))
 
 
 def _has_run(ranks: int) -> bool:
