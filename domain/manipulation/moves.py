@@ -247,25 +247,36 @@ def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
     (valid by construction, its changed melds checked, or validated whole where options
     bite). The solver's best move is what the hint and the bots use.
     """
-    if to_act(state) != seat:
-        return []
     phase = state.phase
-    moves: list[dict[str, Any]] = []
-    if phase in (Phase.DRAW, Phase.MELD_OR_DRAW) and state.stock:
-        moves.append({"type": "draw"})
-    if phase is Phase.FINAL_TURNS or (phase is Phase.MELD_OR_DRAW and not state.stock):
-        moves.append({"type": "pass"})
-    if may_knock(state, seat):
-        moves.append({"type": "knock"})
+    if phase in _IDLE or state.turn != seat:  # to_act, inlined
+        return []
+    if phase is Phase.DRAW:
+        return [{"type": "draw"}] if state.stock else []
     if phase is Phase.KNOCK_OR_END:
-        moves.append({"type": "end_turn"})
-    if phase in (Phase.MELD_OR_DRAW, Phase.FINAL_TURNS):
-        tables = meld_candidates(
-            state.table, state.hands[seat], state.options, state.opened[seat], decks(state)
-        )
-        shown = shown_table(state.table)
-        moves.extend({"type": "meld", "table": _codes(t, state.table, shown)} for t in tables)
+        if may_knock(state, seat):
+            return [{"type": "knock"}, {"type": "end_turn"}]
+        return [{"type": "end_turn"}]
+    # MELD_OR_DRAW or FINAL_TURNS: draw while the stock lasts, else pass (M9.1, M9.2)
+    moves: list[dict[str, Any]] = [
+        {"type": "draw"} if phase is Phase.MELD_OR_DRAW and state.stock else {"type": "pass"}
+    ]
+    if phase is Phase.MELD_OR_DRAW and may_knock(state, seat):
+        moves.append({"type": "knock"})
+    before = state.table
+    tables = meld_candidates(
+        before,
+        state.hands[seat],
+        state.options,
+        state.opened[seat],
+        1 if len(state.players) == 2 else 2,  # decks, inlined
+    )
+    if tables:
+        shown = shown_table(before)
+        moves += [{"type": "meld", "table": _codes(t, before, shown)} for t in tables]
     return moves
+
+
+_IDLE = (Phase.SETUP, Phase.SCORING, Phase.FINISHED)
 
 
 def _codes(table: Table, before: Table, shown: list[list[str]]) -> list[list[str]]:

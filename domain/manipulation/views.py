@@ -6,9 +6,10 @@ match is finished.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
-from domain.cards import codes
+from domain.cards import FULL_DECK, JOKER
 from domain.events import Event
 from domain.frozen import FrozenDict, FrozenList, freeze
 from domain.manipulation.moves import is_finished, legal_moves
@@ -44,10 +45,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         out["status"] = "finished"
     out["phase"] = phase._value_
     out["turn"] = None if phase in _IDLE else state.turn
-    hands = state.hands
-    sizes = tuple(map(len, hands))
+    sizes = tuple(map(len, state.hands))
     seats = t[11].get(sizes)
-    out["seats"] = _seats(state, t[11], sizes) if seats is None else seats
+    out["seats"] = _seats(state, t, sizes) if seats is None else seats
     out["stock_size"] = len(state.stock)
     if seat is not None and 0 <= seat < len(players):
         out["you"] = _you(state, seat)
@@ -102,6 +102,7 @@ def _template(state: State) -> tuple[Any, ...]:
         state.seeded,
         template,
         {},  # the seats part by hand sizes
+        {},  # each seat's part by (seat, hand size)
     )
     if len(_TEMPLATES) >= 256:
         _TEMPLATES.clear()
@@ -109,20 +110,19 @@ def _template(state: State) -> tuple[Any, ...]:
     return made
 
 
-def _seats(state: State, by_sizes: dict[tuple[int, ...], Any], sizes: tuple[int, ...]) -> Any:
+def _seats(state: State, t: tuple[Any, ...], sizes: tuple[int, ...]) -> Any:
     """The seats part for these hand sizes (no hands before the first deal), read-only and
-    kept in the round's template."""
-    seats = FrozenList(
-        FrozenDict(
-            seat=i,
-            name=p.name,
-            bot=p.bot,
-            hand_size=sizes[i] if sizes else 0,
-        )
-        for i, p in enumerate(state.players)
-    )
-    by_sizes[sizes] = seats
-    return seats
+    kept in the round's template (`t`) by hand sizes, each seat's part by its hand size."""
+    parts = t[12]
+    seats = []
+    for i, p in enumerate(state.players):
+        size = sizes[i] if sizes else 0
+        part = parts.get((i, size))
+        if part is None:
+            part = parts[i, size] = FrozenDict(seat=i, name=p.name, bot=p.bot, hand_size=size)
+        seats.append(part)
+    shown = t[11][sizes] = FrozenList(seats)
+    return shown
 
 
 @by_identity(256)
@@ -144,7 +144,12 @@ def _you(state: State, seat: int | None) -> dict[str, Any] | None:
         return None
     if not state.hands:
         return {"seat": seat, "hand": [], "legal_moves": []}
-    return {"seat": seat, "hand": codes(state.hands[seat]), "legal_moves": legal_moves(state, seat)}
+    hand = list(map(_CODE, map(_INDEX, state.hands[seat])))
+    return {"seat": seat, "hand": hand, "legal_moves": legal_moves(state, seat)}
+
+
+_CODE = tuple(map(str, (*FULL_DECK, JOKER))).__getitem__  # a card's code by its index
+_INDEX = attrgetter("index")
 
 
 def event_view(before: State, event: Event, seat: int | None) -> dict[str, Any]:
