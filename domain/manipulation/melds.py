@@ -82,14 +82,12 @@ def _meld_candidates(
     joker comes from the hand (I3, M5.6 either way). Otherwise the whole table goes through
     `validate_meld_move`, as `decide` does.
     """
-    rules = TableRules.of(options)
-    copies = rules.joker_identity_respects_copy_count
-    opening = rules.is_opening(table, opened)
+    copies, per_player, least, freed_to_new = _rules(options)
+    opening = not table or (per_player and not opened)  # TableRules.is_opening
     trusted = not opening and not copies
     # I6 on an empty table: the only candidates are new melds from the hand, no table meld
     # changes, so an opening holds once the meld is valid and plays the minimum points.
     first = opening and not table and not copies
-    least = rules.initial_meld_min_points
     seen: set[_Change] = set()
     out: list[Table] = []
     mask = reduce(or_, map(_INDEX_BIT, map(_INDEX, hand)), 0)
@@ -101,7 +99,7 @@ def _meld_candidates(
             _validated(table, hand, candidate, (options, opened, decks), seen, out)
     if not table:
         return tuple(out)
-    if trusted and not rules.freed_to_new_meld:
+    if trusted and not freed_to_new:
         _swap_listing(table, hand, mask, seen, out)
     else:
         for candidate in joker_swaps(table, hand):
@@ -174,6 +172,30 @@ def _fits(meld: Meld) -> frozenset[Card]:
     """The cards a plain card or a joker added to `meld` may act as (`_growth`)."""
     plain, declared = _growth(meld)
     return plain.union(declared)
+
+
+def _rules(options: object) -> tuple[bool, bool, int, bool]:
+    """The options `_meld_candidates` reads (`TableRules`): whether a joker's identity
+    respects the copy count, whether the opening is per player, the opening's least points,
+    whether a freed joker must go to a new meld. Remembered for frozen options objects."""
+    hit = _RULES.get(id(options))
+    if hit is not None and hit[0] is options:
+        return hit[1]
+    rules = TableRules.of(options)
+    found = (
+        rules.joker_identity_respects_copy_count,
+        rules.initial_meld_per_player,
+        rules.initial_meld_min_points,
+        rules.freed_to_new_meld,
+    )
+    if isinstance(options, (ManipOptions, TableRules)):  # frozen: safe to remember
+        if len(_RULES) >= 64:
+            _RULES.clear()
+        _RULES[id(options)] = (options, found)
+    return found
+
+
+_RULES: dict[int, tuple[object, tuple[bool, bool, int, bool]]] = {}
 
 
 @by_identity(8192)
@@ -445,6 +467,14 @@ def _hand_listing(mask: int) -> tuple[_NewMeld, ...]:
     return tuple(chain.from_iterable(map(_listing_part, _part_keys(mask))))
 
 
+def _has_run(ranks: int) -> bool:
+    """Three consecutive ranks among these ranks of one suit (bit r-1 for rank r; ace low,
+    or high after a king): without a joker, a suit with none makes no meld (`_RUNS` holds
+    the answer for every suit's ranks)."""
+    ranks |= (ranks & 1) << 13
+    return bool(ranks & (ranks >> 1) & (ranks >> 2))
+
+
 def _part_keys(mask: int) -> list[int]:
     """The hand's melds in parts, each named by one int (`_part`): rank by rank (in order of
     each rank's first card: by suit, then rank), then suit by suit.
@@ -452,35 +482,52 @@ def _part_keys(mask: int) -> list[int]:
     A rank makes a group with 3 cards, or 2 and the joker; a suit makes a sequence only with
     three ranks in a row (M2.4: ace low, or high after a king, no wrap), or two and the joker:
     the rank and suit fields of the mask tell both without a loop over the cards."""
-    joker = mask >> JOKER_INDEX & 1
     a, b, c, d = mask & 8191, mask >> 13 & 8191, mask >> 26 & 8191, mask >> 39 & 8191
-    grouped = (  # ranks held in at least two suits with the joker, else three
-        (a & (b | c | d)) | (b & (c | d)) | (c & d)
-        if joker
-        else (a & b & (c | d)) | (c & d & (a | b))
-    )
     keys: list[int] = []
+    if mask >> JOKER_INDEX & 1:
+        grouped = (a & (b | c | d)) | (b & (c | d)) | (c & d)  # two suits or more
+        if grouped:
+            _group_keys(keys, grouped, a, b, c, d, 1)
+        if a & (a - 1):  # two cards or more
+            keys.append(a | _JOKER_PART)
+        if b & (b - 1):
+            keys.append(b | 1 << 13 | _JOKER_PART)
+        if c & (c - 1):
+            keys.append(c | 2 << 13 | _JOKER_PART)
+        if d & (d - 1):
+            keys.append(d | 3 << 13 | _JOKER_PART)
+        return keys
+    grouped = (a & b & (c | d)) | (c & d & (a | b))  # three suits or more
     if grouped:
-        left = grouped
-        for suit in (a, b, c, d):  # each rank in the order of its first card
-            first, left = suit & left, left & ~suit
-            while first:
-                low = first & -first
-                first ^= low
-                rank = low.bit_length() - 1
-                held = (a >> rank & 1) | (b >> rank & 1) << 1 | (c >> rank & 1) << 2
-                keys.append(_RANK_PART | rank | (held | (d >> rank & 1) << 3) << 4 | joker << 8)
-    for key, suit in enumerate((a, b, c, d)):
-        if joker:
-            if suit & (suit - 1):  # two cards or more
-                keys.append(suit | key << 13 | 1 << 15)
-        else:
-            ranks = suit | (suit & 1) << 13  # the ace high too
-            if ranks & ranks >> 1 & ranks >> 2:  # three ranks in a row (M2.4)
-                keys.append(suit | key << 13)
+        _group_keys(keys, grouped, a, b, c, d, 0)
+    runs = _RUNS
+    if runs[a]:
+        keys.append(a)
+    if runs[b]:
+        keys.append(b | 1 << 13)
+    if runs[c]:
+        keys.append(c | 2 << 13)
+    if runs[d]:
+        keys.append(d | 3 << 13)
     return keys
 
 
+def _group_keys(keys: list[int], grouped: int, a: int, b: int, c: int, d: int, joker: int) -> None:
+    """The rank parts of `_part_keys`: each grouped rank in the order of its first card."""
+    left = grouped
+    for suit in (a, b, c, d):
+        first, left = suit & left, left & ~suit
+        while first:
+            low = first & -first
+            first ^= low
+            rank = low.bit_length() - 1
+            held = (a >> rank & 1) | (b >> rank & 1) << 1 | (c >> rank & 1) << 2
+            keys.append(_RANK_PART | rank | (held | (d >> rank & 1) << 3) << 4 | joker << 8)
+
+
+_JOKER_PART = 1 << 15
+_RUNS = bytes(_has_run(ranks) for ranks in range(8192))
+"""Whether a suit's ranks (bits 0-12) hold three in a row (M2.4, ace low or high)."""
 _RANK_PART = 1 << 16
 
 
@@ -535,14 +582,6 @@ def _suit_entry(suit: int, low: int, high: int, declared: int) -> _NewMeld | Non
         return _new_meld(_plain_meld(cards))
     pair = (FULL_DECK[13 * suit + low - 1], FULL_DECK[13 * suit + high - 1])
     return _new_meld(_with_joker(pair, FULL_DECK[13 * suit + declared - 1]))
-
-
-def _has_run(ranks: int) -> bool:
-    """Three consecutive ranks among these ranks of one suit (bit r-1 for rank r; ace low,
-    or high after a king): without a joker, a suit with none makes no meld, so its (rarely
-    repeated) cache entry is not needed."""
-    ranks |= (ranks & 1) << 13
-    return bool(ranks & (ranks >> 1) & (ranks >> 2))
 
 
 @lru_cache(maxsize=4096)
