@@ -6,7 +6,7 @@ match is finished.
 
 from __future__ import annotations
 
-from operator import attrgetter
+from operator import add, attrgetter
 from typing import Any
 
 from domain.cards import FULL_DECK, JOKER
@@ -102,7 +102,7 @@ def _template(state: State) -> tuple[Any, ...]:
         state.seeded,
         template,
         {},  # the seats part by hand sizes
-        {},  # each seat's part by (seat, hand size)
+        _SeatParts(state),  # each seat's part by seat and hand size
     )
     if len(_TEMPLATES) >= 256:
         _TEMPLATES.clear()
@@ -112,17 +112,35 @@ def _template(state: State) -> tuple[Any, ...]:
 
 def _seats(state: State, t: tuple[Any, ...], sizes: tuple[int, ...]) -> Any:
     """The seats part for these hand sizes (no hands before the first deal), read-only and
-    kept in the round's template (`t`) by hand sizes, each seat's part by its hand size."""
+    kept in the round's template (`t`) by hand sizes, made of each seat's part by its hand
+    size (`_SeatParts`)."""
     parts = t[12]
-    seats = []
-    for i, p in enumerate(state.players):
-        size = sizes[i] if sizes else 0
-        part = parts.get((i, size))
-        if part is None:
-            part = parts[i, size] = FrozenDict(seat=i, name=p.name, bot=p.bot, hand_size=size)
-        seats.append(part)
-    shown = t[11][sizes] = FrozenList(seats)
+    if sizes:
+        shown = FrozenList(map(parts.__getitem__, map(add, _SEAT_OFFSETS, sizes)))
+    else:
+        shown = FrozenList(parts[_SEAT_STEP * i] for i in range(len(state.players)))
+    t[11][sizes] = shown
     return shown
+
+
+_SEAT_STEP = 1 << 10  # a seat's part is keyed by seat * _SEAT_STEP + hand size
+_SEAT_OFFSETS = tuple(_SEAT_STEP * i for i in range(16))
+
+
+class _SeatParts(dict[int, FrozenDict]):
+    """Each seat's part of the seats list by `seat * _SEAT_STEP + hand size`, made when
+    first asked for."""
+
+    def __init__(self, state: State) -> None:
+        super().__init__()
+        self.players = state.players
+
+    def __missing__(self, key: int) -> FrozenDict:
+        seat, size = divmod(key, _SEAT_STEP)
+        player = self.players[seat]
+        part = FrozenDict(seat=seat, name=player.name, bot=player.bot, hand_size=size)
+        self[key] = part
+        return part
 
 
 @by_identity(256)
