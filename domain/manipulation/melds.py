@@ -15,10 +15,10 @@ not exhaustive: any table passing I1-I6 is, and the solver's best move
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache, reduce
-from itertools import chain, combinations
-from operator import attrgetter, or_
+from itertools import chain, combinations, compress, repeat
+from operator import and_, attrgetter, or_
 
 from domain.cards import FULL_DECK, JOKER, JOKER_INDEX, Card, TableCard
 from domain.errors import IllegalMove
@@ -48,24 +48,31 @@ def check_meld(
     return outcome.played, outcome.table
 
 
-_Listed = tuple[Table, tuple[Card, ...], ManipOptions, tuple[Table, ...]]
-_LISTED: dict[tuple[int, int, int, bool, int], _Listed] = {}
+_Listed = tuple[Table, tuple[Card, ...], ManipOptions, bool, int, tuple[Table, ...]]
+_LISTED: dict[int, _Listed] = {}
+"""The last listings by the identity of the hand (each listing keeps its hand alive)."""
 
 
 def meld_candidates(
     table: Table, hand: tuple[Card, ...], options: ManipOptions, opened: bool, decks: int
 ) -> tuple[Table, ...]:
-    """`_meld_candidates`, remembered by the identity of table, hand and options first (a
-    state's table and hands are the same objects from view to view; hashing a table hashes
-    every card on it), then by value."""
-    key = (id(table), id(hand), id(options), opened, decks)
-    hit = _LISTED.get(key)
-    if hit is not None and hit[0] is table and hit[1] is hand and hit[2] is options:
-        return hit[3]
+    """`_meld_candidates`, remembered for the last hands by identity, with the very same
+    table and options objects (a state's table and hands are the same objects from view to
+    view; hashing a table would hash every card on it)."""
+    hit = _LISTED.get(id(hand))
+    if (
+        hit is not None
+        and hit[1] is hand
+        and hit[0] is table
+        and hit[2] is options
+        and hit[3] is opened
+        and hit[4] == decks
+    ):
+        return hit[5]
     listed = _meld_candidates(table, hand, options, opened, decks)
     if len(_LISTED) >= 512:
         _LISTED.clear()
-    _LISTED[key] = (table, hand, options, listed)
+    _LISTED[id(hand)] = (table, hand, options, opened, decks, listed)
     return listed
 
 
@@ -91,16 +98,18 @@ def _meld_candidates(
     seen: set[_Change] = set()
     out: list[Table] = []
     mask = reduce(or_, map(_INDEX_BIT, map(_INDEX, hand)), 0)
+    index = _table_index(table) if table else None
     if trusted or first:
-        _local_listing(table, mask, least if first else 0, seen, out)
+        _local_listing(table, index, mask, least if first else 0, seen, out)
     else:
-        for index, added in _local_candidates(table, hand):
-            candidate = (*table, added) if index is None else _replaced(table, index, added)
+        for at, added in _local_candidates(table, hand):
+            candidate = (*table, added) if at is None else _replaced(table, at, added)
             _validated(table, hand, candidate, (options, opened, decks), seen, out)
-    if not table:
+    if index is None:
         return tuple(out)
     if trusted and not freed_to_new:
-        _swap_listing(table, hand, mask, seen, out)
+        if index[0]:
+            _swap_listing(table, index[0], hand, mask, seen, out)
     else:
         for candidate in joker_swaps(table, hand):
             _validated(table, hand, candidate, (options, opened, decks), seen, out)
@@ -108,7 +117,12 @@ def _meld_candidates(
 
 
 def _local_listing(
-    table: Table, mask: int, least: int, seen: set[_Change], out: list[Table]
+    table: Table,
+    index: _Index | None,
+    mask: int,
+    least: int,
+    seen: set[_Change],
+    out: list[Table],
 ) -> None:
     """The new melds from the hand (`mask`, as `hand_melds`) playing at least `least` points,
     then the one-card extensions of the table's melds (meld by meld, plain cards by index,
@@ -119,13 +133,17 @@ def _local_listing(
         if points >= least and change not in seen:
             seen.add(change)
             out.append((*table, grown))
-    if not table:
+    if index is None:  # no table
         return
-    _, entries, reach, joker_reach = _table_index(table)
+    _, entries, reach, joker_reach, plains = index
     joker = mask >> JOKER_INDEX & 1
-    if not (reach & mask or (joker and joker_reach)):
+    if joker and joker_reach:
+        growing: Iterable[_Entry] = entries
+    elif reach & mask:  # only the melds a hand card extends
+        growing = compress(entries, map(and_, plains, repeat(mask)))
+    else:
         return
-    for i, meld, plain, declared, made in entries:
+    for i, meld, plain, declared, made in growing:
         hits = plain & mask
         while hits:
             low = hits & -hits
@@ -210,14 +228,19 @@ def _new_meld(added: Meld) -> tuple[Meld, _Change, int] | None:
 
 
 def _swap_listing(
-    table: Table, hand: tuple[Card, ...], mask: int, seen: set[_Change], out: list[Table]
+    table: Table,
+    jokers: tuple[tuple[int, int, Card], ...],
+    hand: tuple[Card, ...],
+    mask: int,
+    seen: set[_Change],
+    out: list[Table],
 ) -> None:
     """The joker swaps of `joker_swaps`, in its order, checked meld by meld: the hand card
     takes the joker's place (the meld acts the same), and the freed joker may go anywhere
     (A-M18 default), so I1-I6 hold once each changed meld is valid (I2); each is kept when
     its change to the table is new. The swapped meld, the extensions by the freed joker and
     the new 3-card melds with it are remembered per meld and per hand mask."""
-    for i, k, declared in _table_index(table)[0]:
+    for i, k, declared in jokers:  # the table's (`_table_index`)
         if not mask >> declared.index & 1:
             continue
         meld = table[i]
@@ -374,7 +397,7 @@ def _local_candidates(table: Table, hand: tuple[Card, ...]) -> Iterator[tuple[in
 
 _Made = dict[int, "tuple[Meld, _Change] | None"]
 _Entry = tuple[int, Meld, int, tuple[Card, ...], _Made]
-_Index = tuple[tuple[tuple[int, int, Card], ...], tuple[_Entry, ...], int, bool]
+_Index = tuple[tuple[tuple[int, int, Card], ...], tuple[_Entry, ...], int, bool, tuple[int, ...]]
 
 
 @by_identity(256)
@@ -383,7 +406,8 @@ def _table_index(table: Table) -> _Index:
     with their declared cards; each meld that can grow, with the plain cards that extend it
     (a mask by index), what a joker added to it may be declared as, and its extensions made
     so far; and all the plain cards that extend some meld (a mask), and whether a joker
-    extends one. A meld's part is remembered with the meld (`_meld_growth`): a move leaves
+    extends one; and each growing meld's plain cards again (to filter the melds with
+    `compress`). A meld's part is remembered with the meld (`_meld_growth`): a move leaves
     most melds as the very same objects."""
     jokers: list[tuple[int, int, Card]] = []
     entries: list[_Entry] = []
@@ -398,7 +422,7 @@ def _table_index(table: Table) -> _Index:
         for k, tc in enumerate(meld):
             if tc.declared is not None:
                 jokers.append((i, k, tc.declared))
-    return tuple(jokers), tuple(entries), reach, joker_reach
+    return tuple(jokers), tuple(entries), reach, joker_reach, tuple(e[2] for e in entries)
 
 
 _Swaps = dict[int, "tuple[Meld | None, tuple[str, ...]]"]
