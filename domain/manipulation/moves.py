@@ -260,7 +260,11 @@ def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
     moves: list[dict[str, Any]] = [
         {"type": "draw"} if phase is Phase.MELD_OR_DRAW and state.stock else {"type": "pass"}
     ]
-    if phase is Phase.MELD_OR_DRAW and may_knock(state, seat):
+    if (
+        phase is Phase.MELD_OR_DRAW
+        and state.options.knock_timing == "after_any_draw"  # else no knock yet (A-M7)
+        and may_knock(state, seat)
+    ):
         moves.append({"type": "knock"})
     before = state.table
     tables = meld_candidates(
@@ -289,5 +293,6 @@ def _codes(table: Table, before: Table, shown: list[list[str]]) -> list[list[str
     out = list(shown)
     for k in compress(range(n), map(is_not, table, before)):
         out[k] = shown_meld(table[k])
-    out.extend(shown_meld(meld) for meld in table[n:])
+    if len(table) > n:
+        out += map(shown_meld, table[n:])
     return out

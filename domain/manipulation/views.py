@@ -49,8 +49,17 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     seats = t[11].get(sizes)
     out["seats"] = _seats(state, t, sizes) if seats is None else seats
     out["stock_size"] = len(state.stock)
-    if seat is not None and 0 <= seat < len(players):
-        out["you"] = _you(state, seat)
+    if seat is not None and 0 <= seat < len(players):  # the seat's hand and legal moves
+        hands = state.hands
+        out["you"] = (
+            {
+                "seat": seat,
+                "hand": list(map(_CODE, map(_INDEX, hands[seat]))),
+                "legal_moves": legal_moves(state, seat),
+            }
+            if hands
+            else {"seat": seat, "hand": [], "legal_moves": []}  # before the first deal
+        )
     out["table"] = shown_table(state.table)
     out["draws_this_turn"] = state.draws
     out["final_turns_left"] = len(state.lap)
@@ -154,16 +163,6 @@ def _shown_rounds(results: tuple[RoundResult, ...]) -> list[dict[str, Any]]:
     """The past rounds (M8), rendered once per results tuple (a state's tuple stays the same
     object until the next round ends) and shared read-only by every view of those states."""
     return FrozenList(freeze(r.to_json()) for r in results)
-
-
-def _you(state: State, seat: int | None) -> dict[str, Any] | None:
-    """The seat's own hand and legal moves (an empty hand before the first deal)."""
-    if seat is None or not 0 <= seat < state.n:
-        return None
-    if not state.hands:
-        return {"seat": seat, "hand": [], "legal_moves": []}
-    hand = list(map(_CODE, map(_INDEX, state.hands[seat])))
-    return {"seat": seat, "hand": hand, "legal_moves": legal_moves(state, seat)}
 
 
 _CODE = tuple(map(str, (*FULL_DECK, JOKER))).__getitem__  # a card's code by its index
