@@ -20,7 +20,7 @@ from domain import manipulation as m
 from domain.cards import FULL_DECK, JOKER, Card, TableCard
 from domain.errors import IllegalMove
 from domain.manipulation.melds import meld_candidates
-from domain.manipulation.moves import decks
+from domain.manipulation.moves import decks, may_knock
 from domain.manipulation.options import DEFAULTS, options_of
 from domain.manipulation.state import State, table_codes
 from domain.manipulation.table.rules import meld_kind, normalise_meld, validate_meld_move
@@ -203,6 +203,50 @@ def test_listing_equals_the_plain_recomputation_in_random_matches_m6(
     for seed in (11, 12):
         random_match(seed, 2 + seed % 2, options, check=check)
     assert checked > 20
+
+
+def plain_legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
+    """`legal_moves` written out plainly: draw, pass, knock, end_turn by the phase (M4, M8,
+    M9), then the meld moves of `reference`."""
+    if m.to_act(state) != seat:
+        return []
+    phase = state.phase
+    moves: list[dict[str, Any]] = []
+    if phase in (m.Phase.DRAW, m.Phase.MELD_OR_DRAW) and state.stock:
+        moves.append({"type": "draw"})
+    if phase is m.Phase.FINAL_TURNS or (phase is m.Phase.MELD_OR_DRAW and not state.stock):
+        moves.append({"type": "pass"})
+    if may_knock(state, seat):
+        moves.append({"type": "knock"})
+    if phase is m.Phase.KNOCK_OR_END:
+        moves.append({"type": "end_turn"})
+    if phase in (m.Phase.MELD_OR_DRAW, m.Phase.FINAL_TURNS):
+        args = (state.table, state.hands[seat], state.options, state.opened[seat], decks(state))
+        moves += [{"type": "meld", "table": table} for table in reference(*args)]
+    return moves
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"knock_timing": "after_any_draw", "knock_limit": 30}, {"initial_meld_per_player": True}],
+)
+def test_legal_moves_and_views_list_the_plain_moves_m4_m8_m9(options: dict[str, Any]) -> None:
+    """For every seat at every step of random 2- and 3-player matches, `legal_moves` and the
+    seat's view list exactly the plain moves, in order."""
+    checked = 0
+
+    def check(state: State, seat: int, move: Any, events: Any, after: State) -> None:
+        nonlocal checked
+        for who in range(state.n):
+            expected = plain_legal_moves(state, who)
+            assert m.legal_moves(state, who) == expected
+            if state.hands:
+                assert m.view(state, who)["you"]["legal_moves"] == expected
+            checked += bool(expected)
+
+    for seed in (21, 22):
+        random_match(seed, 2 + seed % 2, options, check=check)
+    assert checked > 50
 
 
 def _random_meld(rng: random.Random, pool: Counter[Card]) -> Meld | None:
