@@ -238,7 +238,13 @@ def autoplay_system(state: State) -> tuple[State, tuple[Event, ...]]:
 
 
 def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
-    """Every legal move of `seat` now; for `meld` a representative set, not every table.
+    """Every legal move of `seat` now; for `meld` a representative set, not every table
+    (`seat_moves`)."""
+    return seat_moves(state, seat, None)
+
+
+def seat_moves(state: State, seat: int, shown: list[list[str]] | None) -> list[dict[str, Any]]:
+    """`legal_moves`, given the state's `shown_table` when the caller has it (a view).
 
     draw, knock, end_turn and pass are listed exactly. The meld space is huge (any table that
     passes I1-I6 is accepted), so the list holds meld moves from cheap rules, with no search:
@@ -275,7 +281,8 @@ def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
         1 if len(state.players) == 2 else 2,  # decks, inlined
     )
     if tables:
-        shown = shown_table(before)
+        if shown is None:
+            shown = shown_table(before)
         moves += [{"type": "meld", "table": _codes(t, before, shown)} for t in tables]
     return moves
 

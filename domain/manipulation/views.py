@@ -12,7 +12,7 @@ from typing import Any
 from domain.cards import FULL_DECK, JOKER
 from domain.events import Event
 from domain.frozen import FrozenDict, FrozenList, freeze
-from domain.manipulation.moves import is_finished, legal_moves
+from domain.manipulation.moves import is_finished, seat_moves
 from domain.manipulation.state import NAME, Phase, RoundResult, State, shown_table
 from domain.memo import by_identity
 
@@ -49,18 +49,18 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     seats = t[11].get(sizes)
     out["seats"] = _seats(state, t, sizes) if seats is None else seats
     out["stock_size"] = len(state.stock)
+    table = out["table"] = shown_table(state.table)
     if seat is not None and 0 <= seat < len(players):  # the seat's hand and legal moves
         hands = state.hands
         out["you"] = (
             {
                 "seat": seat,
                 "hand": list(map(_CODE, map(_INDEX, hands[seat]))),
-                "legal_moves": legal_moves(state, seat),
+                "legal_moves": seat_moves(state, seat, table),
             }
             if hands
             else {"seat": seat, "hand": [], "legal_moves": []}  # before the first deal
         )
-    out["table"] = shown_table(state.table)
     out["draws_this_turn"] = state.draws
     out["final_turns_left"] = len(state.lap)
     return out
