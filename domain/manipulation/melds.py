@@ -23,7 +23,6 @@ from operator import and_, attrgetter, or_
 from domain.cards import FULL_DECK, JOKER, JOKER_INDEX, Card, TableCard
 from domain.errors import IllegalMove
 from domain.manipulation.options import ManipOptions
-from domain.manipulation.state import hand_mask
 from domain.manipulation.table.rules import (
     TableRules,
     meld_kind,
@@ -98,7 +97,7 @@ def _meld_candidates(
     first = opening and not table and not copies
     seen: set[_Change] = set()
     out: list[Table] = []
-    mask = hand_mask(hand)
+    mask = reduce(or_, map(_INDEX_BIT, map(_INDEX, hand)), 0)
     index = _table_index(table) if table else None
     if trusted or first:
         _local_listing(table, index, mask, least if first else 0, seen, out)

@@ -15,11 +15,10 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from enum import StrEnum
-from functools import lru_cache, reduce
-from operator import attrgetter, or_
+from functools import lru_cache
 from typing import Any
 
-from domain.cards import FULL_DECK, JOKER, JOKER_INDEX, Card, TableCard
+from domain.cards import FULL_DECK, JOKER, Card, TableCard
 from domain.events import Event
 from domain.frozen import FrozenList
 from domain.manipulation.options import DEFAULTS, ManipOptions, options_of
@@ -163,30 +162,6 @@ def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> Hand:
     return sort_hand(left.elements())
 
 
-def hand_mask(hand: Hand) -> int:
-    """The hand's distinct cards as a mask (bit `index`, the joker's bit 52; two copies are
-    one bit), remembered by the hand's identity: a hand that grew by a draw gets it from the
-    hand it grew from (`_drawn`), so a view need not walk the hand."""
-    hit = _MASKS.get(id(hand))
-    if hit is not None and hit[0] is hand:
-        return hit[1]
-    mask = reduce(or_, map(_BIT, map(_INDEX, hand)), 0)
-    if hand.__class__ is tuple:  # immutable: safe to remember
-        _remember_mask(hand, mask)
-    return mask
-
-
-_INDEX = attrgetter("index")
-_BIT = [1 << i for i in range(JOKER_INDEX + 1)].__getitem__
-_MASKS: dict[int, tuple[Hand, int]] = {}
-
-
-def _remember_mask(hand: Hand, mask: int) -> None:
-    if len(_MASKS) >= 4096:
-        _MASKS.clear()
-    _MASKS[id(hand)] = (hand, mask)
-
-
 def parse_table(melds: Iterable[Iterable[str]]) -> Table:
     out = []
     for meld in melds:
@@ -308,9 +283,7 @@ def _set_hand(state: State, seat: int, hand: Hand) -> tuple[Hand, ...]:
 def _drawn(state: State, data: Mapping[str, Any]) -> State:
     seat, draw = int(data["seat"]), int(data["draw"])
     card = Card.parse(data["card"])
-    held = state.hands[seat]
-    hand = sort_hand((*held, card))
-    _remember_mask(hand, hand_mask(held) | _BIT(card.index))
+    hand = sort_hand((*state.hands[seat], card))
     phase = Phase.KNOCK_OR_END if draw >= 3 else Phase.MELD_OR_DRAW  # M4 D3: no meld
     return _with(
         state, hands=_set_hand(state, seat, hand), stock=state.stock[1:], draws=draw, phase=phase

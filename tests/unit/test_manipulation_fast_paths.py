@@ -169,21 +169,3 @@ def test_a_suit_parts_listing_is_its_melds_normalised_m2() -> None:
                     found for found in map(melds._new_meld, melds._part(key)) if found is not None
                 )
                 assert melds._listing_part(key) == expected, (suit, bin(ranks), joker)
-
-
-def test_the_hand_mask_a_draw_passes_on_is_the_hands_own_m4() -> None:
-    """`hand_mask` of every hand at every step of random matches (a drawn-to hand's mask
-    comes from the hand before the draw) has exactly the bits of the hand's cards."""
-    from tests.support.manipulation_helpers import random_match
-
-    checked = 0
-
-    def check(state: st.State, seat: int, move: object, events: object, after: st.State) -> None:
-        nonlocal checked
-        for hand in after.hands:
-            assert st.hand_mask(hand) == sum({1 << card.index for card in hand})
-            checked += 1
-
-    random_match(8, 3, {}, check=check)
-    random_match(9, 2, {}, check=check)
-    assert checked > 100
