@@ -24,29 +24,28 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     and dict in it is read-only (domain/frozen.py) and shared with the views around it."""
     players = state.players
     t = _TEMPLATES.get(id(players))
-    if not (
-        t is not None
-        and t[0] is players
-        and t[1] is state.options_dict
-        and t[2] is state.results
-        and t[3] is state.scores
-        and t[4] is state.winners
-        and t[5] is state.rounds_won
-        and t[6] == state.round
-        and t[7] == state.dealer
-        and t[8] == state.commitment
-        and t[9] is state.seeded
+    if t is None or t[0] != (  # one compare, element by element (`is` first, in C)
+        players,
+        state.options_dict,
+        state.results,
+        state.scores,
+        state.winners,
+        state.rounds_won,
+        state.round,
+        state.dealer,
+        state.commitment,
+        state.seeded,
     ):
         t = _template(state)
     phase = state.phase
-    out: dict[str, Any] = t[10].copy()
+    out: dict[str, Any] = t[1].copy()
     out["version"] = state.version
     if phase is Phase.FINISHED:
         out["status"] = "finished"
     out["phase"] = phase._value_
     out["turn"] = None if phase in _IDLE else state.turn
     sizes = tuple(map(len, state.hands))
-    seats = t[11].get(sizes)
+    seats = t[2].get(sizes)
     out["seats"] = _seats(state, t, sizes) if seats is None else seats
     out["stock_size"] = len(state.stock)
     table = out["table"] = shown_table(state.table)
@@ -69,8 +68,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
 _IDLE = (Phase.SETUP, Phase.SCORING, Phase.FINISHED)  # no one to act: moves.to_act
 _TEMPLATES: dict[int, tuple[Any, ...]] = {}
 """Each match's latest round template, by the identity of its players tuple (one object
-for the whole match): the fields it was made from, the view's template and its seats by
-hand sizes."""
+for the whole match): the fields it was made from (one tuple, compared in one go), the
+view's template, its seats by hand sizes and each seat's part by hand size."""
 
 
 def _template(state: State) -> tuple[Any, ...]:
@@ -99,16 +98,18 @@ def _template(state: State) -> tuple[Any, ...]:
         "final_turns_left": 0,
     }
     made: tuple[Any, ...] = (
-        state.players,
-        state.options_dict,
-        state.results,
-        state.scores,
-        state.winners,
-        state.rounds_won,
-        state.round,
-        state.dealer,
-        state.commitment,
-        state.seeded,
+        (
+            state.players,
+            state.options_dict,
+            state.results,
+            state.scores,
+            state.winners,
+            state.rounds_won,
+            state.round,
+            state.dealer,
+            state.commitment,
+            state.seeded,
+        ),
         template,
         {},  # the seats part by hand sizes
         _SeatParts(state),  # each seat's part by seat and hand size
@@ -123,12 +124,12 @@ def _seats(state: State, t: tuple[Any, ...], sizes: tuple[int, ...]) -> Any:
     """The seats part for these hand sizes (no hands before the first deal), read-only and
     kept in the round's template (`t`) by hand sizes, made of each seat's part by its hand
     size (`_SeatParts`)."""
-    parts = t[12]
+    parts = t[3]
     if sizes:
         shown = FrozenList(map(parts.__getitem__, map(add, _SEAT_OFFSETS, sizes)))
     else:
         shown = FrozenList(parts[_SEAT_STEP * i] for i in range(len(state.players)))
-    t[11][sizes] = shown
+    t[2][sizes] = shown
     return shown
 
 
