@@ -484,10 +484,11 @@ def _hand_melds(mask: int) -> tuple[Meld, ...]:
     return tuple(chain.from_iterable(map(_part, _part_keys(mask))))
 
 
-@lru_cache(maxsize=4096)
 def _hand_listing(mask: int) -> tuple[_NewMeld, ...]:
     """`_new_meld` of each of `_hand_melds(mask)` that is a meld, in the same order: what
-    `legal_moves` lists of the hand's own melds, remembered per rank and suit part."""
+    `legal_moves` lists of the hand's own melds, from parts remembered per rank and suit
+    (a whole hand rarely comes back: each view is of a new hand, and a repeated view finds
+    its listing in `_LISTED`)."""
     return tuple(chain.from_iterable(map(_listing_part, _part_keys(mask))))
 
 
