@@ -15,10 +15,10 @@ not exhaustive: any table passing I1-I6 is, and the solver's best move
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache, reduce
-from itertools import combinations
-from operator import attrgetter, or_
+from itertools import chain, combinations, compress, repeat
+from operator import and_, attrgetter, or_
 
 from domain.cards import FULL_DECK, JOKER, JOKER_INDEX, Card, TableCard
 from domain.errors import IllegalMove
@@ -48,24 +48,31 @@ def check_meld(
     return outcome.played, outcome.table
 
 
-_Listed = tuple[Table, tuple[Card, ...], ManipOptions, tuple[Table, ...]]
-_LISTED: dict[tuple[int, int, int, bool, int], _Listed] = {}
+_Listed = tuple[Table, tuple[Card, ...], ManipOptions, bool, int, tuple[Table, ...]]
+_LISTED: dict[int, _Listed] = {}
+"""The last listings by the identity of the hand (each listing keeps its hand alive)."""
 
 
 def meld_candidates(
     table: Table, hand: tuple[Card, ...], options: ManipOptions, opened: bool, decks: int
 ) -> tuple[Table, ...]:
-    """`_meld_candidates`, remembered by the identity of table, hand and options first (a
-    state's table and hands are the same objects from view to view; hashing a table hashes
-    every card on it), then by value."""
-    key = (id(table), id(hand), id(options), opened, decks)
-    hit = _LISTED.get(key)
-    if hit is not None and hit[0] is table and hit[1] is hand and hit[2] is options:
-        return hit[3]
+    """`_meld_candidates`, remembered for the last hands by identity, with the very same
+    table and options objects (a state's table and hands are the same objects from view to
+    view; hashing a table would hash every card on it)."""
+    hit = _LISTED.get(id(hand))
+    if (
+        hit is not None
+        and hit[1] is hand
+        and hit[0] is table
+        and hit[2] is options
+        and hit[3] is opened
+        and hit[4] == decks
+    ):
+        return hit[5]
     listed = _meld_candidates(table, hand, options, opened, decks)
     if len(_LISTED) >= 512:
         _LISTED.clear()
-    _LISTED[key] = (table, hand, options, listed)
+    _LISTED[id(hand)] = (table, hand, options, opened, decks, listed)
     return listed
 
 
@@ -82,70 +89,221 @@ def _meld_candidates(
     joker comes from the hand (I3, M5.6 either way). Otherwise the whole table goes through
     `validate_meld_move`, as `decide` does.
     """
-    rules = TableRules.of(options)
-    copies = rules.joker_identity_respects_copy_count
-    opening = rules.is_opening(table, opened)
+    copies, per_player, least, freed_to_new = _rules(options)
+    opening = not table or (per_player and not opened)  # TableRules.is_opening
     trusted = not opening and not copies
     # I6 on an empty table: the only candidates are new melds from the hand, no table meld
     # changes, so an opening holds once the meld is valid and plays the minimum points.
     first = opening and not table and not copies
-    least = rules.initial_meld_min_points
     seen: set[_Change] = set()
     out: list[Table] = []
-    for index, added in _local_candidates(table, hand):
-        if trusted or first:
-            found = _new_meld(added) if index is None else _extended(added)
-            if found is None:
-                continue
-            grown, change = found
-            if first and least and sum(tc.card.value for tc in grown) < least:
-                continue
-            if _fresh(change, seen):
-                out.append((*table, grown) if index is None else _replaced(table, index, grown))
-            continue
-        candidate = (*table, added) if index is None else _replaced(table, index, added)
-        _validated(table, hand, candidate, (options, opened, decks), seen, out)
-    swaps_trusted = trusted and not rules.freed_to_new_meld
-    for candidate in joker_swaps(table, hand):
-        if swaps_trusted:
-            _local_swap(table, candidate, seen, out)
-        else:
+    mask = reduce(or_, map(_INDEX_BIT, map(_INDEX, hand)), 0)
+    index = _table_index(table) if table else None
+    if trusted or first:
+        _local_listing(table, index, mask, least if first else 0, seen, out)
+    else:
+        for at, added in _local_candidates(table, hand):
+            candidate = (*table, added) if at is None else _replaced(table, at, added)
+            _validated(table, hand, candidate, (options, opened, decks), seen, out)
+    if index is None:
+        return tuple(out)
+    if trusted and not freed_to_new:
+        if index[0]:
+            _swap_listing(table, index[0], hand, mask, seen, out)
+    else:
+        for candidate in joker_swaps(table, hand):
             _validated(table, hand, candidate, (options, opened, decks), seen, out)
     return tuple(out)
 
 
-@by_identity(8192)
-def _new_meld(added: Meld) -> tuple[Meld, _Change] | None:
-    """A new meld from the hand: its normal form and its change to the table (None when
-    it is no meld). Remembered by identity: the hand's melds are the same objects while the
-    hand is (`_hand_melds`)."""
-    grown = _normal(added)
-    return None if grown is None else (grown, _change((), (grown,)))
+def _local_listing(
+    table: Table,
+    index: _Index | None,
+    mask: int,
+    least: int,
+    seen: set[_Change],
+    out: list[Table],
+) -> None:
+    """The new melds from the hand (`mask`, as `hand_melds`) playing at least `least` points,
+    then the one-card extensions of the table's melds (meld by meld, plain cards by index,
+    then a joker's declarations), each kept when its change to the table is new. Valid by
+    construction (see `_meld_candidates`): only the new or grown meld is checked, and its
+    normal form and change are remembered per hand meld and per table meld."""
+    for grown, change, points in _hand_listing(mask):
+        if points >= least and change not in seen:
+            seen.add(change)
+            out.append((*table, grown))
+    if index is None:  # no table
+        return
+    _, entries, reach, joker_reach, plains = index
+    joker = mask >> JOKER_INDEX & 1
+    if joker and joker_reach:
+        growing: Iterable[_Entry] = entries
+    elif reach & mask:  # only the melds a hand card extends
+        growing = compress(entries, map(and_, plains, repeat(mask)))
+    else:
+        return
+    for i, meld, plain, declared, made in growing:
+        hits = plain & mask
+        while hits:
+            low = hits & -hits
+            hits ^= low
+            j = low.bit_length() - 1
+            if j in made:
+                found_ext = made[j]
+            else:
+                found_ext = made[j] = _extension(meld, TableCard(FULL_DECK[j]))
+            if found_ext is not None and found_ext[1] not in seen:
+                seen.add(found_ext[1])
+                out.append((*table[:i], found_ext[0], *table[i + 1 :]))
+        if joker and declared:
+            for j, card in enumerate(declared, 64):
+                if j in made:
+                    found_ext = made[j]
+                else:
+                    found_ext = made[j] = _extension(meld, TableCard(JOKER, card))
+                if found_ext is not None and found_ext[1] not in seen:
+                    seen.add(found_ext[1])
+                    out.append((*table[:i], found_ext[0], *table[i + 1 :]))
+
+
+def _extension(meld: Meld, card: TableCard) -> tuple[Meld, _Change] | None:
+    """`meld` with `card` added: its normal form and its change to the table, or None. A
+    card of `_growth` on a meld in normal form (as the table's are) goes in its place: a
+    group's by suit, a sequence's at the low end when it acts one rank below the first
+    card, else at the high end. Any other meld, and a sequence growing to 13 cards (whose
+    ace may turn from high to low, M2.4), is normalised whole."""
+    if len(meld) >= 12 or _normal(meld) != meld or card.acts_as not in _fits(meld):
+        grown = _normal((*meld, card))
+        return None if grown is None else (grown, _change((meld,), (grown,)))
+    acts = card.acts_as
+    if meld[0].acts_as.rank == meld[1].acts_as.rank:  # a group
+        place = sum(tc.acts_as.suit < acts.suit for tc in meld)
+    else:
+        place = 0 if acts.rank == meld[0].acts_as.rank - 1 else len(meld)
+    key = _meld_key(meld)
+    grown = (*meld[:place], card, *meld[place:])
+    return grown, ((key,), ((*key[:place], str(card), *key[place:]),))
+
+
+def _fits(meld: Meld) -> frozenset[Card]:
+    """The cards a plain card or a joker added to `meld` may act as (`_growth`)."""
+    plain, declared = _growth(meld)
+    return plain.union(declared)
+
+
+def _rules(options: object) -> tuple[bool, bool, int, bool]:
+    """The options `_meld_candidates` reads (`TableRules`): whether a joker's identity
+    respects the copy count, whether the opening is per player, the opening's least points,
+    whether a freed joker must go to a new meld. Remembered for frozen options objects."""
+    hit = _RULES.get(id(options))
+    if hit is not None and hit[0] is options:
+        return hit[1]
+    rules = TableRules.of(options)
+    found = (
+        rules.joker_identity_respects_copy_count,
+        rules.initial_meld_per_player,
+        rules.initial_meld_min_points,
+        rules.freed_to_new_meld,
+    )
+    if isinstance(options, (ManipOptions, TableRules)):  # frozen: safe to remember
+        if len(_RULES) >= 64:
+            _RULES.clear()
+        _RULES[id(options)] = (options, found)
+    return found
+
+
+_RULES: dict[int, tuple[object, tuple[bool, bool, int, bool]]] = {}
 
 
 @by_identity(8192)
-def _extended(added: Meld) -> tuple[Meld, _Change] | None:
-    """A table meld with one card added (the meld is `added[:-1]`): its normal form and its
-    change to the table, or None. Remembered by identity: the table index keeps these."""
+def _new_meld(added: Meld) -> tuple[Meld, _Change, int] | None:
+    """A new meld from the hand: its normal form, its change to the table and its points
+    (None when it is no meld). Remembered by identity: the hand's melds are the same objects
+    while the hand is (`_hand_melds`)."""
     grown = _normal(added)
-    return None if grown is None else (grown, _change((added[:-1],), (grown,)))
+    if grown is None:
+        return None
+    return grown, _change((), (grown,)), sum(tc.card.value for tc in grown)
 
 
-def _local_swap(table: Table, candidate: Table, seen: set[_Change], out: list[Table]) -> None:
-    """A joker swap checked meld by meld: the hand card takes the joker's place (the meld
-    acts the same), and the freed joker may go anywhere (A-M18 default), so I1-I6 hold once
-    each changed meld is valid (I2). Unchanged melds are the very objects of T0."""
-    changed = [k for k in range(len(table)) if candidate[k] is not table[k]]
-    normal = list(candidate)
-    for k in [*changed, *range(len(table), len(candidate))]:
-        meld = _normal(candidate[k])
-        if meld is None:
-            return
-        normal[k] = meld
-    removed = [table[k] for k in changed]
-    added = [normal[k] for k in changed] + normal[len(table) :]
-    if _fresh(_change(removed, added), seen):
-        out.append(tuple(normal))
+def _swap_listing(
+    table: Table,
+    jokers: tuple[tuple[int, int, Card], ...],
+    hand: tuple[Card, ...],
+    mask: int,
+    seen: set[_Change],
+    out: list[Table],
+) -> None:
+    """The joker swaps of `joker_swaps`, in its order, checked meld by meld: the hand card
+    takes the joker's place (the meld acts the same), and the freed joker may go anywhere
+    (A-M18 default), so I1-I6 hold once each changed meld is valid (I2); each is kept when
+    its change to the table is new. The swapped meld, the extensions by the freed joker and
+    the new 3-card melds with it are remembered per meld and per hand mask."""
+    for i, k, declared in jokers:  # the table's (`_table_index`)
+        if not mask >> declared.index & 1:
+            continue
+        meld = table[i]
+        swapped, swapped_key = _swapped(meld, k)
+        if swapped is None:
+            continue
+        removed = _meld_key(meld)
+        for j, target in enumerate(table):
+            if j == i:
+                target = swapped
+            _, fits, made, _ = _meld_growth(target)
+            for key, card in enumerate(fits, 64):
+                if key in made:
+                    found = made[key]
+                else:
+                    found = made[key] = _extension(target, TableCard(JOKER, card))
+                if found is None:
+                    continue
+                grown, grown_change = found
+                if j == i:
+                    change = _keys_change([removed], [grown_change[1][0]])
+                    listed = (*table[:i], grown, *table[i + 1 :])
+                else:
+                    change = _keys_change(
+                        [removed, grown_change[0][0]], [swapped_key, grown_change[1][0]]
+                    )
+                    replaced = list(table)
+                    replaced[i] = swapped
+                    replaced[j] = grown
+                    listed = tuple(replaced)
+                if change not in seen:
+                    seen.add(change)
+                    out.append(listed)
+        left = mask if hand.count(declared) > 1 else mask & ~(1 << declared.index)
+        for grown, grown_key in _joker_triples(left | 1 << JOKER_INDEX):
+            change = _keys_change([removed], [swapped_key, grown_key])
+            if change not in seen:
+                seen.add(change)
+                out.append((*table[:i], swapped, *table[i + 1 :], grown))
+
+
+def _swapped(meld: Meld, k: int) -> tuple[Meld | None, tuple[str, ...]]:
+    """Table meld `meld` with its joker at `k` replaced by the card it is declared as, in
+    normal form (None if it is no meld), and its key; remembered with the meld."""
+    swaps = _meld_growth(meld)[3]
+    hit = swaps.get(k)
+    if hit is None:
+        declared = meld[k].declared
+        assert declared is not None
+        normal = _normal((*meld[:k], TableCard(declared), *meld[k + 1 :]))
+        hit = swaps[k] = (normal, () if normal is None else _meld_key(normal))
+    return hit
+
+
+@lru_cache(maxsize=4096)
+def _joker_triples(mask: int) -> tuple[tuple[Meld, tuple[str, ...]], ...]:
+    """The hand's new 3-card melds holding one joker (`_hand_listing`, the hand as `mask`):
+    where a freed joker may go with two hand cards (M5.4); each with its key."""
+    return tuple(
+        (grown, change[1][0])
+        for grown, change, _ in _hand_listing(mask)
+        if len(grown) == 3 and sum(tc.card.is_joker for tc in grown) == 1
+    )
 
 
 _Change = tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]
@@ -155,8 +313,13 @@ def _change(removed: Sequence[Meld], added: Sequence[Meld]) -> _Change:
     """What a move does to T0, melds as normalised codes: the melds it takes away and the
     melds it puts in their place, the ones in both cancelled. Two moves from one T0 give the
     same table exactly when their changes are equal."""
-    gone = sorted(_meld_key(meld) for meld in removed)
-    new = sorted(_meld_key(meld) for meld in added)
+    return _keys_change(list(map(_meld_key, removed)), list(map(_meld_key, added)))
+
+
+def _keys_change(gone: list[tuple[str, ...]], new: list[tuple[str, ...]]) -> _Change:
+    """`_change` of melds given by their keys (`_meld_key`)."""
+    gone.sort()
+    new.sort()
     for key in list(gone):
         if key in new:
             gone.remove(key)
@@ -215,66 +378,70 @@ def _normal(meld: Meld) -> Meld | None:
 
 
 def _local_candidates(table: Table, hand: tuple[Card, ...]) -> Iterator[tuple[int | None, Meld]]:
-    """(None, a new meld from the hand) and (i, table meld i with one more hand card)."""
-    for meld in hand_melds(hand):
+    """(None, a new meld from the hand) and (i, table meld i with one more hand card), in the
+    order of `_local_listing`."""
+    mask = reduce(or_, map(_INDEX_BIT, map(_INDEX, hand)), 0)
+    for meld in _hand_melds(mask):
         yield None, meld
-    fits, joker_fits, _, made = _table_index(table)
-    indices = set(map(_INDEX, hand))
-    found: list[tuple[int, int, int]] = []
-    for index in indices:
-        for i in fits.get(index, ()):
-            found.append((i, 0, index))
-    if JOKER_INDEX in indices:
-        for i, declared in joker_fits:
-            found.extend((i, 1, j) for j in range(len(declared)))
-    found.sort()  # as `extensions`: meld by meld, plain cards by index, then jokers
-    for key in found:
-        extended = made.get(key)
-        if extended is None:
-            i, joker, j = key
-            meld = table[i]
-            if joker:
-                extended = (*meld, TableCard(JOKER, _growth(meld)[1][j]))
-            else:
-                extended = (*meld, TableCard(FULL_DECK[j]))
-            made[key] = extended
-        yield key[0], extended
+    joker = mask >> JOKER_INDEX & 1
+    for i, meld, plain, declared, _ in _table_index(table)[1]:
+        hits = plain & mask
+        while hits:
+            low = hits & -hits
+            hits ^= low
+            yield i, (*meld, TableCard(FULL_DECK[low.bit_length() - 1]))
+        if joker:
+            for card in declared:
+                yield i, (*meld, TableCard(JOKER, card))
 
 
-_Index = tuple[
-    dict[int, tuple[int, ...]],
-    tuple[tuple[int, tuple[Card, ...]], ...],
-    tuple[tuple[int, int, Card], ...],
-    dict[tuple[int, int, int], Meld],
-]
+_Made = dict[int, "tuple[Meld, _Change] | None"]
+_Entry = tuple[int, Meld, int, tuple[Card, ...], _Made]
+_Index = tuple[tuple[tuple[int, int, Card], ...], tuple[_Entry, ...], int, bool, tuple[int, ...]]
 
 
 @by_identity(256)
 def _table_index(table: Table) -> _Index:
-    """For a table (remembered by identity: draws leave it as it is): each plain card's index ->
-    the melds it extends, the melds a joker extends with its possible declared cards, and
-    where the table's jokers lie with their declared cards; and the extended melds made
-    so far (the same objects view after view, so their memos answer by identity)."""
-    fits: dict[int, list[int]] = {}
-    joker_fits: list[tuple[int, tuple[Card, ...]]] = []
+    """For a table (remembered by identity: draws leave it as it is): where its jokers lie
+    with their declared cards; each meld that can grow, with the plain cards that extend it
+    (a mask by index), what a joker added to it may be declared as, and its extensions made
+    so far; and all the plain cards that extend some meld (a mask), and whether a joker
+    extends one; and each growing meld's plain cards again (to filter the melds with
+    `compress`). A meld's part is remembered with the meld (`_meld_growth`): a move leaves
+    most melds as the very same objects."""
     jokers: list[tuple[int, int, Card]] = []
+    entries: list[_Entry] = []
+    reach = 0
+    joker_reach = False
     for i, meld in enumerate(table):
-        plain, declared = _growth(meld)
-        for card in plain:
-            fits.setdefault(card.index, []).append(i)
-        if declared:
-            joker_fits.append((i, declared))
+        plain, declared, made, _ = _meld_growth(meld)
+        if plain or declared:
+            entries.append((i, meld, plain, declared, made))
+            reach |= plain
+            joker_reach = joker_reach or bool(declared)
         for k, tc in enumerate(meld):
             if tc.declared is not None:
                 jokers.append((i, k, tc.declared))
-    return {c: tuple(ix) for c, ix in fits.items()}, tuple(joker_fits), tuple(jokers), {}
+    return tuple(jokers), tuple(entries), reach, joker_reach, tuple(e[2] for e in entries)
+
+
+_Swaps = dict[int, "tuple[Meld | None, tuple[str, ...]]"]
+
+
+@by_identity(8192)
+def _meld_growth(meld: Meld) -> tuple[int, tuple[Card, ...], _Made, _Swaps]:
+    """`_growth` of a table meld with the plain cards as a mask (bit `index`), a dict for
+    its extensions (by card index, or 64 + the joker declaration's position) and one for
+    its joker swaps (`_swapped`, by the joker's position)."""
+    plain, declared = _growth(meld)
+    return sum(card.bit for card in plain), declared, {}, {}
 
 
 def joker_swaps(table: Table, hand: Sequence[Card]) -> Iterator[Table]:
     """M5.2, M5.4: a hand card equal to a table joker's declared card takes its place, and
     the freed joker goes on as a one-card extension of a meld, or into a new meld with two
     hand cards (declared as the card they miss)."""
-    jokers = _table_index(table)[2]
+    jokers = _table_index(table)[0]
     if not jokers:
         return
     held = frozenset(hand)  # a declared card is never a joker
@@ -313,43 +480,133 @@ _INDEX_BIT = [1 << i for i in range(JOKER_INDEX + 1)].__getitem__
 @lru_cache(maxsize=4096)
 def _hand_melds(mask: int) -> tuple[Meld, ...]:
     """`hand_melds` of the hand's distinct cards as a mask (bit `index`), memoised (the same
-    hands, less one card, come back swap after swap). Melds are listed rank by rank (in
-    order of each rank's first card: by suit, then rank), then suit by suit.
+    hands, less one card, come back swap after swap)."""
+    return tuple(chain.from_iterable(map(_part, _part_keys(mask))))
+
+
+def _hand_listing(mask: int) -> tuple[_NewMeld, ...]:
+    """`_new_meld` of each of `_hand_melds(mask)` that is a meld, in the same order: what
+    `legal_moves` lists of the hand's own melds, from parts remembered per rank and suit
+    (a whole hand rarely comes back: each view is of a new hand, and a repeated view finds
+    its listing in `_LISTED`)."""
+    return tuple(chain.from_iterable(map(_listing_part, _part_keys(mask))))
+
+
+def _has_run(ranks: int) -> bool:
+    """Three consecutive ranks among these ranks of one suit (bit r-1 for rank r; ace low,
+    or high after a king): without a joker, a suit with none makes no meld (`_RUNS` holds
+    the answer for every suit's ranks)."""
+    ranks |= (ranks & 1) << 13
+    return bool(ranks & (ranks >> 1) & (ranks >> 2))
+
+
+def _part_keys(mask: int) -> list[int]:
+    """The hand's melds in parts, each named by one int (`_part`): rank by rank (in order of
+    each rank's first card: by suit, then rank), then suit by suit.
 
     A rank makes a group with 3 cards, or 2 and the joker; a suit makes a sequence only with
     three ranks in a row (M2.4: ace low, or high after a king, no wrap), or two and the joker:
     the rank and suit fields of the mask tell both without a loop over the cards."""
-    has_joker = bool(mask >> JOKER_INDEX & 1)
-    suits = (mask & 8191, mask >> 13 & 8191, mask >> 26 & 8191, mask >> 39 & 8191)
-    a, b, c, d = suits
-    if has_joker:  # ranks held in at least two suits
-        grouped = (a & (b | c | d)) | (b & (c | d)) | (c & d)
-    else:  # ranks held in at least three suits
-        grouped = (a & b & (c | d)) | (c & d & (a | b))
-    out: list[Meld] = []
+    a, b, c, d = mask & 8191, mask >> 13 & 8191, mask >> 26 & 8191, mask >> 39 & 8191
+    keys: list[int] = []
+    if mask >> JOKER_INDEX & 1:
+        grouped = (a & (b | c | d)) | (b & (c | d)) | (c & d)  # two suits or more
+        if grouped:
+            _group_keys(keys, grouped, a, b, c, d, 1)
+        if a & (a - 1):  # two cards or more
+            keys.append(a | _JOKER_PART)
+        if b & (b - 1):
+            keys.append(b | 1 << 13 | _JOKER_PART)
+        if c & (c - 1):
+            keys.append(c | 2 << 13 | _JOKER_PART)
+        if d & (d - 1):
+            keys.append(d | 3 << 13 | _JOKER_PART)
+        return keys
+    grouped = (a & b & (c | d)) | (c & d & (a | b))  # three suits or more
+    if grouped:
+        _group_keys(keys, grouped, a, b, c, d, 0)
+    runs = _RUNS
+    if runs[a]:
+        keys.append(a)
+    if runs[b]:
+        keys.append(b | 1 << 13)
+    if runs[c]:
+        keys.append(c | 2 << 13)
+    if runs[d]:
+        keys.append(d | 3 << 13)
+    return keys
+
+
+def _group_keys(keys: list[int], grouped: int, a: int, b: int, c: int, d: int, joker: int) -> None:
+    """The rank parts of `_part_keys`: each grouped rank in the order of its first card."""
     left = grouped
-    for suit in suits:  # each rank in the order of its first card
+    for suit in (a, b, c, d):
         first, left = suit & left, left & ~suit
         while first:
             low = first & -first
             first ^= low
             rank = low.bit_length() - 1
-            held = tuple(13 * s + rank for s in range(4) if suits[s] & low)
-            out.extend(_rank_melds(held, has_joker))
-    least = 2 if has_joker else 3
-    for s, suit in enumerate(suits):
-        if suit.bit_count() >= least and (has_joker or _has_run(suit)):
-            held = tuple(13 * s + r for r in range(13) if suit >> r & 1)
-            out.extend(_suit_melds(held, has_joker))
-    return tuple(out)
+            held = (a >> rank & 1) | (b >> rank & 1) << 1 | (c >> rank & 1) << 2
+            keys.append(_RANK_PART | rank | (held | (d >> rank & 1) << 3) << 4 | joker << 8)
 
 
-def _has_run(ranks: int) -> bool:
-    """Three consecutive ranks among these ranks of one suit (bit r-1 for rank r; ace low,
-    or high after a king): without a joker, a suit with none makes no meld, so its (rarely
-    repeated) cache entry is not needed."""
-    ranks |= (ranks & 1) << 13
-    return bool(ranks & (ranks >> 1) & (ranks >> 2))
+_JOKER_PART = 1 << 15
+_RUNS = bytes(_has_run(ranks) for ranks in range(8192))
+"""Whether a suit's ranks (bits 0-12) hold three in a row (M2.4, ace low or high)."""
+_RANK_PART = 1 << 16
+
+
+@lru_cache(maxsize=8192)
+def _part(key: int) -> tuple[Meld, ...]:
+    """With bit 16 set, `_rank_melds` of rank `key & 15` (0 for an ace) held in the suits of
+    bits 4-7, with the joker when bit 8 is set; otherwise `_suit_melds` of suit
+    `key >> 13 & 3` holding the ranks of bits 0-12, with the joker when bit 15 is set."""
+    if key & _RANK_PART:
+        rank, joker = key & 15, bool(key >> 8 & 1)
+        return _rank_melds(tuple(13 * s + rank for s in range(4) if key >> 4 + s & 1), joker)
+    suit, joker = key >> 13 & 3, bool(key >> 15 & 1)
+    return _suit_melds(tuple(13 * suit + r for r in range(13) if key >> r & 1), joker)
+
+
+_NewMeld = tuple[Meld, _Change, int]
+
+
+@lru_cache(maxsize=8192)
+def _listing_part(key: int) -> tuple[_NewMeld, ...]:
+    """`_new_meld` of the melds of `_part(key)` that are melds. A suit's are made from
+    entries remembered per sequence and per pair with the joker (`_suit_entry`), so a suit
+    part not seen before costs a walk of its ranks, not a normalisation per meld."""
+    if key & _RANK_PART:
+        return tuple(found for found in map(_new_meld, _part(key)) if found is not None)
+    suit, joker = key >> 13 & 3, key >> 15 & 1
+    ranks = [r + 1 for r in range(13) if key >> r & 1]
+    out: list[_NewMeld | None] = []
+    if len(ranks) >= 3:  # as `_runs`: by start, then length
+        held = set(ranks)
+        if 1 in held:
+            held.add(14)
+        for start in range(1, 13):
+            if start in held and start + 1 in held and start + 2 in held:
+                end = start + 2
+                while end in held:
+                    out.append(_suit_entry(suit, start, end, 0))
+                    end += 1
+    if joker:  # as `_suit_melds`: each pair, with each card the joker may stand for
+        for a, b in combinations(ranks, 2):
+            for card in _run_fillers(FULL_DECK[13 * suit + a - 1], FULL_DECK[13 * suit + b - 1]):
+                out.append(_suit_entry(suit, a, b, card.rank))
+    return tuple(found for found in out if found is not None)
+
+
+@lru_cache(maxsize=4096)
+def _suit_entry(suit: int, low: int, high: int, declared: int) -> _NewMeld | None:
+    """`_new_meld` of the suit's sequence of ranks low..high (14 for a high ace), or with
+    `declared`, of the cards of ranks low and high with the joker declared as that rank."""
+    if not declared:
+        cards = tuple(FULL_DECK[13 * suit + (r - 1) % 13] for r in range(low, high + 1))
+        return _new_meld(_plain_meld(cards))
+    pair = (FULL_DECK[13 * suit + low - 1], FULL_DECK[13 * suit + high - 1])
+    return _new_meld(_with_joker(pair, FULL_DECK[13 * suit + declared - 1]))
 
 
 @lru_cache(maxsize=4096)

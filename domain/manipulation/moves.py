@@ -238,7 +238,13 @@ def autoplay_system(state: State) -> tuple[State, tuple[Event, ...]]:
 
 
 def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
-    """Every legal move of `seat` now; for `meld` a representative set, not every table.
+    """Every legal move of `seat` now; for `meld` a representative set, not every table
+    (`seat_moves`)."""
+    return seat_moves(state, seat, None)
+
+
+def seat_moves(state: State, seat: int, shown: list[list[str]] | None) -> list[dict[str, Any]]:
+    """`legal_moves`, given the state's `shown_table` when the caller has it (a view).
 
     draw, knock, end_turn and pass are listed exactly. The meld space is huge (any table that
     passes I1-I6 is accepted), so the list holds meld moves from cheap rules, with no search:
@@ -247,25 +253,41 @@ def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
     (valid by construction, its changed melds checked, or validated whole where options
     bite). The solver's best move is what the hint and the bots use.
     """
-    if to_act(state) != seat:
-        return []
     phase = state.phase
-    moves: list[dict[str, Any]] = []
-    if phase in (Phase.DRAW, Phase.MELD_OR_DRAW) and state.stock:
-        moves.append({"type": "draw"})
-    if phase is Phase.FINAL_TURNS or (phase is Phase.MELD_OR_DRAW and not state.stock):
-        moves.append({"type": "pass"})
-    if may_knock(state, seat):
-        moves.append({"type": "knock"})
+    if phase in _IDLE or state.turn != seat:  # to_act, inlined
+        return []
+    if phase is Phase.DRAW:
+        return [{"type": "draw"}] if state.stock else []
     if phase is Phase.KNOCK_OR_END:
-        moves.append({"type": "end_turn"})
-    if phase in (Phase.MELD_OR_DRAW, Phase.FINAL_TURNS):
-        tables = meld_candidates(
-            state.table, state.hands[seat], state.options, state.opened[seat], decks(state)
-        )
-        shown = shown_table(state.table)
-        moves.extend({"type": "meld", "table": _codes(t, state.table, shown)} for t in tables)
+        if may_knock(state, seat):
+            return [{"type": "knock"}, {"type": "end_turn"}]
+        return [{"type": "end_turn"}]
+    # MELD_OR_DRAW or FINAL_TURNS: draw while the stock lasts, else pass (M9.1, M9.2)
+    moves: list[dict[str, Any]] = [
+        {"type": "draw"} if phase is Phase.MELD_OR_DRAW and state.stock else {"type": "pass"}
+    ]
+    if (
+        phase is Phase.MELD_OR_DRAW
+        and state.options.knock_timing == "after_any_draw"  # else no knock yet (A-M7)
+        and may_knock(state, seat)
+    ):
+        moves.append({"type": "knock"})
+    before = state.table
+    tables = meld_candidates(
+        before,
+        state.hands[seat],
+        state.options,
+        state.opened[seat],
+        1 if len(state.players) == 2 else 2,  # decks, inlined
+    )
+    if tables:
+        if shown is None:
+            shown = shown_table(before)
+        moves += [{"type": "meld", "table": _codes(t, before, shown)} for t in tables]
     return moves
+
+
+_IDLE = (Phase.SETUP, Phase.SCORING, Phase.FINISHED)
 
 
 def _codes(table: Table, before: Table, shown: list[list[str]]) -> list[list[str]]:
@@ -278,5 +300,6 @@ def _codes(table: Table, before: Table, shown: list[list[str]]) -> list[list[str
     out = list(shown)
     for k in compress(range(n), map(is_not, table, before)):
         out[k] = shown_meld(table[k])
-    out.extend(shown_meld(meld) for meld in table[n:])
+    if len(table) > n:
+        out += map(shown_meld, table[n:])
     return out

@@ -6,41 +6,151 @@ match is finished.
 
 from __future__ import annotations
 
+from operator import add, attrgetter
 from typing import Any
 
-from domain.cards import codes
+from domain.cards import FULL_DECK, JOKER
 from domain.events import Event
 from domain.frozen import FrozenDict, FrozenList, freeze
-from domain.manipulation.moves import is_finished, legal_moves, to_act
-from domain.manipulation.state import NAME, RoundResult, State, shown_table
+from domain.manipulation.moves import is_finished, seat_moves
+from domain.manipulation.state import NAME, Phase, RoundResult, State, shown_table
 from domain.memo import by_identity
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
-    """The api.md view minus id; `you` only for a seat of this match (built as one dict,
-    in the contract's key order)."""
-    return {
+    """The api.md view minus id; `you` only for a seat of this match: a copy of the round's
+    template (the contract's key order; the values that change only between rounds) with
+    this state's values set. The view's dict and its `you` are its own; every other list
+    and dict in it is read-only (domain/frozen.py) and shared with the views around it."""
+    players = state.players
+    t = _TEMPLATES.get(id(players))
+    if t is None or t[0] != (  # one compare, element by element (`is` first, in C)
+        players,
+        state.options_dict,
+        state.results,
+        state.scores,
+        state.winners,
+        state.rounds_won,
+        state.round,
+        state.dealer,
+        state.commitment,
+        state.seeded,
+    ):
+        t = _template(state)
+    phase = state.phase
+    out: dict[str, Any] = t[1].copy()
+    out["version"] = state.version
+    if phase is Phase.FINISHED:
+        out["status"] = "finished"
+    out["phase"] = phase._value_
+    out["turn"] = None if phase in _IDLE else state.turn
+    sizes = tuple(map(len, state.hands))
+    seats = t[2].get(sizes)
+    out["seats"] = _seats(state, t, sizes) if seats is None else seats
+    out["stock_size"] = len(state.stock)
+    table = out["table"] = shown_table(state.table)
+    if seat is not None and 0 <= seat < len(players):  # the seat's hand and legal moves
+        hands = state.hands
+        out["you"] = (
+            {
+                "seat": seat,
+                "hand": list(map(_CODE, map(_INDEX, hands[seat]))),
+                "legal_moves": seat_moves(state, seat, table),
+            }
+            if hands
+            else {"seat": seat, "hand": [], "legal_moves": []}  # before the first deal
+        )
+    out["draws_this_turn"] = state.draws
+    out["final_turns_left"] = len(state.lap)
+    return out
+
+
+_IDLE = (Phase.SETUP, Phase.SCORING, Phase.FINISHED)  # no one to act: moves.to_act
+_TEMPLATES: dict[int, tuple[Any, ...]] = {}
+"""Each match's latest round template, by the identity of its players tuple (one object
+for the whole match): the fields it was made from (one tuple, compared in one go), the
+view's template, its seats by hand sizes and each seat's part by hand size."""
+
+
+def _template(state: State) -> tuple[Any, ...]:
+    """The template of a round's views: every key in the contract's order, the values that
+    change only between rounds (or at the end of the match) filled in."""
+    template: dict[str, Any] = {
         "variant": NAME,
-        "version": state.version,
+        "version": 0,
         "seeded": state.seeded,
-        "status": "finished" if is_finished(state) else "active",
+        "status": "active",
         "options": _shown_options(state.options_dict),
         "round": state.round,
-        "phase": state.phase.value,
-        "turn": to_act(state),
-        "seats": _seats(state),
-        "scores": list(state.scores),
-        "winners": list(state.winners),
-        "stock_size": len(state.stock),
+        "phase": None,
+        "turn": None,
+        "seats": None,
+        "scores": FrozenList(state.scores),
+        "winners": FrozenList(state.winners),
+        "stock_size": 0,
         "rounds": _shown_rounds(state.results),
         "deal_commitment": state.commitment,
-        "you": _you(state, seat),
+        "you": None,
         "dealer": state.dealer,
-        "table": shown_table(state.table),
-        "draws_this_turn": state.draws,
-        "rounds_won": list(state.rounds_won),
-        "final_turns_left": len(state.lap),
+        "table": None,
+        "draws_this_turn": 0,
+        "rounds_won": FrozenList(state.rounds_won),
+        "final_turns_left": 0,
     }
+    made: tuple[Any, ...] = (
+        (
+            state.players,
+            state.options_dict,
+            state.results,
+            state.scores,
+            state.winners,
+            state.rounds_won,
+            state.round,
+            state.dealer,
+            state.commitment,
+            state.seeded,
+        ),
+        template,
+        {},  # the seats part by hand sizes
+        _SeatParts(state),  # each seat's part by seat and hand size
+    )
+    if len(_TEMPLATES) >= 256:
+        _TEMPLATES.clear()
+    _TEMPLATES[id(state.players)] = made
+    return made
+
+
+def _seats(state: State, t: tuple[Any, ...], sizes: tuple[int, ...]) -> Any:
+    """The seats part for these hand sizes (no hands before the first deal), read-only and
+    kept in the round's template (`t`) by hand sizes, made of each seat's part by its hand
+    size (`_SeatParts`)."""
+    parts = t[3]
+    if sizes:
+        shown = FrozenList(map(parts.__getitem__, map(add, _SEAT_OFFSETS, sizes)))
+    else:
+        shown = FrozenList(parts[_SEAT_STEP * i] for i in range(len(state.players)))
+    t[2][sizes] = shown
+    return shown
+
+
+_SEAT_STEP = 1 << 10  # a seat's part is keyed by seat * _SEAT_STEP + hand size
+_SEAT_OFFSETS = tuple(_SEAT_STEP * i for i in range(16))
+
+
+class _SeatParts(dict[int, FrozenDict]):
+    """Each seat's part of the seats list by `seat * _SEAT_STEP + hand size`, made when
+    first asked for."""
+
+    def __init__(self, state: State) -> None:
+        super().__init__()
+        self.players = state.players
+
+    def __missing__(self, key: int) -> FrozenDict:
+        seat, size = divmod(key, _SEAT_STEP)
+        player = self.players[seat]
+        part = FrozenDict(seat=seat, name=player.name, bot=player.bot, hand_size=size)
+        self[key] = part
+        return part
 
 
 @by_identity(256)
@@ -56,25 +166,8 @@ def _shown_rounds(results: tuple[RoundResult, ...]) -> list[dict[str, Any]]:
     return FrozenList(freeze(r.to_json()) for r in results)
 
 
-def _seats(state: State) -> list[dict[str, Any]]:
-    return [
-        {
-            "seat": i,
-            "name": p.name,
-            "bot": p.bot,
-            "hand_size": len(state.hands[i]) if state.hands else 0,
-        }
-        for i, p in enumerate(state.players)
-    ]
-
-
-def _you(state: State, seat: int | None) -> dict[str, Any] | None:
-    """The seat's own hand and legal moves (an empty hand before the first deal)."""
-    if seat is None or not 0 <= seat < state.n:
-        return None
-    if not state.hands:
-        return {"seat": seat, "hand": [], "legal_moves": []}
-    return {"seat": seat, "hand": codes(state.hands[seat]), "legal_moves": legal_moves(state, seat)}
+_CODE = tuple(map(str, (*FULL_DECK, JOKER))).__getitem__  # a card's code by its index
+_INDEX = attrgetter("index")
 
 
 def event_view(before: State, event: Event, seat: int | None) -> dict[str, Any]:

@@ -153,3 +153,19 @@ def test_hand_melds_from_the_hand_mask_are_those_found_card_by_card_m2() -> None
     for _ in range(4000):
         hand = rng.sample(pack, rng.randint(0, 24))
         assert list(melds.hand_melds(hand)) == _hand_melds_by_lists(hand), hand
+
+
+def test_a_suit_parts_listing_is_its_melds_normalised_m2() -> None:
+    """The listing's entries for a suit's cards (built from entries remembered per sequence
+    and per pair with the joker) are the suit's hand melds, normalised, in the same order,
+    for every set of ranks of two suits, with and without the joker."""
+    from domain.manipulation import melds
+
+    for suit in (0, 3):
+        for ranks in range(1, 1 << 13):
+            for joker in (0, 1):
+                key = ranks | suit << 13 | joker << 15
+                expected = tuple(
+                    found for found in map(melds._new_meld, melds._part(key)) if found is not None
+                )
+                assert melds._listing_part(key) == expected, (suit, bin(ranks), joker)
