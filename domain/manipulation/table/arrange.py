@@ -35,7 +35,24 @@ def solve(supply: Supply, floor: int = -1) -> Arrangement | None:
     what it finds is the best. (A falling floor, asking first for a little less than every
     card, cost more in all: each miss is a run of its own, measured in `bench/table.py`.)
     """
-    return _solve(supply, max(floor, -1), supply.budget)
+    floor = max(floor, -1)
+    asked = _asked(supply, supply.budget)
+    for before, found in asked:
+        if found is not None:
+            return found if found.points > floor else None  # the best, whatever the floor
+        if floor >= before:
+            return None  # nothing above a lower floor
+    found = _solve(supply, floor, supply.budget)
+    asked.append((floor, found))
+    return found
+
+
+@lru_cache(maxsize=64)
+def _asked(supply: Supply, budget: Budget | None) -> list[tuple[int, Arrangement | None]]:
+    """The answers `solve` gave for `supply` (the floor asked, the answer): an answer is
+    the best arrangement, whatever the floor, and None says there is none above its floor;
+    `budget` as for `_solve`."""
+    return []
 
 
 @lru_cache(maxsize=64)
@@ -43,10 +60,11 @@ def _solve(supply: Supply, floor: int, budget: Budget | None) -> Arrangement | N
     """`solve`; `budget` (by identity) keeps a question asked under one work budget from
     being answered from another's."""
     top = _top(supply)
-    if top > floor and any(supply.hand_real):
+    if top > floor and any(supply.hand_real) and not _cannot_go_out(supply):
         gone = _going_out(supply)
         if gone is not None:
             return gone
+        _no_going_out(supply.table_real, supply.cap, supply.budget).append(supply)
     best = _laid_on(supply, floor)
     if best is not None and best.points <= floor:
         best = None
@@ -55,6 +73,32 @@ def _solve(supply: Supply, floor: int, budget: Budget | None) -> Arrangement | N
             return best
         floor = best.points
     return _above(supply, floor) or best
+
+
+@lru_cache(maxsize=16)
+def _no_going_out(
+    table: tuple[int, ...], cap: tuple[int, ...] | None, budget: Budget | None
+) -> list[Supply]:
+    """The supplies with these real table cards and copy caps (asked under this work
+    budget, by identity) that cannot go out (`_going_out` said None)."""
+    return []
+
+
+def _cannot_go_out(supply: Supply) -> bool:
+    """Whether `supply` cannot go out because one that cannot is it with some of its table
+    jokers that keep their card (fixed) free instead: whatever goes out with a fixed joker
+    goes out with that joker free and declared the same card (every hand card played
+    meets a freeing's `hand_min`; a free joker counts against the caps as a fixed one)."""
+    fixed = supply.fixed_jokers
+    for other in _no_going_out(supply.table_real, supply.cap, supply.budget):
+        if other.hand_real != supply.hand_real:
+            continue
+        moved = sum(fixed) - sum(other.fixed_jokers)
+        if other.jokers == supply.jokers + moved and all(
+            o <= f for o, f in zip(other.fixed_jokers, fixed, strict=True)
+        ):
+            return True
+    return False
 
 
 def _going_out(supply: Supply) -> Arrangement | None:

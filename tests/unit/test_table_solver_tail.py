@@ -1,0 +1,73 @@
+"""The table solver's slow tail (issue 13): full-size positions that once spent the work
+budget are proven best, and the shortcuts `table.arrange` takes on the way keep the answer
+exact (M2, M5, M6, M8.3)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from domain.cards import parse_cards
+from domain.manipulation.table.arrange import ZERO, solve
+from domain.manipulation.table.dp import Supply
+from domain.manipulation.table.rules import parse_table_text, validate_meld_move
+from domain.manipulation.table.solver import best_move
+from tests.unit.test_table_depth import going_out_supply
+
+# bench/table.py --solver --positions 150, 60 table cards: seed 8 position 10 (two table
+# jokers: freeing both, then one kept) and seed 20150 position 92 (a hand joker)
+TAIL = (
+    (
+        "JK=6C 6S 6D | QC KC AC | JK=AH AS AC | 2H 2S 2D 2C | 8H 8S 8C | 9C TC JC QC | "
+        "7S 7C 7H | 3H 4H 5H 6H 7H 8H 9H | 7C 8C 9C TC | 3D 3H 3S | 4D 4S 4H 4C | "
+        "2C 2S 2H 2D | 7S 8S 9S TS JS | 6S 6C 6D 6H | 4D 4S 4C | 9H TH JH",
+        "3C 5C 6C KC 3D 5D 5D 8D KD KD AH JH QH JS KS",
+        96,
+        False,  # over the default budget (about 211,000 states)
+    ),
+    (
+        "9H 9C 9D 9S | TC TH TS | JH QH KH AH | 9H TH JH QH | 6C 7C 8C 9C TC | 5S 5C 5D 5H | "
+        "AD AH AS | 8C 8D 8S | AS 2S 3S 4S 5S 6S | 2H 2C 2S | 8S 8D 8H | 6H 6C 6S | "
+        "3H 4H 5H | 7H 7C 7D | 4H 4C 4D | 2D 3D 4D 5D 6D 7D",
+        "JC JC QC 2D 6D TD TD KD 2H 3H 8H 4S 7S 9S JK",
+        116,
+        True,
+    ),
+)
+
+
+@pytest.mark.parametrize(("before", "held", "points", "within"), TAIL)
+def test_tail_positions_are_proven_best_m6(
+    before: str, held: str, points: int, within: bool
+) -> None:
+    """M6: the best move of each position, proven without a budget (its points pinned:
+    the most any legal move sheds here), and the same within the default one when
+    `within`, else a legal move not proven best."""
+    table, hand = parse_table_text(before), parse_cards(held.split())
+    unbounded = best_move(table, hand, budget=None)
+    assert unbounded is not None and unbounded.proven
+    assert unbounded.points == points
+    outcome = validate_meld_move(table, hand, unbounded.table)
+    assert outcome.points == points
+    found = best_move(table, hand)
+    assert found is not None and found.proven == within
+    assert found.points == points if within else found.points <= points
+
+
+@pytest.mark.parametrize("batch", range(4))
+def test_a_fixed_joker_goes_out_only_if_a_free_one_does_m5_m8_3(batch: int) -> None:
+    """M5, M8.3 (`arrange._cannot_go_out`): whatever arranges with a table joker kept as
+    its card X (fixed) arranges with that joker free instead, so a supply that cannot go
+    out with it free cannot with it fixed (every card mandatory, as when going out)."""
+    rng = random.Random(4_001 * batch + 11)
+    checked = 0
+    while checked < 12:
+        supply, _ = going_out_supply(rng)
+        x = rng.randrange(52)
+        fixed = tuple(int(i == x) for i in range(52))
+        with_fixed = Supply(supply.table_real, fixed, ZERO, ZERO, None, 0, supply.jokers)
+        with_free = Supply(supply.table_real, ZERO, ZERO, ZERO, None, 0, supply.jokers + 1)
+        if solve(with_fixed) is not None:
+            assert solve(with_free) is not None
+        checked += 1
