@@ -16,7 +16,9 @@ from domain.manipulation.table.solver import best_move
 from tests.unit.test_table_depth import going_out_supply
 
 # bench/table.py --solver --positions 150, 60 table cards: seed 8 position 10 (two table
-# jokers: freeing both, then one kept) and seed 20150 position 92 (a hand joker)
+# jokers: freeing both, then one kept), seed 20150 position 92 (a hand joker), and two
+# that cannot go out with two free jokers but can with all but an ace (seed 20150
+# position 105, seed 7 position 60)
 TAIL = (
     (
         "JK=6C 6S 6D | QC KC AC | JK=AH AS AC | 2H 2S 2D 2C | 8H 8S 8C | 9C TC JC QC | "
@@ -32,6 +34,22 @@ TAIL = (
         "3H 4H 5H | 7H 7C 7D | 4H 4C 4D | 2D 3D 4D 5D 6D 7D",
         "JC JC QC 2D 6D TD TD KD 2H 3H 8H 4S 7S 9S JK",
         116,
+        True,
+    ),
+    (
+        "8C 8D JK=8S 8H | JK=JD QD KD AD | 7C 8C 9C TC JC QC KC | 3C 4C 5C 6C | "
+        "8D 9D TD JD QD | 2D 2H 2S | 5D 5S 5C 5H | 6D 6S 6H | 5H 6H 7H 8H | 9S 9D 9H 9C | "
+        "8S 9S TS | 3S 4S 5S 6S 7S | TH TS TC TD | TH JH QH | KS KH KC",
+        "2C 2C 4C 7C AD 5D 6D 7D 3H 3H 4H JH AS 8S QS",
+        72,
+        True,
+    ),
+    (
+        "JK=QC QH QS | 8S JK=8C 8H 8D | JD JS JH JC | 4S 5S 6S 7S 8S 9S TS | "
+        "2H 3H 4H 5H 6H 7H 8H | 9S 9H 9C | 9C 9H 9D | KC KS KD KH | 5C 5H 5D | 3C 4C 5C 6C | "
+        "AC 2C 3C | AS 2S 3S 4S | QH QS QD QC | KS KH KD | 7D 8D 9D TD",
+        "AC 4C 7C 8C TC QC 3D 3D TD JD 2H 6H TH 5S 7S",
+        95,
         True,
     ),
 )

@@ -62,9 +62,17 @@ def _solve(supply: Supply, floor: int, budget: Budget | None) -> Arrangement | N
     top = _top(supply)
     if top > floor and any(supply.hand_real) and not _cannot_go_out(supply):
         gone = _going_out(supply)
-        if gone is not None:
+        if isinstance(gone, Arrangement):
             return gone
-        _no_going_out(supply.table_real, supply.cap, supply.budget).append(supply)
+        if gone is None:
+            _no_going_out(supply.table_real, supply.cap, supply.budget).append(supply)
+            least = min(VALUES[i] for i, n in enumerate(supply.hand_real) if n)
+            if top - least <= floor:
+                return None  # only going out would beat the floor
+            if supply.jokers >= NEXT_BEST_FROM:
+                near = _all_but_one(supply, least)
+                if near is not None:
+                    return near
     best = _laid_on(supply, floor)
     if best is not None and best.points <= floor:
         best = None
@@ -101,9 +109,41 @@ def _cannot_go_out(supply: Supply) -> bool:
     return False
 
 
-def _going_out(supply: Supply) -> Arrangement | None:
+# The most states the going-out question may take with one free joker before it gives
+# up (`_going_out`); with more jokers it goes on to the end (see there).
+GIVE_UP = {1: 12_000}
+_GAVE_UP = object()
+
+
+class _Spent(Exception):
+    """The going-out question spent the states it may take (`GIVE_UP`)."""
+
+
+class _Capped(Budget):
+    """A work budget of its own that also spends from the question's budget."""
+
+    __slots__ = ("outer",)
+
+    def __init__(self, left: int, outer: Budget | None) -> None:
+        super().__init__(left)
+        self.outer = outer
+
+    def spend(self, states: int) -> None:
+        if self.outer is not None:
+            self.outer.spend(states)
+        self.left -= states
+        if self.left < 0:
+            raise _Spent
+
+
+def _going_out(supply: Supply, budget: Budget | None = None) -> Arrangement | object | None:
     """Every hand card and hand joker placed (M8.3), asked of the program with them all
-    mandatory (fewer choices than a floor at the top), or None."""
+    mandatory (fewer choices than a floor at the top), or None; or _GAVE_UP when the
+    walk took more states than `GIVE_UP` allows, or than `budget` (a `_Capped` one)
+    holds. Then the program with a floor (which finds going out too) answers: with one
+    free joker that costs about what a walk that fails costs, while most walks that go
+    out do so within the limit; with two, the program costs several times more, so the
+    walk goes on."""
     table = tuple(t + h for t, h in zip(supply.table_real, supply.hand_real, strict=True))
     every = replace(
         supply,
@@ -113,7 +153,15 @@ def _going_out(supply: Supply) -> Arrangement | None:
         jokers_hand=0,
         jokers_freed=supply.jokers,
     )
-    found = _above(every, -1)
+    cap = GIVE_UP.get(supply.jokers)
+    if budget is not None:
+        every = replace(every, budget=budget)
+    elif cap is not None:
+        every = replace(every, budget=_Capped(cap, supply.budget))
+    try:
+        found = _above(every, -1)
+    except _Spent:
+        return _GAVE_UP
     if found is None:
         return None
     played = [tc.card for meld in found.melds for tc in meld if not tc.card.is_joker]
@@ -121,6 +169,34 @@ def _going_out(supply: Supply) -> Arrangement | None:
     assert Counter(played) - Counter({Card(i): n for i, n in enumerate(supply.table_real)}) == hand
     cards = [*hand.elements(), *[JOKER] * supply.jokers_hand]
     return Arrangement(found.melds, tuple(sorted(cards)), _top(supply))
+
+
+# With this many free jokers or more, when going out fails, `_solve` asks first whether
+# every hand card but one of the least value goes out, taking at most NEXT_BEST_STATES
+# in all (see `_all_but_one`).
+NEXT_BEST_FROM = 2
+NEXT_BEST_STATES = 10_000
+
+
+def _all_but_one(supply: Supply, least: int) -> Arrangement | None:
+    """When `supply` cannot go out, an arrangement of every hand card and hand joker but
+    one card worth `least` (the least any hand card is worth) is the best: every other
+    arrangement leaves out at least that many points. Asked for each such card in turn,
+    depth first, within NEXT_BEST_STATES in all (the program costs several times more
+    with two free jokers, and usually ends at such an arrangement); None when none is
+    found within them (then the program answers as before)."""
+    budget = _Capped(NEXT_BEST_STATES, supply.budget)
+    for i, n in enumerate(supply.hand_real):
+        if not n or VALUES[i] != least or supply.hand_min[i] >= n:
+            continue
+        fewer = list(supply.hand_real)
+        fewer[i] -= 1
+        found = _going_out(replace(supply, hand_real=tuple(fewer)), budget)
+        if isinstance(found, Arrangement):
+            return found
+        if found is _GAVE_UP:
+            return None
+    return None
 
 
 def _laid_on(supply: Supply, floor: int) -> Arrangement | None:
