@@ -27,8 +27,11 @@ from functools import lru_cache
 from domain.manipulation.table.cover import drop_covered, points_left
 from domain.manipulation.table.dp import (
     HIGH,
+    LARGEST,
     NEED,
+    OUTER,
     SUIT,
+    SUM,
     USED,
     WIDTH,
     Back,
@@ -40,8 +43,6 @@ from domain.manipulation.table.dp import (
     advance,
     cells,
     close_rank,
-    closed,
-    entered,
     group_room,
     options,
 )
@@ -215,17 +216,24 @@ class _Walk:
         """Step k's choices from `whole`, as `go`."""
         cell = self.steps[k]
         limits = self.limits[k]
+        last, room, jokers = limits.last, limits.room, self.jokers
         alive = unasked = 0
         for delta, group, _gain, choice in self._options(cell, k, whole):
-            new_key = entered(whole, delta, group, limits)
-            if new_key < 0:
-                continue
-            if limits.last:  # the rank closes (`program.trace` keeps its group jokers so)
-                grouped = closed(new_key, NEED)
-                extra = (grouped >> USED) - (new_key >> USED & 7)
+            new_key = whole + delta  # `dp.entered`, inlined
+            largest = new_key >> LARGEST
+            if group > largest:
+                new_key += (group - largest) << LARGEST
+                largest = group
+            slots = new_key >> SUM & 31
+            if last:  # the rank closes (`dp.closed`; `program.trace` keeps its jokers so)
+                extra = NEED[slots][largest]
+                if extra > jokers - (new_key >> USED & 7):
+                    continue
+                new_key = (new_key & OUTER) + (extra << USED)
                 if extra:
                     choice = _grouped(choice, extra)
-                new_key = grouped
+            elif slots + room < 3 * largest:
+                continue
             new_key &= ~HIGH  # the high aces travel in the masks
             self.path.append(choice)
             won, left = self.go(k + 1, new_key, wide, need)

@@ -214,7 +214,7 @@ def _step_classed(
     shift = WIDTH * cell.suit
     nxt: dict[int, Classes] = {}
     back: dict[int, list[tuple[int, int, Choice | None]]] = {}
-    below = limits.below
+    below, last, room, need = limits.below, limits.last, limits.room, limits.need
     cache: dict[tuple[int, int], tuple[Option, ...]] = {}
     for key, classes in states.items():
         code, left = key >> shift & SUIT, jokers - (key >> USED & 7)
@@ -231,8 +231,16 @@ def _step_classed(
         for delta, group, gain, choice in found:
             if top + gain <= below:
                 continue
-            new_key = entered(key, delta, group, limits)
-            if new_key < 0:
+            new_key = key + delta  # `dp.entered`, inlined
+            largest = new_key >> LARGEST
+            if group > largest:
+                new_key += (group - largest) << LARGEST
+                largest = group
+            slots = new_key >> SUM & 31
+            if last:
+                if need[slots][largest] > jokers - (new_key >> USED & 7):
+                    continue
+            elif slots + room < 3 * largest:
                 continue
             held = nxt.get(new_key)
             if held is None and low + gain > below:  # every class, as it is
