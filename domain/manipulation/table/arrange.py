@@ -29,11 +29,17 @@ def solve(supply: Supply, floor: int = -1) -> Arrangement | None:
 
     First every hand card played (going out, M8.3, the usual best on a full table): a
     question with nothing optional, answered depth first (`table.depth`), usually after a
-    few hundred states. Then without free jokers, laying them on afterwards where there is
-    room: when that plays every hand card it is the best, and otherwise it is a floor.
-    Then the program once with the floor: it drops only states that cannot beat it, so
-    what it finds is the best. (A falling floor, asking first for a little less than every
-    card, cost more in all: each miss is a run of its own, measured in `bench/table.py`.)
+    few hundred states. With one free joker the walk gives up after `GIVE_UP` states and
+    the program answers at once (the floor below hardly changes its work then). When
+    going out is refused, nothing beats the top less the least a hand card is worth, and
+    with two free jokers an arrangement of all but one such card is tried first
+    (`_all_but_one`): it is the best. Then without free jokers, laying them on afterwards
+    where there is room: when that plays every hand card it is the best, and otherwise it
+    is a floor. Then the program once with the floor: it drops only states that cannot
+    beat it, so what it finds is the best. (A falling floor, asking first for a little
+    less than every card, cost more in all: each miss is a run of its own, measured in
+    `bench/table.py`.) Every shortcut answers exactly or hands over to the next step, so
+    the answer is the program's.
     """
     floor = max(floor, -1)
     asked = _asked(supply, supply.budget)
@@ -73,6 +79,8 @@ def _solve(supply: Supply, floor: int, budget: Budget | None) -> Arrangement | N
                 near = _all_but_one(supply, least)
                 if near is not None:
                     return near
+        if gone is _GAVE_UP:
+            return _above(supply, floor)  # one free joker: a floor hardly helps here
     best = _laid_on(supply, floor)
     if best is not None and best.points <= floor:
         best = None
