@@ -2,7 +2,9 @@
 
 A state is at least as good as another that it equals but for, in one suit, a long
 sequence open where the other has a short one, a 2-card one where the other has a 1-card
-one, or one more long one open; or one free joker fewer used. Whatever completes the
+one, a long one ending in a real card where the other has one ending in a free joker
+(which must go on, `dp.choices`), or one more long one open; or one free joker fewer
+used. Whatever completes the
 other completes it with the same real cards and no more free jokers: its sequence takes
 the cards the other's takes and is as valid (a long one may stop or go on; a spare long
 one stops, or where the other starts a sequence takes that card instead, as
@@ -41,11 +43,16 @@ LIFTS = tuple(
 )
 
 
+_TAIL = (1 << 6) - (1 << 12)  # a long sequence ending in a real card for one ending in a joker
+
+
 def better(key: int) -> list[int]:
     """The states one change at least as good as `key` (see above)."""
     out = [key - _ONE] if key >> USED & 7 else []
     for suit in range(4):
         out += [key + delta for delta in LIFTS[suit][key >> WIDTH * suit & 511]]
+        if key >> WIDTH * suit + 12 & 7 and key >> WIDTH * suit + 6 & 7 < 7:
+            out.append(key + (_TAIL << WIDTH * suit))
     return out
 
 
