@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from domain.cards import Card, parse_cards
-from domain.manipulation.table import cover
+from domain.manipulation.table import cover, depth
 from domain.manipulation.table.arrange import ZERO, solve
 from domain.manipulation.table.cover import LIFTS, better
 from domain.manipulation.table.dp import WIDTH, Budget, Supply, code
@@ -94,7 +94,7 @@ def test_a_fixed_joker_goes_out_only_if_a_free_one_does_m5_m8_3(batch: int) -> N
         checked += 1
 
 
-# `cover._SUITS` as it was before a long sequence ending in a real card counted as at
+# `cover.SUITS` as it was before a long sequence ending in a real card counted as at
 # least as good as one ending in a free joker
 _WITHOUT_THE_TAIL_RULE = tuple(
     (WIDTH * suit, tuple(LIFTS[suit][index & 511] for index in range(1024))) for suit in range(4)
@@ -116,8 +116,9 @@ def test_the_tail_rule_keeps_the_best_points_m2_m5_m6(
     batch: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """M2, M5, M6: the program's best points are the same with and without the tail rule
-    of `cover.better` (`cover._SUITS`), on small windows of ranks and suits (table cards
-    mandatory, hand cards optional, 0-2 hand and 0-2 freed jokers)."""
+    of `cover.better` (`cover.SUITS`, asked by the program and the walk), on small
+    windows of ranks and suits (table cards mandatory, hand cards optional, 0-2 hand and
+    0-2 freed jokers)."""
     rng = random.Random(2_029 * batch + 5)
     for _ in range(40):
         suits = rng.sample(range(4), rng.randint(1, 4))
@@ -134,7 +135,8 @@ def test_the_tail_rule_keeps_the_best_points_m2_m5_m6(
         supply = Supply(tuple(table), ZERO, tuple(held), ZERO, None, *jokers)
         found = solve(replace(supply, budget=Budget(10**9)))
         with monkeypatch.context() as patch:
-            patch.setattr(cover, "_SUITS", _WITHOUT_THE_TAIL_RULE)
+            patch.setattr(cover, "SUITS", _WITHOUT_THE_TAIL_RULE)
+            patch.setattr(depth, "SUITS", _WITHOUT_THE_TAIL_RULE)
             before = solve(replace(supply, budget=Budget(10**9)))
         assert (found is None) == (before is None)
         if found is not None and before is not None:

@@ -52,13 +52,14 @@ LIFTS = tuple(
     tuple(tuple(d << WIDTH * suit for d in _lifts(index)) for index in range(1024))
     for suit in range(4)
 )
-_SUITS = tuple((WIDTH * suit, LIFTS[suit]) for suit in range(4))
+# per suit, (the suit's shift in a state, its `LIFTS`)
+SUITS = tuple((WIDTH * suit, LIFTS[suit]) for suit in range(4))
 
 
 def better(key: int) -> list[int]:
     """The states one change at least as good as `key` (see above)."""
     out = [key - _ONE] if key >> USED & 7 else []
-    for shift, lifts in _SUITS:
+    for shift, lifts in SUITS:
         out += [key + delta for delta in lifts[_index(key >> shift)]]
     return out
 
@@ -76,7 +77,7 @@ def drop_covered(states: dict[int, V], left: Callable[[V, V], V | None]) -> None
             held = get(key - _ONE)
             if held is not None:
                 rest = left(value, held)
-        for shift, lifts in _SUITS:
+        for shift, lifts in SUITS:
             if rest is None:
                 break
             field = key >> shift
