@@ -11,7 +11,7 @@ import pytest
 
 from domain.cards import Card, parse_cards
 from domain.manipulation.table import cover, depth
-from domain.manipulation.table.arrange import ZERO, solve
+from domain.manipulation.table.arrange import ZERO, _least, solve
 from domain.manipulation.table.cover import LIFTS, better
 from domain.manipulation.table.dp import WIDTH, Budget, Supply, code
 from domain.manipulation.table.rules import parse_table_text, validate_meld_move
@@ -141,3 +141,15 @@ def test_the_tail_rule_keeps_the_best_points_m2_m5_m6(
         assert (found is None) == (before is None)
         if found is not None and before is not None:
             assert found.points == before.points
+
+
+def test_the_least_left_in_hand_counts_only_cards_it_need_not_play_m5_6_m6() -> None:
+    """M5.6, M6 (`arrange._least`): a hand card that must be played to free a joker
+    (`hand_min`) cannot be the one left in the hand; a hand joker can (25 points)."""
+    ace, three = Card.parse("AH").index, Card.parse("3C").index
+    held = tuple(int(i in (ace, three)) for i in range(52))
+    must = tuple(int(i == ace) for i in range(52))
+    assert _least(Supply(ZERO, ZERO, held, ZERO, None, 0, 1)) == 1
+    assert _least(Supply(ZERO, ZERO, held, must, None, 0, 1)) == 3
+    assert _least(Supply(ZERO, ZERO, held, held, None, 1, 0)) == 25
+    assert _least(Supply(ZERO, ZERO, held, held, None, 0, 2)) is None

@@ -72,8 +72,8 @@ def _solve(supply: Supply, floor: int, budget: Budget | None) -> Arrangement | N
             return gone
         if gone is None:
             _no_going_out(supply.table_real, supply.cap, supply.budget).append(supply)
-            least = min(VALUES[i] for i, n in enumerate(supply.hand_real) if n)
-            if top - least <= floor:
+            least = _least(supply)
+            if least is None or top - least <= floor:
                 return None  # only going out would beat the floor
             if supply.jokers >= NEXT_BEST_FROM:
                 near = _all_but_one(supply, least)
@@ -179,6 +179,16 @@ def _going_out(supply: Supply, budget: Budget | None = None) -> Arrangement | ob
     return Arrangement(found.melds, tuple(sorted(cards)), _top(supply))
 
 
+def _least(supply: Supply) -> int | None:
+    """The fewest points an arrangement that does not go out leaves in the hand: the least
+    a hand card it need not play (beyond `hand_min`) is worth, or a hand joker's; None
+    when it must play every hand card and has no hand joker."""
+    worth = [VALUES[i] for i, n in enumerate(supply.hand_real) if n > supply.hand_min[i]]
+    if supply.jokers_hand:
+        worth.append(JOKER_POINTS)
+    return min(worth, default=None)
+
+
 # With this many free jokers or more, when going out fails, `_solve` asks first whether
 # every hand card but one of the least value goes out, taking at most NEXT_BEST_STATES
 # in all (see `_all_but_one`).
@@ -188,11 +198,11 @@ NEXT_BEST_STATES = 10_000
 
 def _all_but_one(supply: Supply, least: int) -> Arrangement | None:
     """When `supply` cannot go out, an arrangement of every hand card and hand joker but
-    one card worth `least` (the least any hand card is worth) is the best: every other
-    arrangement leaves out at least that many points. Asked for each such card in turn,
-    depth first, within NEXT_BEST_STATES in all (the program costs several times more
-    with two free jokers, and usually ends at such an arrangement); None when none is
-    found within them (then the program answers as before)."""
+    one card worth `least` (`_least`) is the best: every other arrangement leaves out at
+    least that many points. Asked for each such card in turn, depth first, within
+    NEXT_BEST_STATES in all (the program costs several times more with two free jokers,
+    and often ends at such an arrangement); None when none is found within them (then
+    the program answers as before)."""
     budget = _Capped(NEXT_BEST_STATES, supply.budget)
     for i, n in enumerate(supply.hand_real):
         if not n or VALUES[i] != least or supply.hand_min[i] >= n:
