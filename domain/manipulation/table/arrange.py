@@ -29,13 +29,36 @@ def solve(supply: Supply, floor: int = -1) -> Arrangement | None:
 
     First every hand card played (going out, M8.3, the usual best on a full table): a
     question with nothing optional, answered depth first (`table.depth`), usually after a
-    few hundred states. Then without free jokers, laying them on afterwards where there is
-    room: when that plays every hand card it is the best, and otherwise it is a floor.
-    Then the program once with the floor: it drops only states that cannot beat it, so
-    what it finds is the best. (A falling floor, asking first for a little less than every
-    card, cost more in all: each miss is a run of its own, measured in `bench/table.py`.)
+    few hundred states. With one free joker the walk gives up after `GIVE_UP` states and
+    the program answers at once (the floor below hardly changes its work then). When
+    going out is refused, nothing beats the top less the least a hand card is worth, and
+    with two free jokers an arrangement of all but one such card is tried first
+    (`_all_but_one`): it is the best. Then without free jokers, laying them on afterwards
+    where there is room: when that plays every hand card it is the best, and otherwise it
+    is a floor. Then the program once with the floor: it drops only states that cannot
+    beat it, so what it finds is the best. (A falling floor, asking first for a little
+    less than every card, cost more in all: each miss is a run of its own, measured in
+    `bench/table.py`.) Every shortcut answers exactly or hands over to the next step, so
+    the answer is the program's.
     """
-    return _solve(supply, max(floor, -1), supply.budget)
+    floor = max(floor, -1)
+    asked = _asked(supply, supply.budget)
+    for before, found in asked:
+        if found is not None:
+            return found if found.points > floor else None  # the best, whatever the floor
+        if floor >= before:
+            return None  # nothing above a lower floor
+    found = _solve(supply, floor, supply.budget)
+    asked.append((floor, found))
+    return found
+
+
+@lru_cache(maxsize=64)
+def _asked(supply: Supply, budget: Budget | None) -> list[tuple[int, Arrangement | None]]:
+    """The answers `solve` gave for `supply` (the floor asked, the answer): an answer is
+    the best arrangement, whatever the floor, and None says there is none above its floor;
+    `budget` as for `_solve`."""
+    return []
 
 
 @lru_cache(maxsize=64)
@@ -43,10 +66,21 @@ def _solve(supply: Supply, floor: int, budget: Budget | None) -> Arrangement | N
     """`solve`; `budget` (by identity) keeps a question asked under one work budget from
     being answered from another's."""
     top = _top(supply)
-    if top > floor and any(supply.hand_real):
+    if top > floor and any(supply.hand_real) and not _cannot_go_out(supply):
         gone = _going_out(supply)
-        if gone is not None:
+        if isinstance(gone, Arrangement):
             return gone
+        if gone is None:
+            _no_going_out(supply.table_real, supply.cap, supply.budget).append(supply)
+            least = _least(supply)
+            if least is None or top - least <= floor:
+                return None  # only going out would beat the floor
+            if supply.jokers >= NEXT_BEST_FROM:
+                near = _all_but_one(supply, least)
+                if near is not None:
+                    return near
+        if gone is _GAVE_UP:
+            return _above(supply, floor)  # one free joker: a floor hardly helps here
     best = _laid_on(supply, floor)
     if best is not None and best.points <= floor:
         best = None
@@ -57,9 +91,70 @@ def _solve(supply: Supply, floor: int, budget: Budget | None) -> Arrangement | N
     return _above(supply, floor) or best
 
 
-def _going_out(supply: Supply) -> Arrangement | None:
+@lru_cache(maxsize=16)
+def _no_going_out(
+    table: tuple[int, ...], cap: tuple[int, ...] | None, budget: Budget | None
+) -> list[Supply]:
+    """The supplies with these real table cards and copy caps (asked under this work
+    budget, by identity) that cannot go out (`_going_out` said None)."""
+    return []
+
+
+def _cannot_go_out(supply: Supply) -> bool:
+    """Whether `supply` cannot go out because one that cannot is it with some of its table
+    jokers that keep their card (fixed) free instead: whatever goes out with a fixed joker
+    goes out with that joker free and declared the same card (every hand card played
+    meets a freeing's `hand_min`; a free joker counts against the caps as a fixed one)."""
+    fixed = supply.fixed_jokers
+    for other in _no_going_out(supply.table_real, supply.cap, supply.budget):
+        if other.hand_real != supply.hand_real:
+            continue
+        moved = sum(fixed) - sum(other.fixed_jokers)
+        if other.jokers == supply.jokers + moved and all(
+            o <= f for o, f in zip(other.fixed_jokers, fixed, strict=True)
+        ):
+            return True
+    return False
+
+
+# The most states the going-out question may take with one free joker before it gives
+# up (`_going_out`); with more jokers it goes on to the end (see there). On the 450
+# 60-card positions of `bench/table.py --solver --positions 150` seeds 7, 8 and 20150,
+# the 176 one-joker walks that go out take at most 12,424 states, and 6 of the 25 that
+# fail take 12,898-36,471.
+GIVE_UP = {1: 13_000}
+_GAVE_UP = object()
+
+
+class _Spent(Exception):
+    """The going-out question spent the states it may take (`GIVE_UP`)."""
+
+
+class _Capped(Budget):
+    """A work budget of its own that also spends from the question's budget."""
+
+    __slots__ = ("outer",)
+
+    def __init__(self, left: int, outer: Budget | None) -> None:
+        super().__init__(left)
+        self.outer = outer
+
+    def spend(self, states: int) -> None:
+        if self.outer is not None:
+            self.outer.spend(states)
+        self.left -= states
+        if self.left < 0:
+            raise _Spent
+
+
+def _going_out(supply: Supply, budget: Budget | None = None) -> Arrangement | object | None:
     """Every hand card and hand joker placed (M8.3), asked of the program with them all
-    mandatory (fewer choices than a floor at the top), or None."""
+    mandatory (fewer choices than a floor at the top), or None; or _GAVE_UP when the
+    walk took more states than `GIVE_UP` allows, or than `budget` (a `_Capped` one)
+    holds. Then the program with a floor (which finds going out too) answers: with one
+    free joker that costs about what a walk that fails costs, while most walks that go
+    out do so within the limit; with two, the program costs several times more, so the
+    walk goes on."""
     table = tuple(t + h for t, h in zip(supply.table_real, supply.hand_real, strict=True))
     every = replace(
         supply,
@@ -69,7 +164,15 @@ def _going_out(supply: Supply) -> Arrangement | None:
         jokers_hand=0,
         jokers_freed=supply.jokers,
     )
-    found = _above(every, -1)
+    cap = GIVE_UP.get(supply.jokers)
+    if budget is not None:
+        every = replace(every, budget=budget)
+    elif cap is not None:
+        every = replace(every, budget=_Capped(cap, supply.budget))
+    try:
+        found = _above(every, -1)
+    except _Spent:
+        return _GAVE_UP
     if found is None:
         return None
     played = [tc.card for meld in found.melds for tc in meld if not tc.card.is_joker]
@@ -77,6 +180,44 @@ def _going_out(supply: Supply) -> Arrangement | None:
     assert Counter(played) - Counter({Card(i): n for i, n in enumerate(supply.table_real)}) == hand
     cards = [*hand.elements(), *[JOKER] * supply.jokers_hand]
     return Arrangement(found.melds, tuple(sorted(cards)), _top(supply))
+
+
+def _least(supply: Supply) -> int | None:
+    """The fewest points an arrangement that does not go out leaves in the hand: the least
+    a hand card it need not play (beyond `hand_min`) is worth, or a hand joker's; None
+    when it must play every hand card and has no hand joker."""
+    worth = [VALUES[i] for i, n in enumerate(supply.hand_real) if n > supply.hand_min[i]]
+    if supply.jokers_hand:
+        worth.append(JOKER_POINTS)
+    return min(worth, default=None)
+
+
+# With this many free jokers or more, when going out fails, `_solve` asks first whether
+# every hand card but one of the least value goes out, taking at most NEXT_BEST_STATES
+# in all (see `_all_but_one`).
+NEXT_BEST_FROM = 2
+NEXT_BEST_STATES = 10_000
+
+
+def _all_but_one(supply: Supply, least: int) -> Arrangement | None:
+    """When `supply` cannot go out, an arrangement of every hand card and hand joker but
+    one card worth `least` (`_least`) is the best: every other arrangement leaves out at
+    least that many points. Asked for each such card in turn, depth first, within
+    NEXT_BEST_STATES in all (the program costs several times more with two free jokers,
+    and often ends at such an arrangement); None when none is found within them (then
+    the program answers as before)."""
+    budget = _Capped(NEXT_BEST_STATES, supply.budget)
+    for i, n in enumerate(supply.hand_real):
+        if not n or VALUES[i] != least or supply.hand_min[i] >= n:
+            continue
+        fewer = list(supply.hand_real)
+        fewer[i] -= 1
+        found = _going_out(replace(supply, hand_real=tuple(fewer)), budget)
+        if isinstance(found, Arrangement):
+            return found
+        if found is _GAVE_UP:
+            return None
+    return None
 
 
 def _laid_on(supply: Supply, floor: int) -> Arrangement | None:

@@ -2,7 +2,9 @@
 
 A state is at least as good as another that it equals but for, in one suit, a long
 sequence open where the other has a short one, a 2-card one where the other has a 1-card
-one, or one more long one open; or one free joker fewer used. Whatever completes the
+one, a long one ending in a real card where the other has one ending in a free joker
+(which must go on, `dp.choices`), or one more long one open; or one free joker fewer
+used. Whatever completes the
 other completes it with the same real cards and no more free jokers: its sequence takes
 the cards the other's takes and is as valid (a long one may stop or go on; a spare long
 one stops, or where the other starts a sequence takes that card instead, as
@@ -23,39 +25,68 @@ V = TypeVar("V")
 _ONE = 1 << USED
 
 
-def _lifts(suit_code: int) -> tuple[int, ...]:
-    """The deltas from a state to those at least as good in one suit (see above)."""
-    short1, short2, long = suit_code & 7, suit_code >> 3 & 7, suit_code >> 6 & 7
+_TAIL = (1 << 6) - (1 << 12)  # a long sequence ending in a real card for one ending in a joker
+
+
+def _lifts(index: int) -> tuple[int, ...]:
+    """The deltas from a state to those at least as good in one suit (see above), for the
+    index of `_index`: the suit's 9 sequence bits, and 512 when it has a long sequence
+    ending in a free joker."""
+    short1, short2, long = index & 7, index >> 3 & 7, index >> 6 & 7
     out = []
     if long < 7:
         out += [1 << 6] + [(1 << 6) - 1] * bool(short1) + [(1 << 6) - (1 << 3)] * bool(short2)
+        out += [_TAIL] * (index >> 9)
     if short1 and short2 < 7:
         out.append((1 << 3) - 1)
     return tuple(out)
 
 
-# per suit, the deltas of `_lifts` for each value of the suit's 9 sequence bits, shifted
+def _index(field: int) -> int:
+    """`_lifts`'s index of the suit whose code is at the bottom of `field`."""
+    return field & 511 | (512 if field & 0x7000 else 0)
+
+
+# per suit, the deltas of `_lifts` for each index, shifted to the suit
 LIFTS = tuple(
-    tuple(tuple(d << WIDTH * suit for d in _lifts(code)) for code in range(512))
+    tuple(tuple(d << WIDTH * suit for d in _lifts(index)) for index in range(1024))
     for suit in range(4)
 )
+# per suit, (the suit's shift in a state, its `LIFTS`)
+SUITS = tuple((WIDTH * suit, LIFTS[suit]) for suit in range(4))
 
 
 def better(key: int) -> list[int]:
     """The states one change at least as good as `key` (see above)."""
     out = [key - _ONE] if key >> USED & 7 else []
-    for suit in range(4):
-        out += [key + delta for delta in LIFTS[suit][key >> WIDTH * suit & 511]]
+    for shift, lifts in SUITS:
+        out += [key + delta for delta in lifts[_index(key >> shift)]]
     return out
 
 
 def drop_covered(states: dict[int, V], left: Callable[[V, V], V | None]) -> None:
     """Drop from `states` what states at least as good cover (each as it was before any is
     dropped: what is at least as good as those is, too): `left(worse, better)` is what of
-    `worse`'s points (and set-aside aces) `better` does not cover, or None."""
+    `worse`'s points (and set-aside aces) `better` does not cover, or None. (`better`
+    and `_uncovered` inlined: this runs at every step of the normal form.)"""
     changed: dict[int, V | None] = {}
+    get = states.get
     for key, value in states.items():
-        rest = _uncovered(states, key, left)
+        rest: V | None = value
+        if key >> USED & 7:
+            held = get(key - _ONE)
+            if held is not None:
+                rest = left(value, held)
+        for shift, lifts in SUITS:
+            if rest is None:
+                break
+            field = key >> shift
+            for delta in lifts[field & 511 | (512 if field & 0x7000 else 0)]:
+                held = get(key + delta)
+                if held is not None:
+                    rest = left(rest, held)
+                    if rest is None:
+                        break
         if rest is not value:
             changed[key] = rest
     for key, rest in changed.items():
@@ -63,18 +94,6 @@ def drop_covered(states: dict[int, V], left: Callable[[V, V], V | None]) -> None
             del states[key]
         else:
             states[key] = rest
-
-
-def _uncovered(states: dict[int, V], key: int, left: Callable[[V, V], V | None]) -> V | None:
-    rest = states[key]
-    for other in better(key):
-        held = states.get(other)
-        if held is not None:
-            found = left(rest, held)
-            if found is None:
-                return None
-            rest = found
-    return rest
 
 
 def points_left(worse: int, better: int) -> int | None:

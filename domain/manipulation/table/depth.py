@@ -15,8 +15,9 @@ the high aces costs no second walk through ranks 2..12.
 
 One state dominates another: a state left without completing, for some set-aside aces,
 is as dead with more free jokers used (whatever completes it completes the one with fewer,
-whose spare joker is laid on after). (The wider `cover.better` costs the walk more to ask
-than it saves.)
+whose spare joker is laid on after), and, between ranks, as dead as any state at least as
+good as it by the wider rule of `cover.better` (asked only there: inside a rank it costs
+the walk more time than it saves).
 """
 
 from __future__ import annotations
@@ -24,11 +25,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from domain.manipulation.table.cover import drop_covered, points_left
+from domain.manipulation.table.cover import SUITS, drop_covered, points_left
 from domain.manipulation.table.dp import (
     HIGH,
+    LARGEST,
     NEED,
+    OUTER,
     SUIT,
+    SUM,
     USED,
     WIDTH,
     Back,
@@ -40,8 +44,6 @@ from domain.manipulation.table.dp import (
     advance,
     cells,
     close_rank,
-    closed,
-    entered,
     group_room,
     options,
 )
@@ -177,6 +179,11 @@ class _Walk:
         held = self.dead[k]
         for fewer in range(key >> USED & 7, -1, -1):
             wide &= ~held.get(key - fewer * _ONE, 0)
+        if not k & 3 and wide & need and held:  # between ranks: `cover.better`, inlined
+            for shift, lifts in SUITS:
+                field = key >> shift
+                for delta in lifts[field & 511 | (512 if field & 0x7000 else 0)]:
+                    wide &= ~held.get(key + delta, 0)
         if not wide & need:
             return 0, wide
         self.count += 1
@@ -215,17 +222,24 @@ class _Walk:
         """Step k's choices from `whole`, as `go`."""
         cell = self.steps[k]
         limits = self.limits[k]
+        last, room, jokers = limits.last, limits.room, self.jokers
         alive = unasked = 0
         for delta, group, _gain, choice in self._options(cell, k, whole):
-            new_key = entered(whole, delta, group, limits)
-            if new_key < 0:
-                continue
-            if limits.last:  # the rank closes (`program.trace` keeps its group jokers so)
-                grouped = closed(new_key, NEED)
-                extra = (grouped >> USED) - (new_key >> USED & 7)
+            new_key = whole + delta  # `dp.entered`, inlined
+            largest = new_key >> LARGEST
+            if group > largest:
+                new_key += (group - largest) << LARGEST
+                largest = group
+            slots = new_key >> SUM & 31
+            if last:  # the rank closes (`dp.closed`; `program.trace` keeps its jokers so)
+                extra = NEED[slots][largest]
+                if extra > jokers - (new_key >> USED & 7):
+                    continue
+                new_key = (new_key & OUTER) + (extra << USED)
                 if extra:
                     choice = _grouped(choice, extra)
-                new_key = grouped
+            elif slots + room < 3 * largest:
+                continue
             new_key &= ~HIGH  # the high aces travel in the masks
             self.path.append(choice)
             won, left = self.go(k + 1, new_key, wide, need)

@@ -17,8 +17,10 @@ from domain.manipulation.table.cover import drop_covered, points_left
 from domain.manipulation.table.dp import (
     HIGH,
     JOKER_POINTS,
+    LARGEST,
     OUTER,
     SUIT,
+    SUM,
     USED,
     VALUES,
     WIDTH,
@@ -212,13 +214,16 @@ def _step_classed(
     shift = WIDTH * cell.suit
     nxt: dict[int, Classes] = {}
     back: dict[int, list[tuple[int, int, Choice | None]]] = {}
-    below = limits.below
+    below, last, room, need = limits.below, limits.last, limits.room, limits.need
     cache: dict[tuple[int, int], tuple[Option, ...]] = {}
     for key, classes in states.items():
         code, left = key >> shift & SUIT, jokers - (key >> USED & 7)
         found = cache.get((code, left))
         if found is None:
             found = cache[code, left] = options(cell, code, left)
+        if len(classes) == 1:
+            _step_one(nxt, back, (key, classes), found, limits)
+            continue
         top, low = max(classes), min(classes)
         every = 0
         for mask in classes.values():
@@ -226,8 +231,16 @@ def _step_classed(
         for delta, group, gain, choice in found:
             if top + gain <= below:
                 continue
-            new_key = entered(key, delta, group, limits)
-            if new_key < 0:
+            new_key = key + delta  # `dp.entered`, inlined
+            largest = new_key >> LARGEST
+            if group > largest:
+                new_key += (group - largest) << LARGEST
+                largest = group
+            slots = new_key >> SUM & 31
+            if last:
+                if need[slots][largest] > jokers - (new_key >> USED & 7):
+                    continue
+            elif slots + room < 3 * largest:
                 continue
             held = nxt.get(new_key)
             if held is None and low + gain > below:  # every class, as it is
@@ -241,6 +254,60 @@ def _step_classed(
             if raised:
                 back[new_key].append((raised, key, choice))
     return nxt, back
+
+
+def _step_one(
+    nxt: dict[int, Classes],
+    back: dict[int, list[tuple[int, int, Choice | None]]],
+    state: tuple[int, Classes],
+    found: tuple[Option, ...],
+    limits: Limits,
+) -> None:
+    """`_step_classed` from a state of one class (the usual case), `_raise` and
+    `dp.entered` inlined."""
+    key, classes = state
+    [(pts, mask)] = classes.items()
+    below, last, room, need, jokers = (
+        limits.below,
+        limits.last,
+        limits.room,
+        limits.need,
+        limits.jokers,
+    )
+    for delta, group, gain, choice in found:
+        total = pts + gain
+        if total <= below:
+            continue
+        new_key = key + delta
+        largest = new_key >> LARGEST
+        if group > largest:
+            new_key += (group - largest) << LARGEST
+            largest = group
+        slots = new_key >> SUM & 31
+        if last:
+            if need[slots][largest] > jokers - (new_key >> USED & 7):
+                continue
+        elif slots + room < 3 * largest:
+            continue
+        held = nxt.get(new_key)
+        if held is None:
+            nxt[new_key] = {total: mask}
+            back[new_key] = [(mask, key, choice)]
+            continue
+        raised = mask
+        for points, aces in held.items():
+            if points >= total:
+                raised &= ~aces
+        if not raised:
+            continue
+        for points in [points for points in held if points < total]:
+            left = held[points] & ~raised
+            if left:
+                held[points] = left
+            else:
+                del held[points]
+        held[total] = held.get(total, 0) | raised
+        back[new_key].append((raised, key, choice))
 
 
 def _close_classed(

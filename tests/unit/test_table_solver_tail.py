@@ -1,0 +1,155 @@
+"""The table solver's slow tail (issue 13): full-size positions that once spent the work
+budget are proven best, and the shortcuts `table.arrange` takes on the way keep the answer
+exact (M2, M5, M6, M8.3)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from domain.cards import Card, parse_cards
+from domain.manipulation.table import cover, depth
+from domain.manipulation.table.arrange import ZERO, _least, solve
+from domain.manipulation.table.cover import LIFTS, better
+from domain.manipulation.table.dp import WIDTH, Budget, Supply, code
+from domain.manipulation.table.rules import parse_table_text, validate_meld_move
+from domain.manipulation.table.solver import best_move
+from tests.unit.test_table_depth import going_out_supply
+
+# bench/table.py --solver --positions 150, 60 table cards: seed 8 position 10 (two table
+# jokers: freeing both, then one kept), seed 20150 position 92 (a hand joker), and two
+# that cannot go out with two free jokers but can with all but an ace (seed 20150
+# position 105, seed 7 position 60)
+TAIL = (
+    (
+        "JK=6C 6S 6D | QC KC AC | JK=AH AS AC | 2H 2S 2D 2C | 8H 8S 8C | 9C TC JC QC | "
+        "7S 7C 7H | 3H 4H 5H 6H 7H 8H 9H | 7C 8C 9C TC | 3D 3H 3S | 4D 4S 4H 4C | "
+        "2C 2S 2H 2D | 7S 8S 9S TS JS | 6S 6C 6D 6H | 4D 4S 4C | 9H TH JH",
+        "3C 5C 6C KC 3D 5D 5D 8D KD KD AH JH QH JS KS",
+        96,
+        False,  # over the default budget (about 211,000 states)
+    ),
+    (
+        "9H 9C 9D 9S | TC TH TS | JH QH KH AH | 9H TH JH QH | 6C 7C 8C 9C TC | 5S 5C 5D 5H | "
+        "AD AH AS | 8C 8D 8S | AS 2S 3S 4S 5S 6S | 2H 2C 2S | 8S 8D 8H | 6H 6C 6S | "
+        "3H 4H 5H | 7H 7C 7D | 4H 4C 4D | 2D 3D 4D 5D 6D 7D",
+        "JC JC QC 2D 6D TD TD KD 2H 3H 8H 4S 7S 9S JK",
+        116,
+        True,
+    ),
+    (
+        "8C 8D JK=8S 8H | JK=JD QD KD AD | 7C 8C 9C TC JC QC KC | 3C 4C 5C 6C | "
+        "8D 9D TD JD QD | 2D 2H 2S | 5D 5S 5C 5H | 6D 6S 6H | 5H 6H 7H 8H | 9S 9D 9H 9C | "
+        "8S 9S TS | 3S 4S 5S 6S 7S | TH TS TC TD | TH JH QH | KS KH KC",
+        "2C 2C 4C 7C AD 5D 6D 7D 3H 3H 4H JH AS 8S QS",
+        72,
+        True,
+    ),
+    (
+        "JK=QC QH QS | 8S JK=8C 8H 8D | JD JS JH JC | 4S 5S 6S 7S 8S 9S TS | "
+        "2H 3H 4H 5H 6H 7H 8H | 9S 9H 9C | 9C 9H 9D | KC KS KD KH | 5C 5H 5D | 3C 4C 5C 6C | "
+        "AC 2C 3C | AS 2S 3S 4S | QH QS QD QC | KS KH KD | 7D 8D 9D TD",
+        "AC 4C 7C 8C TC QC 3D 3D TD JD 2H 6H TH 5S 7S",
+        95,
+        True,
+    ),
+)
+
+
+@pytest.mark.parametrize(("before", "held", "points", "within"), TAIL)
+def test_tail_positions_are_proven_best_m6(
+    before: str, held: str, points: int, within: bool
+) -> None:
+    """M6: the best move of each position, proven without a budget (its points pinned:
+    the most any legal move sheds here), and the same within the default one when
+    `within`, else a legal move not proven best."""
+    table, hand = parse_table_text(before), parse_cards(held.split())
+    unbounded = best_move(table, hand, budget=None)
+    assert unbounded is not None and unbounded.proven
+    assert unbounded.points == points
+    outcome = validate_meld_move(table, hand, unbounded.table)
+    assert outcome.points == points
+    found = best_move(table, hand)
+    assert found is not None and found.proven == within
+    assert found.points == points if within else found.points <= points
+
+
+@pytest.mark.parametrize("batch", range(4))
+def test_a_fixed_joker_goes_out_only_if_a_free_one_does_m5_m8_3(batch: int) -> None:
+    """M5, M8.3 (`arrange._cannot_go_out`): whatever arranges with a table joker kept as
+    its card X (fixed) arranges with that joker free instead, so a supply that cannot go
+    out with it free cannot with it fixed (every card mandatory, as when going out)."""
+    rng = random.Random(4_001 * batch + 11)
+    checked = 0
+    while checked < 12:
+        supply, _ = going_out_supply(rng)
+        x = rng.randrange(52)
+        fixed = tuple(int(i == x) for i in range(52))
+        with_fixed = Supply(supply.table_real, fixed, ZERO, ZERO, None, 0, supply.jokers)
+        with_free = Supply(supply.table_real, ZERO, ZERO, ZERO, None, 0, supply.jokers + 1)
+        if solve(with_fixed) is not None:
+            assert solve(with_free) is not None
+        checked += 1
+
+
+# `cover.SUITS` as it was before a long sequence ending in a real card counted as at
+# least as good as one ending in a free joker
+_WITHOUT_THE_TAIL_RULE = tuple(
+    (WIDTH * suit, tuple(LIFTS[suit][index & 511] for index in range(1024))) for suit in range(4)
+)
+
+
+def test_a_run_ending_in_a_real_card_covers_one_ending_in_a_joker_m2_m5() -> None:
+    """M2, M5 (`cover.better`): a state with a long sequence ending in a free joker (which
+    must go on) is covered by the one with that sequence ending in a real card."""
+    tail = code(0, 0, 1, 0, 1)  # one long run ending in a real card, one in a joker
+    assert code(0, 0, 2, 0, 0) in better(tail)
+    assert code(0, 0, 1, 0, 0) not in better(tail)  # the joker's run must go on
+    full = code(0, 0, 7, 0, 1)  # no room for one more long run in the count
+    assert all(other >> 12 & 7 == 1 for other in better(full))
+
+
+@pytest.mark.parametrize("batch", range(4))
+def test_the_tail_rule_keeps_the_best_points_m2_m5_m6(
+    batch: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """M2, M5, M6: the program's best points are the same with and without the tail rule
+    of `cover.better` (`cover.SUITS`, asked by the program and the walk), on small
+    windows of ranks and suits (table cards mandatory, hand cards optional, 0-2 hand and
+    0-2 freed jokers)."""
+    rng = random.Random(2_029 * batch + 5)
+    for _ in range(40):
+        suits = rng.sample(range(4), rng.randint(1, 4))
+        start, width = rng.randint(1, 13), rng.randint(4, 9)
+        ranks = {(r - 1) % 13 + 1 for r in range(start, start + width)}
+        pack = [Card.of(r, s).index for r in ranks for s in suits] * 2
+        rng.shuffle(pack)
+        table, held = [0] * 52, [0] * 52
+        for i in pack[: rng.randint(0, 8)]:
+            table[i] += 1
+        for i in pack[8 : 8 + rng.randint(2, 10)]:
+            held[i] += 1
+        jokers = (rng.choice((0, 1, 2)), rng.choice((0, 1, 2)))
+        supply = Supply(tuple(table), ZERO, tuple(held), ZERO, None, *jokers)
+        found = solve(replace(supply, budget=Budget(10**9)))
+        with monkeypatch.context() as patch:
+            patch.setattr(cover, "SUITS", _WITHOUT_THE_TAIL_RULE)
+            patch.setattr(depth, "SUITS", _WITHOUT_THE_TAIL_RULE)
+            before = solve(replace(supply, budget=Budget(10**9)))
+        assert (found is None) == (before is None)
+        if found is not None and before is not None:
+            assert found.points == before.points
+
+
+def test_the_least_left_in_hand_counts_only_cards_it_need_not_play_m5_6_m6() -> None:
+    """M5.6, M6 (`arrange._least`): a hand card that must be played to free a joker
+    (`hand_min`) cannot be the one left in the hand; a hand joker can (25 points)."""
+    ace, three = Card.parse("AH").index, Card.parse("3C").index
+    held = tuple(int(i in (ace, three)) for i in range(52))
+    must = tuple(int(i == ace) for i in range(52))
+    assert _least(Supply(ZERO, ZERO, held, ZERO, None, 0, 1)) == 1
+    assert _least(Supply(ZERO, ZERO, held, must, None, 0, 1)) == 3
+    assert _least(Supply(ZERO, ZERO, held, held, None, 1, 0)) == 25
+    assert _least(Supply(ZERO, ZERO, held, held, None, 0, 2)) is None
