@@ -24,18 +24,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     and dict in it is read-only (domain/frozen.py) and shared with the views around it."""
     players = state.players
     t = _TEMPLATES.get(id(players))
-    if t is None or t[0] != (  # one compare, element by element (`is` first, in C)
-        players,
-        state.options_dict,
-        state.results,
-        state.scores,
-        state.winners,
-        state.rounds_won,
-        state.round,
-        state.dealer,
-        state.commitment,
-        state.seeded,
-    ):
+    if t is None or t[0] != _round_fields(state):  # one compare (`is` first, in C)
         t = _template(state)
     phase = state.phase
     out: dict[str, Any] = t[1].copy()
@@ -72,6 +61,22 @@ for the whole match): the fields it was made from (one tuple, compared in one go
 view's template, its seats by hand sizes and each seat's part by hand size."""
 
 
+def _round_fields(state: State) -> tuple[Any, ...]:
+    """The fields a round's template is made from (they change only between rounds)."""
+    return (
+        state.players,
+        state.options_dict,
+        state.results,
+        state.scores,
+        state.winners,
+        state.rounds_won,
+        state.round,
+        state.dealer,
+        state.commitment,
+        state.seeded,
+    )
+
+
 def _template(state: State) -> tuple[Any, ...]:
     """The template of a round's views: every key in the contract's order, the values that
     change only between rounds (or at the end of the match) filled in."""
@@ -98,18 +103,7 @@ def _template(state: State) -> tuple[Any, ...]:
         "final_turns_left": 0,
     }
     made: tuple[Any, ...] = (
-        (
-            state.players,
-            state.options_dict,
-            state.results,
-            state.scores,
-            state.winners,
-            state.rounds_won,
-            state.round,
-            state.dealer,
-            state.commitment,
-            state.seeded,
-        ),
+        _round_fields(state),
         template,
         {},  # the seats part by hand sizes
         _SeatParts(state),  # each seat's part by seat and hand size
