@@ -169,7 +169,7 @@ def _local_listing(
 
 def _extension(meld: Meld, card: TableCard) -> tuple[Meld, _Change] | None:
     """`meld` with `card` added: its normal form and its change to the table, or None. A
-    card of `_growth` on a meld in normal form (as the table's are) goes in its place: a
+    card of `growth` on a meld in normal form (as the table's are) goes in its place: a
     group's by suit, a sequence's at the low end when it acts one rank below the first
     card, else at the high end. Any other meld, and a sequence growing to 13 cards (whose
     ace may turn from high to low, M2.4), is normalised whole."""
@@ -187,8 +187,8 @@ def _extension(meld: Meld, card: TableCard) -> tuple[Meld, _Change] | None:
 
 
 def _fits(meld: Meld) -> frozenset[Card]:
-    """The cards a plain card or a joker added to `meld` may act as (`_growth`)."""
-    plain, declared = _growth(meld)
+    """The cards a plain card or a joker added to `meld` may act as (`growth`)."""
+    plain, declared = growth(meld)
     return plain.union(declared)
 
 
@@ -430,10 +430,10 @@ _Swaps = dict[int, "tuple[Meld | None, tuple[str, ...]]"]
 
 @by_identity(8192)
 def _meld_growth(meld: Meld) -> tuple[int, tuple[Card, ...], _Made, _Swaps]:
-    """`_growth` of a table meld with the plain cards as a mask (bit `index`), a dict for
+    """`growth` of a table meld with the plain cards as a mask (bit `index`), a dict for
     its extensions (by card index, or 64 + the joker declaration's position) and one for
     its joker swaps (`_swapped`, by the joker's position)."""
-    plain, declared = _growth(meld)
+    plain, declared = growth(meld)
     return sum(card.bit for card in plain), declared, {}, {}
 
 
@@ -459,7 +459,7 @@ def joker_swaps(table: Table, hand: Sequence[Card]) -> Iterator[Table]:
 def _seat_freed(table: Table, hand: Sequence[Card]) -> Iterator[Table]:
     """A freed joker placed again: onto any meld, or with two hand cards."""
     for i, meld in enumerate(table):
-        for declared in _growth(meld)[1]:
+        for declared in growth(meld)[1]:
             yield (*table[:i], (*meld, TableCard(JOKER, declared)), *table[i + 1 :])
     for meld in hand_melds([*hand, JOKER]):
         if sum(tc.card.is_joker for tc in meld) == 1 and len(meld) == 3:
@@ -697,7 +697,7 @@ def extensions(meld: Meld, hand: Sequence[Card]) -> Iterator[Meld]:
 
 def _extensions(meld: Meld, hand: frozenset[Card], has_joker: bool) -> Iterator[Meld]:
     """`extensions` with the hand as a set (made once for all the table's melds)."""
-    plain_fits, joker_fits = _growth(meld)
+    plain_fits, joker_fits = growth(meld)
     if plain_fits:
         for card in sorted(plain_fits & hand):
             yield (*meld, TableCard(card))
@@ -708,7 +708,7 @@ def _extensions(meld: Meld, hand: frozenset[Card], has_joker: bool) -> Iterator[
 
 @by_identity(4096)
 @lru_cache(maxsize=4096)
-def _growth(meld: Meld) -> tuple[frozenset[Card], tuple[Card, ...]]:
+def growth(meld: Meld) -> tuple[frozenset[Card], tuple[Card, ...]]:
     """The plain cards that keep `meld` valid when added, and the cards a joker added to it
     may be declared as (memoised: table melds repeat from view to view)."""
     kind = meld_kind(meld)
@@ -731,7 +731,7 @@ def _growth(meld: Meld) -> tuple[frozenset[Card], tuple[Card, ...]]:
 
 
 def _run_growth(acting: list[Card]) -> tuple[frozenset[Card], tuple[Card, ...]]:
-    """`_growth` of a valid sequence (M2.3, M2.4): a card just below or above its ends, the
+    """`growth` of a valid sequence (M2.3, M2.4): a card just below or above its ends, the
     ace low below a 2 or high above a king, never past 13 cards."""
     if len(acting) >= 13:
         return frozenset(), ()

@@ -13,9 +13,9 @@ from domain import manipulation as m
 from domain.cards import FULL_DECK, JOKER, Card, TableCard
 from domain.errors import IllegalMove
 from domain.manipulation.melds import (
-    _growth,
     check_meld,
     extensions,
+    growth,
     hand_melds,
     joker_swaps,
     meld_candidates,
@@ -113,7 +113,7 @@ def test_growth_is_every_card_that_keeps_the_meld_valid_m2() -> None:
         assert meld_kind(meld) is not None
         melds.append(meld)
     for meld in melds:
-        plain, jokers = _growth(meld)
+        plain, jokers = growth(meld)
         assert plain == {c for c in FULL_DECK if meld_kind((*meld, TableCard(c))) is not None}
         assert set(jokers) <= plain | {c for c in FULL_DECK if TableCard(c) in meld}
         for card in FULL_DECK:
@@ -134,6 +134,6 @@ def test_growth_of_a_twelve_card_sequence_takes_the_ace_once_m2_4() -> None:
     """M2.4: 2..K takes the ace at either end, A..K or 2..A; a joker may be declared as it
     once in the list (no repeated listing), and A..K takes nothing more."""
     two_to_king = tuple(TableCard(Card.of(r, 0)) for r in range(2, 14))
-    plain, jokers = _growth(two_to_king)
+    plain, jokers = growth(two_to_king)
     assert plain == {Card.of(1, 0)} and jokers == (Card.of(1, 0),)
-    assert _growth((TableCard(Card.of(1, 0)), *two_to_king)) == (frozenset(), ())
+    assert growth((TableCard(Card.of(1, 0)), *two_to_king)) == (frozenset(), ())

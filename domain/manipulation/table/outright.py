@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from domain.cards import JOKER, Card, TableCard
 from domain.errors import IllegalMove
-from domain.manipulation.melds import _growth, hand_melds
+from domain.manipulation.melds import growth, hand_melds
 from domain.manipulation.table.rules import (
     MeldOutcome,
     meld_kind,
@@ -94,7 +94,7 @@ def _place_each(melds: list[Meld], left: list[Card]) -> bool:
 
 def _extend(melds: list[Meld], card: Card) -> bool:
     for k, meld in enumerate(melds):
-        if card in _growth(meld)[0]:
+        if card in growth(meld)[0]:
             melds[k] = (*meld, TableCard(card))
             return True
     return False
@@ -119,7 +119,7 @@ def _cut(melds: list[Meld], card: Card) -> bool:
 
 def _lay_joker(melds: list[Meld]) -> bool:
     for k, meld in enumerate(melds):
-        fits = _growth(meld)[1]
+        fits = growth(meld)[1]
         if fits:
             melds[k] = (*meld, TableCard(JOKER, fits[0]))
             return True
