@@ -202,12 +202,21 @@ class MatchService:
             jobs=followups(game, state, match_id, version),
         )
 
+    def _settled_record(
+        self, match_id: str, raw: bytes | str, fingerprint: str, seat: int | None
+    ) -> idempotency.Record:
+        """The idempotency record a replayed answer is rendered from, once it is checked
+        against this request (IdempotencyKeyReused) and, under `replica` durability, held by
+        a replica (NotReplicated): a replay acknowledges what the first request wrote."""
+        record = idempotency.Record.loads(raw)
+        record.check(fingerprint, seat)
+        self.store.confirm_replicated(match_id)
+        return record
+
     def _replay_create(
         self, match_id: str, key: str, fingerprint: str, raw: bytes | str
     ) -> Created:
-        record = idempotency.Record.loads(raw)
-        record.check(fingerprint, None)
-        self.store.confirm_replicated(match_id)
+        record = self._settled_record(match_id, raw, fingerprint, None)
         loaded = self.load(match_id, at=record.version)
         seat_tokens = idempotency.unseal(self.pepper, match_id, key, record.sealed_tokens)
         return Created(
@@ -466,9 +475,7 @@ class MatchService:
     def _replay(self, match_id: str, raw: bytes | str, fingerprint: str, seat: int) -> Appended:
         """What the first request with this key appended, from its record (the response is
         rendered from the states at its version, exactly as the first time)."""
-        record = idempotency.Record.loads(raw)
-        record.check(fingerprint, seat)
-        self.store.confirm_replicated(match_id)
+        record = self._settled_record(match_id, raw, fingerprint, seat)
         game = get_variant(self.variant_name(match_id))
         events = self.store.read(
             match_id, after=record.first - 1, upto=record.version, variant=game.name
