@@ -26,7 +26,7 @@ from domain.errors import IllegalMove
 from domain.events import Event
 from domain.gin import melds
 from domain.gin.melds.core import least_deadwood
-from domain.gin.state import GinState, Knock, codes, hand_mask
+from domain.gin.state import GinState, Knock, codes
 
 Melds = tuple[tuple[Card, ...], ...]
 
@@ -49,14 +49,10 @@ def discardable(state: GinState, hand: Sequence[Card]) -> Sequence[Card]:
     return hand
 
 
-def knock_cards(state: GinState, seat: int) -> tuple[Card, ...]:
-    """G6.2: the discards that leave at most `knock_limit` deadwood in the other 10 cards."""
-    return knock_among(state, hand_mask(state, seat), discardable(state, state.hands[seat]))
-
-
 def knock_among(state: GinState, full: int, free: Sequence[Card]) -> tuple[Card, ...]:
-    """`knock_cards` given the hand's mask `full` (state.hand_mask) and its discardable cards
-    `free`.
+    """G6.2: the discards among `free` (the hand's `discardable` cards) that leave at most
+    `knock_limit` deadwood in the other 10 cards, given the hand's mask `full`
+    (`state.hand_mask`).
 
     The 11-card count (G6.2) is the least over every discard, so when even it is over the
     limit no discard qualifies: one search instead of eleven for most hands."""
