@@ -89,8 +89,10 @@ def _meld_candidates(
     joker comes from the hand (I3, M5.6 either way). Otherwise the whole table goes through
     `validate_meld_move`, as `decide` does.
     """
-    copies, per_player, least, freed_to_new = _rules(options)
-    opening = not table or (per_player and not opened)  # TableRules.is_opening
+    rules = TableRules.of(options)
+    copies = rules.joker_identity_respects_copy_count
+    opening = rules.is_opening(table, opened)
+    least = rules.initial_meld_min_points
     trusted = not opening and not copies
     # I6 on an empty table: the only candidates are new melds from the hand, no table meld
     # changes, so an opening holds once the meld is valid and plays the minimum points.
@@ -107,7 +109,7 @@ def _meld_candidates(
             _validated(table, hand, candidate, (options, opened, decks), seen, out)
     if index is None:
         return tuple(out)
-    if trusted and not freed_to_new:
+    if trusted and not rules.freed_to_new_meld:
         if index[0]:
             _swap_listing(table, index[0], hand, mask, seen, out)
     else:
@@ -190,30 +192,6 @@ def _fits(meld: Meld) -> frozenset[Card]:
     """The cards a plain card or a joker added to `meld` may act as (`growth`)."""
     plain, declared = growth(meld)
     return plain.union(declared)
-
-
-def _rules(options: object) -> tuple[bool, bool, int, bool]:
-    """The options `_meld_candidates` reads (`TableRules`): whether a joker's identity
-    respects the copy count, whether the opening is per player, the opening's least points,
-    whether a freed joker must go to a new meld. Remembered for frozen options objects."""
-    hit = _RULES.get(id(options))
-    if hit is not None and hit[0] is options:
-        return hit[1]
-    rules = TableRules.of(options)
-    found = (
-        rules.joker_identity_respects_copy_count,
-        rules.initial_meld_per_player,
-        rules.initial_meld_min_points,
-        rules.freed_to_new_meld,
-    )
-    if isinstance(options, (ManipOptions, TableRules)):  # frozen: safe to remember
-        if len(_RULES) >= 64:
-            _RULES.clear()
-        _RULES[id(options)] = (options, found)
-    return found
-
-
-_RULES: dict[int, tuple[object, tuple[bool, bool, int, bool]]] = {}
 
 
 @by_identity(8192)

@@ -45,10 +45,10 @@ class TableRules:
             return options
         if options is None:
             return cls()
+        hit = _RULES_OF.get(id(options))  # only frozen objects are kept, so ask first
+        if hit is not None and hit[0] is options:
+            return hit[1]
         if _frozen(options):
-            hit = _RULES_OF.get(id(options))
-            if hit is not None and hit[0] is options:
-                return hit[1]
             rules = cls._read(options)
             if len(_RULES_OF) >= 256:
                 _RULES_OF.clear()
