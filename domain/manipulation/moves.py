@@ -254,7 +254,7 @@ def seat_moves(state: State, seat: int, shown: list[list[str]] | None) -> list[d
     bite). The solver's best move is what the hint and the bots use.
     """
     phase = state.phase
-    if phase in _IDLE or state.turn != seat:  # to_act, inlined
+    if to_act(state) != seat:
         return []
     if phase is Phase.DRAW:
         return [{"type": "draw"}] if state.stock else []
@@ -278,16 +278,13 @@ def seat_moves(state: State, seat: int, shown: list[list[str]] | None) -> list[d
         state.hands[seat],
         state.options,
         state.opened[seat],
-        1 if len(state.players) == 2 else 2,  # decks, inlined
+        decks(state),
     )
     if tables:
         if shown is None:
             shown = shown_table(before)
         moves += [{"type": "meld", "table": _codes(t, before, shown)} for t in tables]
     return moves
-
-
-_IDLE = (Phase.SETUP, Phase.SCORING, Phase.FINISHED)
 
 
 def _codes(table: Table, before: Table, shown: list[list[str]]) -> list[list[str]]:

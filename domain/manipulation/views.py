@@ -12,7 +12,7 @@ from typing import Any
 from domain.cards import FULL_DECK, JOKER
 from domain.events import Event
 from domain.frozen import FrozenDict, FrozenList, freeze
-from domain.manipulation.moves import is_finished, seat_moves
+from domain.manipulation.moves import is_finished, seat_moves, to_act
 from domain.manipulation.state import NAME, Phase, RoundResult, State, shown_table
 from domain.memo import by_identity
 
@@ -32,7 +32,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     if phase is Phase.FINISHED:
         out["status"] = "finished"
     out["phase"] = phase._value_
-    out["turn"] = None if phase in _IDLE else state.turn
+    out["turn"] = to_act(state)
     sizes = tuple(map(len, state.hands))
     seats = t[2].get(sizes)
     out["seats"] = _seats(state, t, sizes) if seats is None else seats
@@ -54,7 +54,6 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     return out
 
 
-_IDLE = (Phase.SETUP, Phase.SCORING, Phase.FINISHED)  # no one to act: moves.to_act
 _TEMPLATES: dict[int, tuple[Any, ...]] = {}
 """Each match's latest round template, by the identity of its players tuple (one object
 for the whole match): the fields it was made from (one tuple, compared in one go), the
