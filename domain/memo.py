@@ -19,11 +19,14 @@ V_co = TypeVar("V_co", covariant=True)
 
 
 class Memo(Protocol[K_contra, V_co]):
-    """A function remembered by identity, with `cache_clear` (as functools' caches)."""
+    """A function remembered by identity, with `cache_clear` (as functools' caches) and
+    `remember(arg, value)`, which stores an answer known without calling the function."""
 
     def __call__(self, arg: K_contra, /) -> V_co: ...
 
     def cache_clear(self) -> None: ...
+
+    def remember(self, arg: Any, value: Any, /) -> None: ...
 
 
 def by_identity(maxsize: int) -> Callable[[Callable[[K], V]], Memo[K, V]]:
@@ -32,19 +35,23 @@ def by_identity(maxsize: int) -> Callable[[Callable[[K], V]], Memo[K, V]]:
     def decorate(fn: Callable[[K], V]) -> Memo[K, V]:
         seen: dict[int, tuple[K, V]] = {}
 
+        def remember(arg: K, value: V) -> None:
+            if len(seen) >= maxsize:
+                seen.clear()
+            seen[id(arg)] = (arg, value)
+
         @wraps(fn)
         def cached(arg: K) -> V:
             hit = seen.get(id(arg))
             if hit is not None and hit[0] is arg:
                 return hit[1]
             value = fn(arg)
-            if len(seen) >= maxsize:
-                seen.clear()
-            seen[id(arg)] = (arg, value)
+            remember(arg, value)
             return value
 
         memo: Any = cached
         memo.cache_clear = seen.clear
+        memo.remember = remember
         return memo  # type: ignore[no-any-return]
 
     return decorate

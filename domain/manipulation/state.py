@@ -178,7 +178,7 @@ def _parse_meld(codes: tuple[str, ...]) -> tuple[TableCard, ...]:
     """One meld from its codes (memoised: the same melds come back move after move); its
     shown form is these codes (`shown_meld`)."""
     meld = tuple(TableCard.parse(code) for code in codes)
-    _remember_shown(meld, FrozenList(codes))
+    shown_meld.remember(meld, FrozenList(codes))
     return meld
 
 
@@ -194,24 +194,11 @@ def shown_table(table: Table) -> list[list[str]]:
     return FrozenList(map(shown_meld, table))
 
 
+@by_identity(8192)
 def shown_meld(meld: tuple[TableCard, ...]) -> FrozenList:
     """A meld's codes for views, read-only and shared, remembered by the meld's identity
     (a meld parsed from a recorded table is remembered with the codes it came from)."""
-    hit = _SHOWN.get(id(meld))
-    if hit is not None and hit[0] is meld:
-        return hit[1]
-    shown = FrozenList(map(str, meld))
-    _remember_shown(meld, shown)
-    return shown
-
-
-_SHOWN: dict[int, tuple[tuple[TableCard, ...], FrozenList]] = {}
-
-
-def _remember_shown(meld: tuple[TableCard, ...], shown: FrozenList) -> None:
-    if len(_SHOWN) >= 8192:
-        _SHOWN.clear()
-    _SHOWN[id(meld)] = (meld, shown)
+    return FrozenList(map(str, meld))
 
 
 @by_identity(8192)
