@@ -48,7 +48,7 @@ def solve(supply: Supply, floor: int = -1) -> Arrangement | None:
             return found if found.points > floor else None  # the best, whatever the floor
         if floor >= before:
             return None  # nothing above a lower floor
-    found = _solve(supply, floor, supply.budget)
+    found = _solve(supply, floor)
     asked.append((floor, found))
     return found
 
@@ -57,14 +57,13 @@ def solve(supply: Supply, floor: int = -1) -> Arrangement | None:
 def _asked(supply: Supply, budget: Budget | None) -> list[tuple[int, Arrangement | None]]:
     """The answers `solve` gave for `supply` (the floor asked, the answer): an answer is
     the best arrangement, whatever the floor, and None says there is none above its floor;
-    `budget` as for `_solve`."""
+    `budget` (by identity) keeps a question asked under one work budget from being answered
+    from another's. (A repeated question is answered here, so `_solve` keeps no cache.)"""
     return []
 
 
-@lru_cache(maxsize=64)
-def _solve(supply: Supply, floor: int, budget: Budget | None) -> Arrangement | None:
-    """`solve`; `budget` (by identity) keeps a question asked under one work budget from
-    being answered from another's."""
+def _solve(supply: Supply, floor: int) -> Arrangement | None:
+    """`solve` of a question not answered yet for this floor."""
     top = _top(supply)
     if top > floor and any(supply.hand_real) and not _cannot_go_out(supply):
         gone = _going_out(supply)
