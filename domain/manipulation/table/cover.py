@@ -30,7 +30,7 @@ _TAIL = (1 << 6) - (1 << 12)  # a long sequence ending in a real card for one en
 
 def _lifts(index: int) -> tuple[int, ...]:
     """The deltas from a state to those at least as good in one suit (see above), for the
-    index of `_index`: the suit's 9 sequence bits, and 512 when it has a long sequence
+    index of `lift_index`: the suit's 9 sequence bits, and 512 when it has a long sequence
     ending in a free joker."""
     short1, short2, long = index & 7, index >> 3 & 7, index >> 6 & 7
     out = []
@@ -42,7 +42,7 @@ def _lifts(index: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _index(field: int) -> int:
+def lift_index(field: int) -> int:
     """`_lifts`'s index of the suit whose code is at the bottom of `field`."""
     return field & 511 | (512 if field & 0x7000 else 0)
 
@@ -60,15 +60,15 @@ def better(key: int) -> list[int]:
     """The states one change at least as good as `key` (see above)."""
     out = [key - _ONE] if key >> USED & 7 else []
     for shift, lifts in SUITS:
-        out += [key + delta for delta in lifts[_index(key >> shift)]]
+        out += [key + delta for delta in lifts[lift_index(key >> shift)]]
     return out
 
 
 def drop_covered(states: dict[int, V], left: Callable[[V, V], V | None]) -> None:
     """Drop from `states` what states at least as good cover (each as it was before any is
     dropped: what is at least as good as those is, too): `left(worse, better)` is what of
-    `worse`'s points (and set-aside aces) `better` does not cover, or None. (`better`
-    and `_uncovered` inlined: this runs at every step of the normal form.)"""
+    `worse`'s points (and set-aside aces) `better` does not cover, or None. (`better`'s
+    states are asked one by one, stopping as soon as the state is covered.)"""
     changed: dict[int, V | None] = {}
     get = states.get
     for key, value in states.items():
@@ -80,8 +80,7 @@ def drop_covered(states: dict[int, V], left: Callable[[V, V], V | None]) -> None
         for shift, lifts in SUITS:
             if rest is None:
                 break
-            field = key >> shift
-            for delta in lifts[field & 511 | (512 if field & 0x7000 else 0)]:
+            for delta in lifts[lift_index(key >> shift)]:
                 held = get(key + delta)
                 if held is not None:
                     rest = left(rest, held)

@@ -25,14 +25,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from domain.manipulation.table.cover import SUITS, drop_covered, points_left
+from domain.manipulation.table.cover import SUITS, drop_covered, lift_index, points_left
 from domain.manipulation.table.dp import (
     HIGH,
-    LARGEST,
     NEED,
-    OUTER,
     SUIT,
-    SUM,
     USED,
     WIDTH,
     Back,
@@ -44,6 +41,8 @@ from domain.manipulation.table.dp import (
     advance,
     cells,
     close_rank,
+    closed,
+    entered,
     group_room,
     options,
 )
@@ -181,8 +180,7 @@ class _Walk:
             wide &= ~held.get(key - fewer * _ONE, 0)
         if not k & 3 and wide & need and held:  # between ranks: `cover.better`, inlined
             for shift, lifts in SUITS:
-                field = key >> shift
-                for delta in lifts[field & 511 | (512 if field & 0x7000 else 0)]:
+                for delta in lifts[lift_index(key >> shift)]:
                     wide &= ~held.get(key + delta, 0)
         if not wide & need:
             return 0, wide
@@ -222,24 +220,17 @@ class _Walk:
         """Step k's choices from `whole`, as `go`."""
         cell = self.steps[k]
         limits = self.limits[k]
-        last, room, jokers = limits.last, limits.room, self.jokers
         alive = unasked = 0
         for delta, group, _gain, choice in self._options(cell, k, whole):
-            new_key = whole + delta  # `dp.entered`, inlined
-            largest = new_key >> LARGEST
-            if group > largest:
-                new_key += (group - largest) << LARGEST
-                largest = group
-            slots = new_key >> SUM & 31
-            if last:  # the rank closes (`dp.closed`; `program.trace` keeps its jokers so)
-                extra = NEED[slots][largest]
-                if extra > jokers - (new_key >> USED & 7):
-                    continue
-                new_key = (new_key & OUTER) + (extra << USED)
+            new_key = entered(whole, delta, group, limits)
+            if new_key < 0:
+                continue
+            if limits.last:  # the rank closes (`program.trace` keeps its group jokers so)
+                grouped = closed(new_key, NEED)
+                extra = (grouped >> USED) - (new_key >> USED & 7)
                 if extra:
                     choice = _grouped(choice, extra)
-            elif slots + room < 3 * largest:
-                continue
+                new_key = grouped
             new_key &= ~HIGH  # the high aces travel in the masks
             self.path.append(choice)
             won, left = self.go(k + 1, new_key, wide, need)

@@ -17,10 +17,8 @@ from domain.manipulation.table.cover import drop_covered, points_left
 from domain.manipulation.table.dp import (
     HIGH,
     JOKER_POINTS,
-    LARGEST,
     OUTER,
     SUIT,
-    SUM,
     USED,
     VALUES,
     WIDTH,
@@ -214,7 +212,7 @@ def _step_classed(
     shift = WIDTH * cell.suit
     nxt: dict[int, Classes] = {}
     back: dict[int, list[tuple[int, int, Choice | None]]] = {}
-    below, last, room, need = limits.below, limits.last, limits.room, limits.need
+    below = limits.below
     cache: dict[tuple[int, int], tuple[Option, ...]] = {}
     for key, classes in states.items():
         code, left = key >> shift & SUIT, jokers - (key >> USED & 7)
@@ -231,16 +229,8 @@ def _step_classed(
         for delta, group, gain, choice in found:
             if top + gain <= below:
                 continue
-            new_key = key + delta  # `dp.entered`, inlined
-            largest = new_key >> LARGEST
-            if group > largest:
-                new_key += (group - largest) << LARGEST
-                largest = group
-            slots = new_key >> SUM & 31
-            if last:
-                if need[slots][largest] > jokers - (new_key >> USED & 7):
-                    continue
-            elif slots + room < 3 * largest:
+            new_key = entered(key, delta, group, limits)
+            if new_key < 0:
                 continue
             held = nxt.get(new_key)
             if held is None and low + gain > below:  # every class, as it is
@@ -263,51 +253,26 @@ def _step_one(
     found: tuple[Option, ...],
     limits: Limits,
 ) -> None:
-    """`_step_classed` from a state of one class (the usual case), `_raise` and
-    `dp.entered` inlined."""
+    """`_step_classed` from a state of one class (the usual case): no bounds over the
+    classes, and the one class lifted (`_lift`) where the new state is reached again."""
     key, classes = state
     [(pts, mask)] = classes.items()
-    below, last, room, need, jokers = (
-        limits.below,
-        limits.last,
-        limits.room,
-        limits.need,
-        limits.jokers,
-    )
+    below = limits.below
     for delta, group, gain, choice in found:
         total = pts + gain
         if total <= below:
             continue
-        new_key = key + delta
-        largest = new_key >> LARGEST
-        if group > largest:
-            new_key += (group - largest) << LARGEST
-            largest = group
-        slots = new_key >> SUM & 31
-        if last:
-            if need[slots][largest] > jokers - (new_key >> USED & 7):
-                continue
-        elif slots + room < 3 * largest:
+        new_key = entered(key, delta, group, limits)
+        if new_key < 0:
             continue
         held = nxt.get(new_key)
         if held is None:
             nxt[new_key] = {total: mask}
             back[new_key] = [(mask, key, choice)]
             continue
-        raised = mask
-        for points, aces in held.items():
-            if points >= total:
-                raised &= ~aces
-        if not raised:
-            continue
-        for points in [points for points in held if points < total]:
-            left = held[points] & ~raised
-            if left:
-                held[points] = left
-            else:
-                del held[points]
-        held[total] = held.get(total, 0) | raised
-        back[new_key].append((raised, key, choice))
+        raised = _lift(held, total, mask)
+        if raised:
+            back[new_key].append((raised, key, choice))
 
 
 def _close_classed(
