@@ -17,8 +17,9 @@ Rows (min / median / p99 / max in ms, and the issue's target):
     .venv/bin/python bench/table.py --solver --positions 150 --cpu   # the tail, CPU time
 
 `--positions N` sets the positions of each solver row (a larger sample for the p99 and the
-budget count), `--solver` runs only the solver rows, and `--cpu` times them in process CPU
-time (steadier than wall-clock time on a busy machine).
+budget count), `--solver` runs only the solver rows, `--cpu` times them in process CPU
+time (steadier than wall-clock time on a busy machine), and `--slowest N` lists each
+solver row's N slowest positions (index in the row, ms).
 """
 
 from __future__ import annotations
@@ -141,6 +142,7 @@ def position(
 
 
 CLOCK: list[Callable[[], float]] = [time.perf_counter]  # the solver rows' clock (--cpu)
+SLOWEST = [0]  # how many of each solver row's slowest positions to list (--slowest)
 
 
 def _timed(fn: Callable[[], object]) -> float:
@@ -235,6 +237,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, help="positions per solver row (40; 8 quick)")
     parser.add_argument("--solver", action="store_true", help="only the solver rows")
     parser.add_argument("--cpu", action="store_true", help="solver rows in process CPU time")
+    parser.add_argument(
+        "--slowest", type=int, default=0, help="print the N slowest positions of each row"
+    )
     args = parser.parse_args(argv)
     count = args.positions or (8 if args.quick else 40)
     matches = 2 if args.quick else 6
@@ -244,6 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     clock = "process CPU time" if args.cpu else "wall-clock time"
     print(f"times in ms ({clock} for the solver rows), one process; seed {args.seed}")
     print(f"{'measure':<44} {'n':>5} {'min':>9} {'median':>9} {'p99':>9} {'max':>9}  target")
+    SLOWEST[0] = args.slowest
     if args.solver:
         _solver_rows(rng, count)
         return 0
@@ -282,6 +288,7 @@ def _solver_rows(rng: random.Random, count: int) -> None:
             arrange.append(_timed(lambda c=cards: can_arrange(c)))
         name = f"can_arrange, 3-30 cards, {jokers} free jokers"
         print(_row(name, arrange, "<= 1 ms median", _median(arrange) <= 1))
+        _print_slowest(arrange)
     for table_cards in (60, 80, 91):
         solve: list[float] = []
         unproven = 0
@@ -294,6 +301,14 @@ def _solver_rows(rng: random.Random, count: int) -> None:
         name = f"best_move, {table_cards} table cards, 15 in hand"
         print(_row(name, solve, "<= 20 ms median, 200 p99, exact", met))
         print(f"  budget of {BUDGET:,} states spent (not proven best): {unproven} of {count}")
+        _print_slowest(solve)
+
+
+def _print_slowest(samples: list[float]) -> None:
+    """The row's slowest positions (index in the row, ms), when `--slowest` asks."""
+    if SLOWEST[0]:
+        worst = sorted(enumerate(samples), key=lambda item: -item[1])[: SLOWEST[0]]
+        print("  slowest: " + ", ".join(f"#{k} {ms:.1f}" for k, ms in worst))
 
 
 if __name__ == "__main__":
