@@ -87,8 +87,15 @@ def _fillers(builder: _Builder, i: int, choice: Choice) -> list[TableCard]:
 
 def _place(builder: _Builder, rank: int, suit: int, choice: Choice) -> list[TableCard]:
     """Lay one identity's slots; returns its group slots."""
-    cards = _fillers(builder, suit * 13 + rank - 1, choice)
+    i = suit * 13 + rank - 1
     state = builder.suits[suit]
+    if not state.open and _empty(builder.supply, i, choice):
+        state.high_jokers = choice.high_jokers  # as below, with no card and no sequence
+        state.tails = choice.tail
+        if rank == 1:
+            state.aside = []
+        return []
+    cards = _fillers(builder, i, choice)
     if rank == 1:
         state.aside = cards[: choice.high]
         cards = cards[choice.high :]
@@ -104,6 +111,11 @@ def _place(builder: _Builder, rank: int, suit: int, choice: Choice) -> list[Tabl
     cards = cards[len(going) :]
     state.open = going + [[card] for card in cards[: choice.new]]
     return cards[choice.new :]
+
+
+def _empty(supply: Supply, i: int, choice: Choice) -> bool:
+    """Whether identity i has no slot: no mandatory card, no hand card or joker chosen."""
+    return not (supply.table_real[i] or supply.fixed_jokers[i] or choice.hand or choice.jokers)
 
 
 def _close_high(builder: _Builder, state: _Suit, ace: Card) -> None:

@@ -152,43 +152,53 @@ def decode(value: int) -> tuple[int, int, int, int, int]:
 
 def cells(supply: Supply, normal: bool) -> list[Cell]:
     """The 52 steps, rank by rank and suit by suit inside a rank."""
+    hand = supply.hand_real
     mandatory = [t + f for t, f in zip(supply.table_real, supply.fixed_jokers, strict=True)]
-    real = [t + h for t, h in zip(supply.table_real, supply.hand_real, strict=True)]
+    real = [t + h for t, h in zip(supply.table_real, hand, strict=True)]
     cap = supply.cap
     limit = [NO_CAP] * 52 if cap is None else [min(c, NO_CAP) for c in cap]
-    reach = [min(limit[i], mandatory[i] + supply.hand_real[i]) for i in range(52)]
+    reach = [min(most, m + h) for most, m, h in zip(limit, mandatory, hand, strict=True)]
     sparse = supply.sparse
+    jokers = supply.jokers
     out = []
-    for rank in range(1, 14):
-        for suit in range(4):
-            i = suit * 13 + rank - 1
-            after = suit * 13 + rank if rank < 13 else suit * 13
-            out.append(
-                Cell(
-                    rank=rank,
-                    suit=suit,
-                    mandatory=mandatory[i],
-                    hand=supply.hand_real[i],
-                    hand_min=supply.hand_min[i],
-                    limit=limit[i],
-                    value=VALUES[i],
-                    next_reach=reach[after],
-                    next_limit=limit[after],
-                    high_reach=min(reach[suit * 13 + 12] + supply.jokers, NO_CAP),
-                    lone=sparse and not real[i] and not _near(supply, rank, suit),
-                    normal=normal,
-                )
+    for i, after, rank, suit in _ORDER:
+        lone = sparse and not real[i] and not any(real[j] for j in _NEAR[i])
+        out.append(
+            Cell(
+                rank,
+                suit,
+                mandatory[i],
+                hand[i],
+                supply.hand_min[i],
+                limit[i],
+                VALUES[i],
+                reach[after],
+                limit[after],
+                min(reach[suit * 13 + 12] + jokers, NO_CAP),
+                lone,
+                normal,
             )
+        )
     return out
 
 
-def _near(supply: Supply, rank: int, suit: int) -> bool:
-    """A real card of the suit within 2 ranks (the ace both below 2 and above K)."""
+def _near(rank: int, suit: int) -> tuple[int, ...]:
+    """The identities of the suit within 2 ranks (the ace both below 2 and above K)."""
     ranks = {r if r <= 13 else 1 for r in range(rank - 2, rank + 3) if 1 <= r <= 14}
     if rank == 1:
         ranks |= {12, 13}
     ranks.discard(rank)
-    return any(supply.real(suit * 13 + r - 1) for r in ranks)
+    return tuple(suit * 13 + r - 1 for r in sorted(ranks))
+
+
+# the steps in order: (identity, the identity of the next rank of its suit, rank, suit)
+_ORDER = tuple(
+    (suit * 13 + rank - 1, suit * 13 + rank % 13, rank, suit)
+    for rank in range(1, 14)
+    for suit in range(4)
+)
+# per identity, those of `_near` (a real card there: no joker here is `Cell.lone`)
+_NEAR = tuple(_near(i % 13 + 1, i // 13) for i in range(52))
 
 
 # --- the choices at one (rank, suit) --------------------------------------------------------
