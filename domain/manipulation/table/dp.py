@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from typing import NamedTuple
 
 JOKER_POINTS = 25
 NO_CAP = 7  # the most slots one identity can take (2 copies, kept and free jokers)
@@ -124,9 +125,9 @@ class Choice:
     group_jokers: int = 0  # a rank's last suit: free jokers its groups take (normal form)
 
 
-@dataclass(frozen=True, slots=True)
-class Cell:
-    """The inputs of one (rank, suit) step."""
+class Cell(NamedTuple):
+    """The inputs of one (rank, suit) step. (A named tuple: the walks build 52 of them
+    per question and memoise choices on them, and a tuple is made and hashed in C.)"""
 
     rank: int
     suit: int
@@ -417,8 +418,8 @@ def closed(key: int, need: Needs) -> int:
 
 def group_room(row: list[Cell], jokers: int) -> list[int]:
     """room[s]: the most group slots the suits after s at this rank can add."""
-    most = [min(c.limit, c.mandatory + c.hand + jokers) for c in row]
-    return [sum(most[s + 1 :]) for s in range(4)]
+    _, second, third, last = (min(c.limit, c.mandatory + c.hand + jokers) for c in row)
+    return [second + third + last, third + last, last, 0]
 
 
 def advance(
