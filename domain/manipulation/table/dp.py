@@ -333,13 +333,41 @@ def _close(cell: Cell, runs: tuple[int, int, int], high: int, left: int) -> tupl
 def options(cell: Cell, suit_code: int, left: int) -> tuple[Option, ...]:
     """The choices as state deltas (memoised: cells repeat across positions)."""
     shift = WIDTH * cell.suit
+    shape = _shape(cell)
+    if shape.rank == 2:
+        suit_code &= ~HIGH_FIELD  # passed through unchanged: the delta is the same
     out: list[Option] = []
-    for after, choice in choices(cell, suit_code, left):
+    for after, choice in _shaped(shape, suit_code, left):
         delta = (after - suit_code) << shift
         delta += (choice.jokers + choice.high_jokers) << USED
         delta += choice.group << SUM
         out.append((delta, choice.group, choice.hand * cell.value, choice))
     return tuple(out)
+
+
+HIGH_FIELD = 7 << 9  # the aces set aside, in a suit's code
+
+
+def _shape(cell: Cell) -> Cell:
+    """`cell` with only what `choices` reads: not its suit or value; ranks 2..11 alike
+    (as 2: only ranks 1, 12 and 13 have rules of their own), whose choices pass the
+    set-aside aces through unchanged; `high_reach` at rank 1 only, the next rank's reach
+    below 13 only. Cells of one shape have the same choices, so the shapes are memoised
+    (`_shaped`) and a new table mostly meets choices already worked out."""
+    rank = cell.rank if cell.rank in (1, 12, 13) else 2
+    return cell._replace(
+        rank=rank,
+        suit=0,
+        value=0,
+        high_reach=cell.high_reach if rank == 1 else 0,
+        next_reach=cell.next_reach if rank < 13 else 0,
+        next_limit=cell.next_limit if rank < 13 else 0,
+    )
+
+
+@lru_cache(maxsize=1 << 14)
+def _shaped(shape: Cell, suit_code: int, left: int) -> tuple[tuple[int, Choice], ...]:
+    return tuple(choices(shape, suit_code, left))
 
 
 # --- one step over every state (the plain form) --------------------------------------------
