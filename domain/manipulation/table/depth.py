@@ -50,6 +50,7 @@ from domain.manipulation.table.dp import (
 _ONE = 1 << USED
 _CHUNK = 256  # states counted against the budget at a time
 _FIRST_TURN = 512  # the states each root may walk in the first round of `first_fit`
+_KINGS = 48  # the first step of rank 13, the only rank whose choices read the aces
 
 
 class _TurnOver(Exception):
@@ -190,19 +191,22 @@ class _Walk:
         self.allowance -= 1
         if self.allowance < 0:
             raise _TurnOver
-        cell = self.steps[k]
-        aware = cell.rank == 13  # the only rank whose choices read the aces (normal form)
-        alive = unasked = 0
-        for value, part in self.parts[cell.suit] if aware else ((0, -1),):
-            sub = wide & part
-            if not sub & need:
-                unasked |= sub
-                continue
-            won, left = self._try(k, key | value, sub, need)
-            if won & need:
-                return won, 0
-            alive |= won
-            unasked |= left
+        if k < _KINGS:  # ranks 2..12 read no set-aside aces
+            alive, unasked = self._try(k, key, wide, need)
+            if alive & need:
+                return alive, 0
+        else:  # the kings: each value of the suit's set-aside aces in turn
+            alive = unasked = 0
+            for value, part in self.parts[k & 3]:
+                sub = wide & part
+                if not sub & need:
+                    unasked |= sub
+                    continue
+                won, left = self._try(k, key | value, sub, need)
+                if won & need:
+                    return won, 0
+                alive |= won
+                unasked |= left
         held[key] = held.get(key, 0) | wide & ~alive & ~unasked
         return alive, unasked
 
@@ -218,25 +222,26 @@ class _Walk:
 
     def _try(self, k: int, whole: int, wide: int, need: int) -> tuple[int, int]:
         """Step k's choices from `whole`, as `go`."""
-        cell = self.steps[k]
         limits = self.limits[k]
+        last = limits.last
+        path = self.path
         alive = unasked = 0
-        for delta, group, _gain, choice in self._options(cell, k, whole):
+        for delta, group, _gain, choice in self._options(k, whole):
             new_key = entered(whole, delta, group, limits)
             if new_key < 0:
                 continue
-            if limits.last:  # the rank closes (`program.trace` keeps its group jokers so)
+            if last:  # the rank closes (`program.trace` keeps its group jokers so)
                 grouped = closed(new_key, NEED)
                 extra = (grouped >> USED) - (new_key >> USED & 7)
                 if extra:
                     choice = _grouped(choice, extra)
                 new_key = grouped
             new_key &= ~HIGH  # the high aces travel in the masks
-            self.path.append(choice)
+            path.append(choice)
             won, left = self.go(k + 1, new_key, wide, need)
             if won & need:
                 return won, 0
-            self.path.pop()
+            path.pop()
             alive |= won
             unasked |= left
             wide &= ~won
@@ -244,13 +249,14 @@ class _Walk:
                 return alive, unasked | wide
         return alive, unasked
 
-    def _options(self, cell: Cell, k: int, whole: int) -> tuple[Option, ...]:
-        """`_ordered`, memoised per step here too (hashing a `Cell` costs more)."""
-        code, left = whole >> (WIDTH * cell.suit) & SUIT, self.jokers - (whole >> USED & 7)
+    def _options(self, k: int, whole: int) -> tuple[Option, ...]:
+        """`_ordered` for step k, memoised per step here too (hashing a `Cell` costs more)."""
+        code = whole >> (WIDTH * (k & 3)) & SUIT
+        index = code << 3 | self.jokers - (whole >> USED & 7)
         menu = self.menus[k]
-        found = menu.get(code << 3 | left)
+        found = menu.get(index)
         if found is None:
-            found = menu[code << 3 | left] = _ordered(cell, code, left)
+            found = menu[index] = _ordered(self.steps[k], code, index & 7)
         return found
 
     def settle(self) -> None:
