@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from domain.cards import JOKER, JOKER_INDEX, Card
 from domain.manipulation.table.build import Arrangement, build, lay_jokers
+from domain.manipulation.table.collector import paused
 from domain.manipulation.table.depth import first_fit
 from domain.manipulation.table.dp import JOKER_POINTS, USED, VALUES, Budget, Supply
 from domain.manipulation.table.program import best_final, search, trace
@@ -316,5 +317,6 @@ def can_arrange(cards: Sequence[Card], options: object = None, *, decks: int = 2
     rules = TableRules.of(options)
     cap = (decks,) * 52 if rules.joker_identity_respects_copy_count else None
     supply = Supply(tuple(held[:52]), ZERO, ZERO, ZERO, cap, 0, held[JOKER_INDEX])
-    found = solve(supply)
+    with paused():
+        found = solve(supply)
     return None if found is None else found.melds

@@ -30,6 +30,7 @@ from domain.manipulation.melds import meld_candidates
 from domain.manipulation.options import ManipOptions
 from domain.manipulation.table.arrange import ZERO, can_arrange, counts, solve
 from domain.manipulation.table.build import Arrangement
+from domain.manipulation.table.collector import paused
 from domain.manipulation.table.dp import JOKER_POINTS, Budget, BudgetSpent, Supply
 from domain.manipulation.table.outright import going_out
 from domain.manipulation.table.rules import Table, TableRules, card_points, validate_meld_move
@@ -111,10 +112,11 @@ def best_move(
     position = _position(table, hand, TableRules.of(options), decks)
     if budget is not None:
         position = replace(position, budget=Budget(budget))
-    try:
-        return _best(position, has_opened)
-    except BudgetSpent:
-        return _cheap(position.table, hand, options, has_opened, decks)
+    with paused():
+        try:
+            return _best(position, has_opened)
+        except BudgetSpent:
+            return _cheap(position.table, hand, options, has_opened, decks)
 
 
 def _best(position: Position, has_opened: bool) -> BestMove | None:
