@@ -18,6 +18,7 @@ from domain.manipulation.table.collector import paused
 from domain.manipulation.table.depth import first_fit
 from domain.manipulation.table.dp import JOKER_POINTS, USED, VALUES, Budget, Supply
 from domain.manipulation.table.program import best_final, search, trace
+from domain.manipulation.table.quick import quick_arrangement
 from domain.manipulation.table.rules import Table, TableRules
 
 ZERO = (0,) * 52
@@ -316,6 +317,10 @@ def can_arrange(cards: Sequence[Card], options: object = None, *, decks: int = 2
     held = counts(cards)
     rules = TableRules.of(options)
     cap = (decks,) * 52 if rules.joker_identity_respects_copy_count else None
+    if cap is None:  # a simple split answers most tables (`table.quick`)
+        quick = quick_arrangement(held[:52], held[JOKER_INDEX])
+        if quick is not None:
+            return quick
     supply = Supply(tuple(held[:52]), ZERO, ZERO, ZERO, cap, 0, held[JOKER_INDEX])
     with paused():
         found = solve(supply)
