@@ -226,7 +226,13 @@ class _Walk:
         last = limits.last
         path = self.path
         alive = unasked = 0
-        for delta, group, _gain, choice in self._options(k, whole):
+        code = whole >> (WIDTH * (k & 3)) & SUIT
+        index = code << 3 | self.jokers - (whole >> USED & 7)
+        menu = self.menus[k]  # `_ordered`, memoised per step too (hashing a Cell costs more)
+        found = menu.get(index)
+        if found is None:
+            found = menu[index] = _ordered(self.steps[k], code, index & 7)
+        for delta, group, _gain, choice in found:
             new_key = entered(whole, delta, group, limits)
             if new_key < 0:
                 continue
@@ -248,16 +254,6 @@ class _Walk:
             if not wide & need:
                 return alive, unasked | wide
         return alive, unasked
-
-    def _options(self, k: int, whole: int) -> tuple[Option, ...]:
-        """`_ordered` for step k, memoised per step here too (hashing a `Cell` costs more)."""
-        code = whole >> (WIDTH * (k & 3)) & SUIT
-        index = code << 3 | self.jokers - (whole >> USED & 7)
-        menu = self.menus[k]
-        found = menu.get(index)
-        if found is None:
-            found = menu[index] = _ordered(self.steps[k], code, index & 7)
-        return found
 
     def settle(self) -> None:
         """Count the states walked so far against the budget."""
