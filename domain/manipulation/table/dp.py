@@ -94,10 +94,6 @@ class Supply:
     def limit(self, i: int) -> int:
         return NO_CAP if self.cap is None else min(self.cap[i], NO_CAP)
 
-    def real(self, i: int) -> int:
-        """Real cards of identity i, mandatory or not."""
-        return self.table_real[i] + self.hand_real[i]
-
     @property
     def sparse(self) -> bool:
         """At most two jokers in all, so every meld holds a real card, and every joker in a
