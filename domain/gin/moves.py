@@ -468,6 +468,19 @@ _PLAY: dict[str, Callable[[GinState, int, Move], tuple[Event, ...]]] = {
 
 def legal_moves(state: GinState, seat: int) -> list[dict[str, Any]]:
     """Every legal move of `seat` now: each concrete card choice; knocks without "melds"."""
+    roles = state.roles
+    if (  # the seat to act (most calls): as `_other_moves` finds it, in fewer steps
+        seat == state.turn
+        and state.phase in _PLAYING
+        and roles is not None
+        and seat != roles.advisor
+    ):
+        return _turn_moves(state, seat)
+    return _other_moves(state, seat)
+
+
+def _other_moves(state: GinState, seat: int) -> list[dict[str, Any]]:
+    """`legal_moves` of every seat but the one to act: SYSTEM, the ADVISOR, the others."""
     if seat == SYSTEM:
         due = pending(state)
         return [] if due is None else [due]
@@ -497,20 +510,19 @@ legal moves is a list of shared values, not a dict built per card per view."""
 
 
 def _turn_moves(state: GinState, seat: int) -> list[dict[str, Any]]:
-    """The moves of the seat to act in this phase: upcard offer, draw, or discard/knock."""
+    """The moves of the seat to act in this phase: discard/knock, draw, or upcard offer."""
     phase = state.phase
-    if phase == UPCARD_OFFER:
-        return list(_UPCARD_MOVES)
+    if phase == DISCARD:
+        free = discardable(state, state.hands[seat])
+        discards = _DISCARDS
+        moves: list[dict[str, Any]] = [discards[c.index] for c in free]
+        knocking = knock_among(state, hand_mask(state, seat), free)
+        if knocking:  # most hands: none (G6.2)
+            knocks = _KNOCKS
+            moves += [knocks[c.index] for c in knocking]
+        return moves
     if phase == DRAW:
         if not state.stock_only and state.discard:
             return [_FROM_STOCK, _FROM_DISCARD]
         return [_FROM_STOCK]
-    hand = state.hands[seat]
-    free = discardable(state, hand)
-    discards = _DISCARDS
-    knocks = _KNOCKS
-    moves: list[dict[str, Any]] = [discards[c.index] for c in free]
-    knocking = knock_among(state, hand_mask(state, seat), free)
-    if knocking:  # most hands: none (G6.2)
-        moves += [knocks[c.index] for c in knocking]
-    return moves
+    return list(_UPCARD_MOVES)
