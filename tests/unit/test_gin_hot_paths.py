@@ -5,19 +5,23 @@ for, on every state of seeded random matches: a fast path may differ in cost, ne
   (SYSTEM, ADVISOR, the seat to act, the others) and must give the same list for every seat.
 - `DealRng.shuffle` draws each j as `_below` does; a plain Fisher-Yates over `randbelow` of a
   generator with the same key and purpose must give the same order (deals are replayed).
+- `accepted_play` returns events made once per seat and card: equal to the full path's and
+  read-only.
 - `freeze` takes exact lists, tuples and dicts before the ABC checks: same values, same types.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
 import pytest
 
+from domain import gin
 from domain.events import SYSTEM
 from domain.frozen import FrozenDict, FrozenList, freeze
-from domain.gin.moves import _other_moves, legal_moves
+from domain.gin.moves import _other_moves, accepted_play, decide_in_full, legal_moves
 from domain.shuffle import DealRng
 from tests.unit.test_gin_support import random_match
 
@@ -89,3 +93,32 @@ def _plain_freeze(value: object) -> object:
     if isinstance(value, list | tuple):
         return FrozenList([_plain_freeze(v) for v in value])
     return value
+
+
+def test_accepted_common_moves_are_shared_read_only_events_equal_to_the_full_ones() -> None:
+    """G5.1-G5.3: the fast path's events (made once per seat and card) equal decide_in_full's,
+    refuse changes, and serialise and redact as ordinary events (views get their own copy)."""
+    _, states = random_match(25, {"target_score": 60})
+    served = 0
+    for state in states:
+        seat = gin.to_act(state)
+        if seat is None:
+            continue
+        for move in gin.legal_moves(state, seat):
+            fast = accepted_play(state, seat, move)
+            if fast is None:
+                continue
+            served += 1
+            assert fast == decide_in_full(state, seat, move)
+            (event,) = fast
+            assert (
+                json.loads(json.dumps(event.to_json()))
+                == decide_in_full(state, seat, move)[0].to_json()
+            )
+            with pytest.raises(TypeError):
+                event.data["seat"] = 2  # type: ignore[index]
+            shown = gin.event_view(state, event, None)["data"]
+            assert type(shown) is dict
+            shown["seat"] = 9
+            assert event.data["seat"] == seat
+    assert served > 500
