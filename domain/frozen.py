@@ -52,9 +52,12 @@ codes and numbers, and `isinstance` against the Mapping ABC costs several times 
 
 def freeze(value: Any) -> Any:
     """`value` (JSON data) with every dict and list made read-only, all the way down."""
-    if type(value) in _LEAVES:
+    kind = type(value)
+    if kind in _LEAVES:
         return value
-    if isinstance(value, Mapping):
+    if kind is list or kind is tuple:  # as the list branch below, without the ABC check first
+        return FrozenList([v if type(v) in _LEAVES else freeze(v) for v in value])
+    if kind is dict or isinstance(value, Mapping):
         return FrozenDict({k: v if type(v) in _LEAVES else freeze(v) for k, v in value.items()})
     if isinstance(value, list | tuple):
         return FrozenList([v if type(v) in _LEAVES else freeze(v) for v in value])

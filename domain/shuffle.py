@@ -70,10 +70,17 @@ class DealRng:
         return _below(self._next, n)
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Fisher-Yates in place."""
+        """Fisher-Yates in place; each j is `_below(draw, i + 1)`, written out in the loop (a
+        deal is 51 of them): the same blocks drawn, the same limits, the same residues."""
         draw = self._next
+        limits = _LIMITS
         for i in range(len(items) - 1, 0, -1):
-            j = _below(draw, i + 1)
+            n = i + 1
+            limit = limits[n] if n < 64 else _SPAN - _SPAN % n
+            x = draw()
+            while x >= limit:
+                x = draw()
+            j = x % n
             items[i], items[j] = items[j], items[i]
 
     def token(self) -> str:
@@ -85,11 +92,12 @@ def _blocks(inner: Any, outer: Any, prefix: bytes) -> Iterator[int]:
     """Blocks 1, 2, ... as integers: HMAC(prefix + counter) from the padded key's states."""
     counter = 0
     from_bytes = int.from_bytes
+    inner_copy, outer_copy = inner.copy, outer.copy
     while True:
         counter += 1
-        digest = inner.copy()
+        digest = inner_copy()
         digest.update(prefix + counter.to_bytes(8, "big"))
-        mac = outer.copy()
+        mac = outer_copy()
         mac.update(digest.digest())
         yield from_bytes(mac.digest(), "big")
 

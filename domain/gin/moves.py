@@ -45,6 +45,7 @@ from domain.gin.state import (
     NEW,
     ROLE_DRAW,
     SCORING,
+    SEATS,
     UPCARD_OFFER,
     GinState,
     Phase,
@@ -248,7 +249,6 @@ def decide_in_full(state: GinState, seat: int, move: Mapping[str, Any]) -> tuple
 
 
 _MOVE_TYPES = (dict, FrozenDict)
-_UPCARD_EVENTS = {"take_upcard": "UpcardTaken", "pass_upcard": "UpcardPassed"}
 
 
 def accepted_play(state: GinState, seat: int, move: object) -> tuple[Event, ...] | None:
@@ -262,6 +262,8 @@ def accepted_play(state: GinState, seat: int, move: object) -> tuple[Event, ...]
     if type(move) not in _MOVE_TYPES or type(seat) is not int or seat != state.turn:
         return None
     assert isinstance(move, dict)
+    if not 0 <= seat < SEATS:  # not a seat of the tables below (no state of a match)
+        return None
     phase = state.phase
     kind = move.get("type")
     if kind == "discard":
@@ -269,8 +271,7 @@ def accepted_play(state: GinState, seat: int, move: object) -> tuple[Event, ...]
     if kind == "draw":
         return _accepted_draw(state, seat, move) if phase == DRAW else None
     if phase == UPCARD_OFFER and len(move) == 1 and type(kind) is str and kind in _UPCARD_EVENTS:
-        code = CODE[state.discard[-1].index]
-        return (Event(_UPCARD_EVENTS[kind], {"seat": seat, "card": code}),)
+        return _UPCARD_EVENTS[kind][seat][state.discard[-1].index]
     return None
 
 
@@ -285,7 +286,7 @@ def _accepted_discard(state: GinState, seat: int, move: dict[str, Any]) -> tuple
     taken = state.taken
     if taken is not None and taken.index == card.index and state.options.no_discard_of_taken_card:
         return None
-    return (Event("CardDiscarded", {"seat": seat, "card": CODE[card.index]}),)
+    return _DISCARDED[seat][card.index]
 
 
 def _accepted_draw(state: GinState, seat: int, move: dict[str, Any]) -> tuple[Event, ...] | None:
@@ -294,12 +295,27 @@ def _accepted_draw(state: GinState, seat: int, move: dict[str, Any]) -> tuple[Ev
     if len(move) != 2:
         return None
     if source == "stock" and state.stock:
-        card = state.stock[0]
-    elif source == "discard" and state.discard and not state.stock_only:
-        card = state.discard[-1]
-    else:
-        return None
-    return (Event("CardDrawn", {"seat": seat, "from": source, "card": CODE[card.index]}),)
+        return _FROM_STOCK_DRAWN[seat][state.stock[0].index]
+    if source == "discard" and state.discard and not state.stock_only:
+        return _FROM_PILE_DRAWN[seat][state.discard[-1].index]
+    return None
+
+
+def _recorded(kind: str, **fields: str) -> tuple[tuple[tuple[Event], ...], ...]:
+    """`(Event(kind, {"seat": seat, **fields, "card": code}),)` of every seat and card code,
+    by seat then Card.index: the accepted common moves' events, made once. An event is never
+    changed once made (domain/events.py) and its data here is read-only (domain/frozen.py),
+    so one object serves every match; it equals the event `decide_in_full` makes."""
+    return tuple(
+        tuple((Event(kind, FrozenDict({"seat": seat, **fields, "card": code})),) for code in CODE)
+        for seat in range(SEATS)
+    )
+
+
+_DISCARDED = _recorded("CardDiscarded")
+_FROM_STOCK_DRAWN = _recorded("CardDrawn", **{"from": "stock"})
+_FROM_PILE_DRAWN = _recorded("CardDrawn", **{"from": "discard"})
+_UPCARD_EVENTS = {"take_upcard": _recorded("UpcardTaken"), "pass_upcard": _recorded("UpcardPassed")}
 
 
 def _check_turn(state: GinState, seat: int, kind: str) -> None:
@@ -468,6 +484,19 @@ _PLAY: dict[str, Callable[[GinState, int, Move], tuple[Event, ...]]] = {
 
 def legal_moves(state: GinState, seat: int) -> list[dict[str, Any]]:
     """Every legal move of `seat` now: each concrete card choice; knocks without "melds"."""
+    roles = state.roles
+    if (  # the seat to act (most calls): as `_other_moves` finds it, in fewer steps
+        seat == state.turn
+        and state.phase in _PLAYING
+        and roles is not None
+        and seat != roles.advisor
+    ):
+        return _turn_moves(state, seat)
+    return _other_moves(state, seat)
+
+
+def _other_moves(state: GinState, seat: int) -> list[dict[str, Any]]:
+    """`legal_moves` of every seat but the one to act: SYSTEM, the ADVISOR, the others."""
     if seat == SYSTEM:
         due = pending(state)
         return [] if due is None else [due]
@@ -497,20 +526,19 @@ legal moves is a list of shared values, not a dict built per card per view."""
 
 
 def _turn_moves(state: GinState, seat: int) -> list[dict[str, Any]]:
-    """The moves of the seat to act in this phase: upcard offer, draw, or discard/knock."""
+    """The moves of the seat to act in this phase: discard/knock, draw, or upcard offer."""
     phase = state.phase
-    if phase == UPCARD_OFFER:
-        return list(_UPCARD_MOVES)
+    if phase == DISCARD:
+        free = discardable(state, state.hands[seat])
+        discards = _DISCARDS
+        moves: list[dict[str, Any]] = [discards[c.index] for c in free]
+        knocking = knock_among(state, hand_mask(state, seat), free)
+        if knocking:  # most hands: none (G6.2)
+            knocks = _KNOCKS
+            moves += [knocks[c.index] for c in knocking]
+        return moves
     if phase == DRAW:
         if not state.stock_only and state.discard:
             return [_FROM_STOCK, _FROM_DISCARD]
         return [_FROM_STOCK]
-    hand = state.hands[seat]
-    free = discardable(state, hand)
-    discards = _DISCARDS
-    knocks = _KNOCKS
-    moves: list[dict[str, Any]] = [discards[c.index] for c in free]
-    knocking = knock_among(state, hand_mask(state, seat), free)
-    if knocking:  # most hands: none (G6.2)
-        moves += [knocks[c.index] for c in knocking]
-    return moves
+    return list(_UPCARD_MOVES)

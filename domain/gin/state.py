@@ -144,11 +144,6 @@ def codes(cards: Any) -> list[str]:
     return [CODE[c.index] for c in cards]
 
 
-def _without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
-    index = card.index
-    return tuple([c for c in hand if c.index != index])
-
-
 Changes = dict[str, Any]
 """The new state's field values: a copy of the old state's, which each fold step updates with
 the fields its event changes (`version` is set by `evolve`)."""
@@ -174,22 +169,16 @@ def _held(hands: tuple[tuple[Card, ...], ...]) -> int:
     return bits
 
 
-def _set_hand(state: GinState, seat: int, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
-    hands = list(state.hands)
-    hands[seat] = hand
-    return tuple(hands)
+def _put(items: tuple[Any, ...], seat: int, item: Any) -> tuple[Any, ...]:
+    """`items` (one per seat) with `seat`'s replaced."""
+    changed = list(items)
+    changed[seat] = item
+    return tuple(changed)
 
 
-def _add_card(state: GinState, seat: int, card: Card, out: Changes) -> None:
-    """`card` joins `seat`'s hand (a draw, the upcard taken): in `hands` and in `held`."""
-    out["hands"] = _set_hand(state, seat, (*state.hands[seat], card))
-    out["held"] = state.held | 1 << (SEAT_BITS * seat + card.index)
-
-
-def _drop_card(state: GinState, seat: int, card: Card, out: Changes) -> None:
-    """`card` leaves `seat`'s hand (a discard, the face-down knock card)."""
-    out["hands"] = _set_hand(state, seat, _without(state.hands[seat], card))
-    out["held"] = state.held & ~(1 << (SEAT_BITS * seat + card.index))
+def _drop(cards: tuple[Card, ...], index: int) -> tuple[Card, ...]:
+    """`cards` without the card of `index` (compared by index: `Card.__eq__` is Python)."""
+    return tuple([c for c in cards if c.index != index])
 
 
 def _match_created(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
@@ -228,15 +217,9 @@ def _round_dealt(state: GinState, data: Mapping[str, Any], out: Changes) -> None
     out["advice"] = 0  # G1.4: the advice count starts again at each deal
 
 
-def _captain_moved(state: GinState, seat: int, out: Changes) -> None:
-    """G1.4: the advice count starts again when the CAPTAIN's turn ends (a pass of the
-    upcard, a discard, a knock)."""
-    roles = state.roles
-    if roles is not None and seat == roles.captain:
-        out["advice"] = 0
-
-
 def _upcard_passed(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
+    """G5.1; G1.4: the advice count starts again when the CAPTAIN's turn ends (a pass of the
+    upcard, a discard, a knock), here and in the steps below."""
     roles = state.roles
     assert roles is not None
     seat = data["seat"]
@@ -246,49 +229,34 @@ def _upcard_passed(state: GinState, data: Mapping[str, Any], out: Changes) -> No
         out["phase"] = DRAW
         out["turn"] = roles.captain
         out["stock_only"] = True
-    _captain_moved(state, seat, out)
+    if seat == roles.captain:
+        out["advice"] = 0
 
 
 def _upcard_taken(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
     seat, card = int(data["seat"]), CARD_OF[data["card"]]
     out["phase"] = DISCARD
-    _add_card(state, seat, card, out)
+    out["hands"] = _put(state.hands, seat, (*state.hands[seat], card))
+    out["held"] = state.held | 1 << (SEAT_BITS * seat + card.index)
     out["discard"] = state.discard[:-1]
     out["taken"] = card
-    out["picked"] = _add_pick(state, seat, card)
+    out["picked"] = _put(state.picked, seat, (*state.picked[seat], card))
 
 
 def _card_drawn(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
+    """G5.2.1; G1.4: a card taken from the discard pile is seen by all while held
+    (`picked`)."""
     seat, card = int(data["seat"]), CARD_OF[data["card"]]
     out["phase"] = DISCARD
-    _add_card(state, seat, card, out)
+    out["hands"] = _put(state.hands, seat, (*state.hands[seat], card))
+    out["held"] = state.held | 1 << (SEAT_BITS * seat + card.index)
     if data["from"] == "stock":
         out["stock"] = state.stock[1:]
         out["stock_only"] = False
     else:
         out["discard"] = state.discard[:-1]
         out["taken"] = card
-        out["picked"] = _add_pick(state, seat, card)
-
-
-def _add_pick(state: GinState, seat: int, card: Card) -> tuple[tuple[Card, ...], ...]:
-    """G1.4: a card taken from the discard pile is seen by all; it stays known while held."""
-    picked = list(state.picked)
-    picked[seat] = (*picked[seat], card)
-    return tuple(picked)
-
-
-def _drop_pick(state: GinState, seat: int, card: Card) -> tuple[tuple[Card, ...], ...]:
-    """A picked card discarded again (or knocked with) is no longer held."""
-    held = state.picked[seat]
-    if not held:
-        return state.picked
-    kept = _without(held, card)  # `card in held` would call Card.__eq__ per other card
-    if len(kept) == len(held):
-        return state.picked
-    picked = list(state.picked)
-    picked[seat] = kept
-    return tuple(picked)
+        out["picked"] = _put(state.picked, seat, (*state.picked[seat], card))
 
 
 def _card_discarded(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
@@ -296,14 +264,32 @@ def _card_discarded(state: GinState, data: Mapping[str, Any], out: Changes) -> N
     roles = state.roles
     assert roles is not None
     seat, card = int(data["seat"]), CARD_OF[data["card"]]
-    ended = len(state.stock) == 2
-    _drop_card(state, seat, card, out)
+    index = card.index
+    out["hands"] = _put(state.hands, seat, _drop(state.hands[seat], index))
+    out["held"] = state.held & ~(1 << (SEAT_BITS * seat + index))
     out["discard"] = (*state.discard, card)
     out["taken"] = None
-    out["picked"] = _drop_pick(state, seat, card)
-    out["phase"] = SCORING if ended else DRAW
-    out["turn"] = None if ended else roles.other(seat)
-    _captain_moved(state, data["seat"], out)
+    out["picked"] = _unpicked(state.picked, seat, index)
+    if len(state.stock) == 2:
+        out["phase"] = SCORING
+        out["turn"] = None
+    else:
+        out["phase"] = DRAW
+        out["turn"] = roles.captain if seat == roles.box else roles.box  # Roles.other
+    if data["seat"] == roles.captain:
+        out["advice"] = 0
+
+
+def _unpicked(
+    picked: tuple[tuple[Card, ...], ...], seat: int, index: int
+) -> tuple[tuple[Card, ...], ...]:
+    """`picked` once the card of `index` left `seat`'s hand: a picked card discarded again (or
+    knocked with) is no longer held; the same tuple when it was not a picked card."""
+    held = picked[seat]
+    if not held:
+        return picked
+    kept = _drop(held, index)
+    return picked if len(kept) == len(held) else _put(picked, seat, kept)
 
 
 def _knocked(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
@@ -319,9 +305,12 @@ def _knocked(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
     out["phase"] = SCORING
     out["turn"] = None
     out["taken"] = None
-    _drop_card(state, seat, card, out)
-    out["picked"] = _drop_pick(state, seat, card)  # the knock card is face down (G6.3.1)
-    _captain_moved(state, data["seat"], out)
+    out["hands"] = _put(state.hands, seat, _drop(state.hands[seat], card.index))
+    out["held"] = state.held & ~(1 << (SEAT_BITS * seat + card.index))
+    out["picked"] = _unpicked(state.picked, seat, card.index)  # face down (G6.3.1)
+    roles = state.roles
+    if roles is not None and data["seat"] == roles.captain:
+        out["advice"] = 0
 
 
 def _advice_given(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
