@@ -19,9 +19,10 @@ from domain.manipulation.table.solver import best_move
 from tests.unit.test_table_depth import going_out_supply
 
 # bench/table.py --solver --positions 150, 60 table cards: seed 8 position 10 (two table
-# jokers: freeing both, then one kept), seed 20150 position 92 (a hand joker), and two
+# jokers: freeing both, then one kept), seed 20150 position 92 (a hand joker), two
 # that cannot go out with two free jokers but can with all but an ace (seed 20150
-# position 105, seed 7 position 60)
+# position 105, seed 7 position 60), and seed 20150 position 27 (cannot go out, the
+# window Q-K refutes it, and all but the QC goes out)
 TAIL = (
     (
         "JK=6C 6S 6D | QC KC AC | JK=AH AS AC | 2H 2S 2D 2C | 8H 8S 8C | 9C TC JC QC | "
@@ -29,7 +30,7 @@ TAIL = (
         "2C 2S 2H 2D | 7S 8S 9S TS JS | 6S 6C 6D 6H | 4D 4S 4C | 9H TH JH",
         "3C 5C 6C KC 3D 5D 5D 8D KD KD AH JH QH JS KS",
         96,
-        False,  # over the default budget (about 211,000 states)
+        True,  # once over the default budget: the window J-Q-K refutes going out (`relax`)
     ),
     (
         "9H 9C 9D 9S | TC TH TS | JH QH KH AH | 9H TH JH QH | 6C 7C 8C 9C TC | 5S 5C 5D 5H | "
@@ -53,6 +54,14 @@ TAIL = (
         "AC 2C 3C | AS 2S 3S 4S | QH QS QD QC | KS KH KD | 7D 8D 9D TD",
         "AC 4C 7C 8C TC QC 3D 3D TD JD 2H 6H TH 5S 7S",
         95,
+        True,
+    ),
+    (
+        "AS AD AC | 8H 8C JK=8D | 6D 7D 8D 9D TD JD QD | JK=AS AD AH | 6C 7C 8C 9C TC | "
+        "5C 6C 7C | 5S 6S 7S 8S 9S TS | 4H 5H 6H | 2C 3C 4C | AS 2S 3S 4S 5S 6S | "
+        "4D 4H 4C | 5H 6H 7H 8H 9H TH | 9C 9D 9H | 4D 5D 6D | TD JD QD",
+        "2C TC QC 2D 5D 8D AH JH KH KH 3S 4S 8S TS KS",
+        93,
         True,
     ),
 )

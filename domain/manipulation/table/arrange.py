@@ -19,6 +19,7 @@ from domain.manipulation.table.depth import first_fit
 from domain.manipulation.table.dp import JOKER_POINTS, USED, VALUES, Budget, Supply
 from domain.manipulation.table.program import best_final, search, trace
 from domain.manipulation.table.quick import quick_arrangement
+from domain.manipulation.table.relax import Window, refutes, refuting_window, window_ranks
 from domain.manipulation.table.rules import Table, TableRules
 
 ZERO = (0,) * 52
@@ -32,8 +33,12 @@ def solve(supply: Supply, floor: int = -1) -> Arrangement | None:
     First every hand card played (going out, M8.3, the usual best on a full table): a
     question with nothing optional, answered depth first (`table.depth`), usually after a
     few hundred states. With one free joker the walk gives up after `GIVE_UP` states and
-    the program answers at once (the floor below hardly changes its work then). When
-    going out is refused, nothing beats the top less the least a hand card is worth, and
+    the program answers at once (the floor below hardly changes its work then). With two,
+    after `PROBE` states a few windows of ranks are asked whether they alone refute going
+    out (`table.relax`); when one does, every arrangement leaves in the hand a card of its
+    ranks, and all but one such card of the least value is tried first (`_window_drops`):
+    it is the best. When going out is refused, nothing beats the top less the least a
+    hand card is worth, and
     with two free jokers an arrangement of all but one such card is tried first
     (`_all_but_one`): it is the best. Then without free jokers, laying them on afterwards
     where there is room: when that plays every hand card it is the best, and otherwise it
@@ -71,11 +76,15 @@ def _solve(supply: Supply, floor: int) -> Arrangement | None:
         gone = _going_out(supply)
         if isinstance(gone, Arrangement):
             return gone
-        if gone is None:
+        if gone is None or isinstance(gone, tuple):
             _no_going_out(supply.table_real, supply.cap, supply.budget).append(supply)
             least = _least(supply)
             if least is None or top - least <= floor:
                 return None  # only going out would beat the floor
+            if isinstance(gone, tuple):
+                kept = _window_drops(supply, gone, floor)
+                if kept is not _UNKNOWN:
+                    return kept  # type: ignore[return-value]
             if supply.jokers >= NEXT_BEST_FROM:
                 near = _all_but_one(supply, least)
                 if near is not None:
@@ -124,6 +133,13 @@ def _cannot_go_out(supply: Supply) -> bool:
 # the 176 one-joker walks that go out take at most 12,424 states, and 6 of the 25 that
 # fail take 12,898-36,471.
 GIVE_UP = {1: 13_000}
+# The states a going-out walk with two free jokers takes before `relax.refuting_window` is
+# asked (`_Probe`; the walk goes on when no window refutes it). On the 450 60-card
+# positions of `bench/table.py --solver --positions 150` seeds 7, 8 and 20150, the walks
+# that go out past 20,000 states end by 38,160 (four of them; the windows cost each
+# 30-65 ms for nothing), and those that cannot go out take 61,000-69,000.
+PROBE = 45_000
+PROBE_FROM = 2
 _GAVE_UP = object()
 
 
@@ -148,6 +164,37 @@ class _Capped(Budget):
             raise _Spent
 
 
+class _Refuted(Exception):
+    """A window of ranks proved that the going-out question has no answer (`relax`)."""
+
+    def __init__(self, window: Window) -> None:
+        super().__init__(window)
+        self.window = window
+
+
+class _Probe(Budget):
+    """The going-out walk's budget with two free jokers: it spends from the question's
+    budget, and once PROBE states are spent asks `relax.refuting_window` (once), raising
+    _Refuted when a window proves the walk cannot succeed (the walk goes on otherwise)."""
+
+    __slots__ = ("outer", "question")
+
+    def __init__(self, question: Supply, outer: Budget | None) -> None:
+        super().__init__(PROBE)
+        self.question: Supply | None = question
+        self.outer = outer
+
+    def spend(self, states: int) -> None:
+        if self.outer is not None:
+            self.outer.spend(states)
+        self.left -= states
+        if self.left < 0 and self.question is not None:
+            question, self.question = self.question, None
+            window = refuting_window(question)
+            if window is not None:
+                raise _Refuted(window)
+
+
 def _going_out(supply: Supply, budget: Budget | None = None) -> Arrangement | object | None:
     """Every hand card and hand joker placed (M8.3), asked of the program with them all
     mandatory (fewer choices than a floor at the top), or None; or _GAVE_UP when the
@@ -156,15 +203,12 @@ def _going_out(supply: Supply, budget: Budget | None = None) -> Arrangement | ob
     free joker that costs about what a walk that fails costs, while most walks that go
     out do so within the limit; with two, the program costs several times more, so the
     walk goes on."""
-    table = tuple(t + h for t, h in zip(supply.table_real, supply.hand_real, strict=True))
-    every = replace(
-        supply,
-        table_real=table,
-        hand_real=ZERO,
-        hand_min=ZERO,
-        jokers_hand=0,
-        jokers_freed=supply.jokers,
-    )
+    every = _every(supply)
+    if budget is None and supply.jokers >= PROBE_FROM and supply.cap is None:
+        try:  # most walks that go out do so within PROBE states; then `relax` is asked
+            return _gone(supply, _above(replace(every, budget=_Probe(every, supply.budget)), -1))
+        except _Refuted as refuted:
+            return refuted.window
     cap = GIVE_UP.get(supply.jokers)
     if budget is not None:
         every = replace(every, budget=budget)
@@ -174,6 +218,11 @@ def _going_out(supply: Supply, budget: Budget | None = None) -> Arrangement | ob
         found = _above(every, -1)
     except _Spent:
         return _GAVE_UP
+    return _gone(supply, found)
+
+
+def _gone(supply: Supply, found: Arrangement | None) -> Arrangement | None:
+    """The going-out arrangement of `supply` from the program's answer to its question."""
     if found is None:
         return None
     played = [tc.card for meld in found.melds for tc in meld if not tc.card.is_joker]
@@ -181,6 +230,19 @@ def _going_out(supply: Supply, budget: Budget | None = None) -> Arrangement | ob
     assert Counter(played) - Counter({Card(i): n for i, n in enumerate(supply.table_real)}) == hand
     cards = [*hand.elements(), *[JOKER] * supply.jokers_hand]
     return Arrangement(found.melds, tuple(sorted(cards)), _top(supply))
+
+
+def _every(supply: Supply) -> Supply:
+    """The going-out question of `supply`: its hand cards and hand jokers mandatory."""
+    table = tuple(t + h for t, h in zip(supply.table_real, supply.hand_real, strict=True))
+    return replace(
+        supply,
+        table_real=table,
+        hand_real=ZERO,
+        hand_min=ZERO,
+        jokers_hand=0,
+        jokers_freed=supply.jokers,
+    )
 
 
 def _least(supply: Supply) -> int | None:
@@ -219,6 +281,52 @@ def _all_but_one(supply: Supply, least: int) -> Arrangement | None:
         if found is _GAVE_UP:
             return None
     return None
+
+
+_UNKNOWN = object()
+WINDOW_DROP_STATES = 40_000
+
+
+def _window_drops(supply: Supply, window: Window, floor: int) -> Arrangement | object | None:
+    """When the cards of `window` refute going out (`relax`), every arrangement leaves in
+    the hand a card of the window's ranks that it need not play (a hand joker left out
+    does not help the window, where free jokers are optional already), so it sheds at most
+    the top less the least such a card is worth. An arrangement of every hand card but one
+    such card is then the best: asked for each in turn (skipping those whose window still
+    refutes), depth first within NEXT_BEST_STATES in all. None when nothing can beat
+    `floor`; _UNKNOWN when none is found (the program answers)."""
+    ranks = window_ranks(window)
+    free = [
+        i for i, n in enumerate(supply.hand_real) if n > supply.hand_min[i] and i % 13 + 1 in ranks
+    ]
+    if not free:
+        return _UNKNOWN
+    worth = sorted(VALUES[i] for i in free for _ in range(supply.hand_real[i] - supply.hand_min[i]))
+    pair = sum(worth[:2]) if len(worth) > 1 else None  # the least two cards can leave
+    budget = _Capped(WINDOW_DROP_STATES, supply.budget)
+    for least in sorted(set(worth)):
+        if pair is not None and least > pair:
+            return _UNKNOWN  # leaving two cards may cost less than one of these
+        if _top(supply) - least <= floor:
+            return None
+        walked = False  # a card whose window arranges but which does not go out
+        for i in free:
+            if VALUES[i] != least:
+                continue
+            fewer = list(supply.hand_real)
+            fewer[i] -= 1
+            without = replace(supply, hand_real=tuple(fewer))
+            if refutes(_every(without), window):
+                continue
+            found = _going_out(without, budget)
+            if isinstance(found, Arrangement):
+                return found
+            if found is _GAVE_UP:
+                return _UNKNOWN
+            walked = True
+        if walked:  # leaving it and a card outside the window may cost less than the next
+            return _UNKNOWN
+    return _UNKNOWN
 
 
 def _laid_on(supply: Supply, floor: int) -> Arrangement | None:
