@@ -70,17 +70,10 @@ class DealRng:
         return _below(self._next, n)
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Fisher-Yates in place; each j is `_below(draw, i + 1)`, written out in the loop (a
-        deal is 51 of them): the same blocks drawn, the same limits, the same residues."""
+        """Fisher-Yates in place."""
         draw = self._next
-        limits = _LIMITS
         for i in range(len(items) - 1, 0, -1):
-            n = i + 1
-            limit = limits[n] if n < 64 else _SPAN - _SPAN % n
-            x = draw()
-            while x >= limit:
-                x = draw()
-            j = x % n
+            j = _below(draw, i + 1)
             items[i], items[j] = items[j], items[i]
 
     def token(self) -> str:

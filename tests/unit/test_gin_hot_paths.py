@@ -3,8 +3,9 @@ for, on every state of seeded random matches: a fast path may differ in cost, ne
 
 - `legal_moves` serves the seat to act directly; `_other_moves` is the full walk of the rules
   (SYSTEM, ADVISOR, the seat to act, the others) and must give the same list for every seat.
-- `DealRng.shuffle` draws each j as `_below` does; a plain Fisher-Yates over `randbelow` of a
-  generator with the same key and purpose must give the same order (deals are replayed).
+- `DealRng.shuffle` (its blocks drawn by `_blocks`, which binds the copy methods once): a plain
+  Fisher-Yates over `randbelow` of a generator with the same key and purpose must give the
+  same order (deals are replayed).
 - `accepted_play` returns events made once per seat and card: equal to the full path's and
   read-only.
 - `freeze` takes exact lists, tuples and dicts before the ABC checks: same values, same types.
