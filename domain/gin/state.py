@@ -181,6 +181,27 @@ def _drop(cards: tuple[Card, ...], index: int) -> tuple[Card, ...]:
     return tuple([c for c in cards if c.index != index])
 
 
+def _card_in(state: GinState, seat: int, card: Card, out: Changes) -> None:
+    """`card` joins `seat`'s hand (a draw, the upcard taken): in `hands` and in `held`."""
+    out["hands"] = _put(state.hands, seat, (*state.hands[seat], card))
+    out["held"] = state.held | 1 << (SEAT_BITS * seat + card.index)
+
+
+def _card_out(state: GinState, seat: int, index: int, out: Changes) -> None:
+    """The card of `index` leaves `seat`'s hand (a discard, the face-down knock card): in
+    `hands`, in `held` and, if it was one, in `picked`."""
+    out["hands"] = _put(state.hands, seat, _drop(state.hands[seat], index))
+    out["held"] = state.held & ~(1 << (SEAT_BITS * seat + index))
+    out["picked"] = _unpicked(state.picked, seat, index)
+
+
+def _captain_moved(roles: Roles | None, seat: int, out: Changes) -> None:
+    """G1.4: the advice count starts again when the CAPTAIN's turn ends (a pass of the
+    upcard, a discard, a knock)."""
+    if roles is not None and seat == roles.captain:
+        out["advice"] = 0
+
+
 def _match_created(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
     players = tuple(Player.of(p) for p in data["players"])
     out["phase"] = ROLE_DRAW
@@ -218,8 +239,6 @@ def _round_dealt(state: GinState, data: Mapping[str, Any], out: Changes) -> None
 
 
 def _upcard_passed(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
-    """G5.1; G1.4: the advice count starts again when the CAPTAIN's turn ends (a pass of the
-    upcard, a discard, a knock), here and in the steps below."""
     roles = state.roles
     assert roles is not None
     seat = data["seat"]
@@ -229,15 +248,13 @@ def _upcard_passed(state: GinState, data: Mapping[str, Any], out: Changes) -> No
         out["phase"] = DRAW
         out["turn"] = roles.captain
         out["stock_only"] = True
-    if seat == roles.captain:
-        out["advice"] = 0
+    _captain_moved(roles, seat, out)
 
 
 def _upcard_taken(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
     seat, card = int(data["seat"]), CARD_OF[data["card"]]
     out["phase"] = DISCARD
-    out["hands"] = _put(state.hands, seat, (*state.hands[seat], card))
-    out["held"] = state.held | 1 << (SEAT_BITS * seat + card.index)
+    _card_in(state, seat, card, out)
     out["discard"] = state.discard[:-1]
     out["taken"] = card
     out["picked"] = _put(state.picked, seat, (*state.picked[seat], card))
@@ -248,8 +265,7 @@ def _card_drawn(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
     (`picked`)."""
     seat, card = int(data["seat"]), CARD_OF[data["card"]]
     out["phase"] = DISCARD
-    out["hands"] = _put(state.hands, seat, (*state.hands[seat], card))
-    out["held"] = state.held | 1 << (SEAT_BITS * seat + card.index)
+    _card_in(state, seat, card, out)
     if data["from"] == "stock":
         out["stock"] = state.stock[1:]
         out["stock_only"] = False
@@ -264,20 +280,16 @@ def _card_discarded(state: GinState, data: Mapping[str, Any], out: Changes) -> N
     roles = state.roles
     assert roles is not None
     seat, card = int(data["seat"]), CARD_OF[data["card"]]
-    index = card.index
-    out["hands"] = _put(state.hands, seat, _drop(state.hands[seat], index))
-    out["held"] = state.held & ~(1 << (SEAT_BITS * seat + index))
+    _card_out(state, seat, card.index, out)
     out["discard"] = (*state.discard, card)
     out["taken"] = None
-    out["picked"] = _unpicked(state.picked, seat, index)
     if len(state.stock) == 2:
         out["phase"] = SCORING
         out["turn"] = None
     else:
         out["phase"] = DRAW
-        out["turn"] = roles.captain if seat == roles.box else roles.box  # Roles.other
-    if data["seat"] == roles.captain:
-        out["advice"] = 0
+        out["turn"] = roles.other(seat)
+    _captain_moved(roles, seat, out)
 
 
 def _unpicked(
@@ -305,12 +317,8 @@ def _knocked(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
     out["phase"] = SCORING
     out["turn"] = None
     out["taken"] = None
-    out["hands"] = _put(state.hands, seat, _drop(state.hands[seat], card.index))
-    out["held"] = state.held & ~(1 << (SEAT_BITS * seat + card.index))
-    out["picked"] = _unpicked(state.picked, seat, card.index)  # face down (G6.3.1)
-    roles = state.roles
-    if roles is not None and data["seat"] == roles.captain:
-        out["advice"] = 0
+    _card_out(state, seat, card.index, out)  # the knock card is face down (G6.3.1)
+    _captain_moved(state.roles, seat, out)
 
 
 def _advice_given(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
