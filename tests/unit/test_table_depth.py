@@ -13,10 +13,9 @@ from collections import Counter
 import pytest
 
 from domain.cards import JOKER, Card, parse_cards
-from domain.manipulation.table.arrange import ZERO
 from domain.manipulation.table.build import build, lay_jokers
 from domain.manipulation.table.depth import first_fit
-from domain.manipulation.table.dp import FITS, NEED, Supply
+from domain.manipulation.table.dp import FITS, NEED, ZERO, Supply
 from domain.manipulation.table.program import search
 from domain.manipulation.table.rules import is_group, is_sequence
 from tests.unit.test_table_oracle import random_position

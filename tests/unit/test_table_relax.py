@@ -11,8 +11,8 @@ import pytest
 
 from domain.cards import Card
 from domain.manipulation.table import arrange, relax
-from domain.manipulation.table.arrange import ZERO, solve
-from domain.manipulation.table.dp import Budget, Supply
+from domain.manipulation.table.arrange import solve
+from domain.manipulation.table.dp import ZERO, Budget, Supply
 from domain.manipulation.table.program import search
 from tests.unit.test_table_depth import going_out_supply
 

@@ -11,9 +11,9 @@ import pytest
 
 from domain.cards import Card, parse_cards
 from domain.manipulation.table import cover, depth
-from domain.manipulation.table.arrange import ZERO, _least, solve
+from domain.manipulation.table.arrange import _least, solve
 from domain.manipulation.table.cover import LIFTS, better
-from domain.manipulation.table.dp import WIDTH, Budget, Supply, code
+from domain.manipulation.table.dp import WIDTH, ZERO, Budget, Supply, code
 from domain.manipulation.table.rules import parse_table_text, validate_meld_move
 from domain.manipulation.table.solver import best_move
 from tests.unit.test_table_depth import going_out_supply

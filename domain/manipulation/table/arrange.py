@@ -16,13 +16,11 @@ from domain.cards import JOKER, JOKER_INDEX, Card
 from domain.manipulation.table.build import Arrangement, build, lay_jokers
 from domain.manipulation.table.collector import paused
 from domain.manipulation.table.depth import first_fit
-from domain.manipulation.table.dp import JOKER_POINTS, USED, VALUES, Budget, Supply
+from domain.manipulation.table.dp import JOKER_POINTS, USED, VALUES, ZERO, Budget, Supply
 from domain.manipulation.table.program import best_final, search, trace
 from domain.manipulation.table.quick import quick_arrangement
 from domain.manipulation.table.relax import Window, refutes, refuting_window, window_ranks
 from domain.manipulation.table.rules import Table, TableRules
-
-ZERO = (0,) * 52
 
 
 def solve(supply: Supply, floor: int = -1) -> Arrangement | None:

@@ -40,6 +40,7 @@ from typing import NamedTuple
 JOKER_POINTS = 25
 NO_CAP = 7  # the most slots one identity can take (2 copies, kept and free jokers)
 VALUES = tuple(min(i % 13 + 1, 10) for i in range(52))  # M1.4
+ZERO = (0,) * 52  # no card of any identity (a Supply's counts)
 
 # the state, one int: 15 bits per suit (short1, short2, long, aces set aside, long ones
 # ending in a free joker: 3 bits each), then the free jokers used, then (inside a rank) the
@@ -179,7 +180,7 @@ def cells(supply: Supply, normal: bool) -> list[Cell]:
     return out
 
 
-def _near(rank: int, suit: int) -> tuple[int, ...]:
+def near(rank: int, suit: int) -> tuple[int, ...]:
     """The identities of the suit within 2 ranks (the ace both below 2 and above K)."""
     ranks = {r if r <= 13 else 1 for r in range(rank - 2, rank + 3) if 1 <= r <= 14}
     if rank == 1:
@@ -194,8 +195,8 @@ _ORDER = tuple(
     for rank in range(1, 14)
     for suit in range(4)
 )
-# per identity, those of `_near` (a real card there: no joker here is `Cell.lone`)
-_NEAR = tuple(_near(i % 13 + 1, i // 13) for i in range(52))
+# per identity, those of `near` (a real card there: no joker here is `Cell.lone`)
+_NEAR = tuple(near(i % 13 + 1, i // 13) for i in range(52))
 
 
 # --- the choices at one (rank, suit) --------------------------------------------------------

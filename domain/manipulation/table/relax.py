@@ -21,10 +21,8 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 
-from domain.manipulation.table.dp import USED, Budget, BudgetSpent, Supply, _near
+from domain.manipulation.table.dp import USED, ZERO, Budget, BudgetSpent, Supply, near
 from domain.manipulation.table.program import search
-
-ZERO = (0,) * 52
 
 # The windows tried (first rank, width), those around the king and the ace only: there
 # sequences end (no K-A-2), so that is where going out most often fails (on the 60-card
@@ -60,13 +58,13 @@ def refutes(supply: Supply, window: Window) -> bool:
     """Whether the cards of `supply` at the ranks of `window` make no arrangement with the
     cards within two ranks of it optional (abandoned after WINDOW_STATES: False)."""
     ranks = window_ranks(window)
-    near = {i % 13 + 1 for rank in ranks for i in _near(rank, 0)} - ranks
+    around = {i % 13 + 1 for rank in ranks for i in near(rank, 0)} - ranks
     table, fixed, hand = [0] * 52, [0] * 52, [0] * 52
     for i in range(52):
         rank = i % 13 + 1
         if rank in ranks:
             table[i], fixed[i] = supply.table_real[i], supply.fixed_jokers[i]
-        elif rank in near:
+        elif rank in around:
             hand[i] = supply.table_real[i] + supply.fixed_jokers[i]
     if not any(table) and not any(fixed):
         return False

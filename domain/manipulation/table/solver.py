@@ -28,10 +28,10 @@ from typing import cast
 from domain.cards import JOKER, JOKER_INDEX, Card, TableCard
 from domain.manipulation.melds import meld_candidates
 from domain.manipulation.options import ManipOptions
-from domain.manipulation.table.arrange import ZERO, can_arrange, counts, solve
+from domain.manipulation.table.arrange import can_arrange, counts, solve
 from domain.manipulation.table.build import Arrangement
 from domain.manipulation.table.collector import paused
-from domain.manipulation.table.dp import JOKER_POINTS, Budget, BudgetSpent, Supply
+from domain.manipulation.table.dp import JOKER_POINTS, ZERO, Budget, BudgetSpent, Supply
 from domain.manipulation.table.outright import going_out
 from domain.manipulation.table.rules import Table, TableRules, card_points, validate_meld_move
 from domain.manipulation.table.small import Small, small_melds
