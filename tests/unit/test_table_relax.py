@@ -9,12 +9,12 @@ from dataclasses import replace
 
 import pytest
 
-from domain.cards import Card
 from domain.manipulation.table import arrange, relax
 from domain.manipulation.table.arrange import solve
 from domain.manipulation.table.dp import ZERO, Budget, Supply
 from domain.manipulation.table.program import search
 from tests.unit.test_table_depth import going_out_supply
+from tests.unit.test_table_solver_tail import window_counts
 
 EVERY_WINDOW = tuple((first, width) for width in (1, 2, 3, 4) for first in range(1, 14))
 
@@ -40,19 +40,10 @@ def test_a_window_refutes_only_what_cannot_go_out_m2_m8_3(batch: int) -> None:
 def _supply(rng: random.Random) -> Supply:
     """Table cards (mandatory) and hand cards (optional) of a few suits in a few ranks,
     with 1-2 free jokers, freed or in the hand."""
-    suits = rng.sample(range(4), rng.randint(2, 4))
-    start, width = rng.randint(1, 13), rng.randint(3, 7)
-    ranks = {(r - 1) % 13 + 1 for r in range(start, start + width)}
-    pack = [Card.of(r, s).index for r in ranks for s in suits] * 2
-    rng.shuffle(pack)
-    table, held = [0] * 52, [0] * 52
-    for i in pack[: rng.randint(3, 12)]:
-        table[i] += 1
-    for i in pack[12 : 12 + rng.randint(2, 8)]:
-        held[i] += 1
+    table, held = window_counts(rng, least_suits=2, widths=(3, 7), table=(3, 12), hand=(2, 8))
     hand_jokers = rng.choice((0, 0, 1))
     freed = rng.choice((1, 2)) - hand_jokers
-    return Supply(tuple(table), ZERO, tuple(held), ZERO, None, hand_jokers, max(freed, 0))
+    return Supply(table, ZERO, held, ZERO, None, hand_jokers, max(freed, 0))
 
 
 @pytest.mark.parametrize("batch", range(4))

@@ -120,6 +120,31 @@ def test_a_run_ending_in_a_real_card_covers_one_ending_in_a_joker_m2_m5() -> Non
     assert all(other >> 12 & 7 == 1 for other in better(full))
 
 
+def window_counts(
+    rng: random.Random,
+    *,
+    least_suits: int,
+    widths: tuple[int, int],
+    table: tuple[int, int],
+    hand: tuple[int, int],
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Table and hand counts (52 each) from both copies of a few suits (`least_suits` to 4)
+    in a window of ranks (its width in `widths`, the ace after the king as well as before
+    the two): the first cards of the shuffled pack on the table (a count in `table`), then,
+    from `table[1]` on, the hand (a count in `hand`)."""
+    suits = rng.sample(range(4), rng.randint(least_suits, 4))
+    start, width = rng.randint(1, 13), rng.randint(*widths)
+    ranks = {(r - 1) % 13 + 1 for r in range(start, start + width)}
+    pack = [Card.of(r, s).index for r in ranks for s in suits] * 2
+    rng.shuffle(pack)
+    on_table, held = [0] * 52, [0] * 52
+    for i in pack[: rng.randint(*table)]:
+        on_table[i] += 1
+    for i in pack[table[1] : table[1] + rng.randint(*hand)]:
+        held[i] += 1
+    return tuple(on_table), tuple(held)
+
+
 @pytest.mark.parametrize("batch", range(4))
 def test_the_tail_rule_keeps_the_best_points_m2_m5_m6(
     batch: int, monkeypatch: pytest.MonkeyPatch
@@ -130,18 +155,9 @@ def test_the_tail_rule_keeps_the_best_points_m2_m5_m6(
     0-2 freed jokers)."""
     rng = random.Random(2_029 * batch + 5)
     for _ in range(40):
-        suits = rng.sample(range(4), rng.randint(1, 4))
-        start, width = rng.randint(1, 13), rng.randint(4, 9)
-        ranks = {(r - 1) % 13 + 1 for r in range(start, start + width)}
-        pack = [Card.of(r, s).index for r in ranks for s in suits] * 2
-        rng.shuffle(pack)
-        table, held = [0] * 52, [0] * 52
-        for i in pack[: rng.randint(0, 8)]:
-            table[i] += 1
-        for i in pack[8 : 8 + rng.randint(2, 10)]:
-            held[i] += 1
+        table, held = window_counts(rng, least_suits=1, widths=(4, 9), table=(0, 8), hand=(2, 10))
         jokers = (rng.choice((0, 1, 2)), rng.choice((0, 1, 2)))
-        supply = Supply(tuple(table), ZERO, tuple(held), ZERO, None, *jokers)
+        supply = Supply(table, ZERO, held, ZERO, None, *jokers)
         found = solve(replace(supply, budget=Budget(10**9)))
         with monkeypatch.context() as patch:
             patch.setattr(cover, "SUITS", _WITHOUT_THE_TAIL_RULE)
