@@ -90,7 +90,7 @@ class Knock:
     gin: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GinState:
     version: int = 0
     phase: Phase = NEW
@@ -118,11 +118,50 @@ class GinState:
     advice: int = 0  # AdviceGiven since the CAPTAIN's last turn ended (or the deal), G1.4
 
 
+class _Draft:
+    """The next state while a fold step writes it: the slots of GinState, in the same order,
+    on a plain class, so the step sets them as ordinary attributes; `evolve` then makes it a
+    GinState (`__class__` can be reassigned between classes of the same slots).
+
+    Why slots: the state is read far more often than it is made (the views, `legal_moves`,
+    `decide`, `pending` and the next step read its fields), and a slot is read by a
+    specialised instruction several times faster than a field of an instance whose `__dict__`
+    was replaced, which is how the fold made states before (a frozen dataclass's `__init__`
+    sets each of the 23 fields through `object.__setattr__`, which costs more than a step)."""
+
+    __slots__ = GinState.__slots__
+
+
 _new = object.__new__
-_set = object.__setattr__
-"""`evolve` makes each new state by copying the old one's field dict and updating it. A
-frozen dataclass's `__init__` sets each of the 23 fields through `object.__setattr__`, which
-cost more than the rest of a fold step; this is why GinState has no `__slots__`."""
+
+
+def _draft(state: GinState) -> Any:
+    """A draft of the next state: every field of `state`, as is (`evolve` sets `version`)."""
+    new: Any = _new(_Draft)
+    new.phase = state.phase
+    new.options = state.options
+    new.players = state.players
+    new.seeded = state.seeded
+    new.seed = state.seed
+    new.deal_key = state.deal_key
+    new.salt_key = state.salt_key
+    new.round = state.round
+    new.roles = state.roles
+    new.hands = state.hands
+    new.held = state.held
+    new.stock = state.stock
+    new.discard = state.discard
+    new.turn = state.turn
+    new.stock_only = state.stock_only
+    new.taken = state.taken
+    new.picked = state.picked
+    new.knock = state.knock
+    new.commitment = state.commitment
+    new.scores = state.scores
+    new.rounds = state.rounds
+    new.winners = state.winners
+    new.advice = state.advice
+    return new
 
 
 def initial_state() -> GinState:
@@ -144,9 +183,9 @@ def codes(cards: Any) -> list[str]:
     return [CODE[c.index] for c in cards]
 
 
-Changes = dict[str, Any]
-"""The new state's field values: a copy of the old state's, which each fold step updates with
-the fields its event changes (`version` is set by `evolve`)."""
+Changes = Any
+"""The draft of the new state (`_Draft`): a copy of the old state's fields, which each fold
+step updates with the fields its event changes (`version` is set by `evolve`)."""
 
 
 SEAT_BITS = 64
@@ -183,59 +222,59 @@ def _drop(cards: tuple[Card, ...], index: int) -> tuple[Card, ...]:
 
 def _card_in(state: GinState, seat: int, card: Card, out: Changes) -> None:
     """`card` joins `seat`'s hand (a draw, the upcard taken): in `hands` and in `held`."""
-    out["hands"] = _put(state.hands, seat, (*state.hands[seat], card))
-    out["held"] = state.held | 1 << (SEAT_BITS * seat + card.index)
+    out.hands = _put(state.hands, seat, (*state.hands[seat], card))
+    out.held = state.held | 1 << (SEAT_BITS * seat + card.index)
 
 
 def _card_out(state: GinState, seat: int, index: int, out: Changes) -> None:
     """The card of `index` leaves `seat`'s hand (a discard, the face-down knock card): in
     `hands`, in `held` and, if it was one, in `picked`."""
-    out["hands"] = _put(state.hands, seat, _drop(state.hands[seat], index))
-    out["held"] = state.held & ~(1 << (SEAT_BITS * seat + index))
-    out["picked"] = _unpicked(state.picked, seat, index)
+    out.hands = _put(state.hands, seat, _drop(state.hands[seat], index))
+    out.held = state.held & ~(1 << (SEAT_BITS * seat + index))
+    out.picked = _unpicked(state.picked, seat, index)
 
 
 def _captain_moved(roles: Roles | None, seat: int, out: Changes) -> None:
     """G1.4: the advice count starts again when the CAPTAIN's turn ends (a pass of the
     upcard, a discard, a knock)."""
     if roles is not None and seat == roles.captain:
-        out["advice"] = 0
+        out.advice = 0
 
 
 def _match_created(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
     players = tuple(Player.of(p) for p in data["players"])
-    out["phase"] = ROLE_DRAW
-    out["options"] = options_of(data["options"])
-    out["players"] = players
-    out["seeded"] = bool(data["seeded"])
-    out["seed"] = data.get("seed")
-    out["deal_key"] = str(data["deal_key"])
-    out["salt_key"] = str(data.get("salt_key") or "")
-    out["scores"] = (0,) * len(players)
+    out.phase = ROLE_DRAW
+    out.options = options_of(data["options"])
+    out.players = players
+    out.seeded = bool(data["seeded"])
+    out.seed = data.get("seed")
+    out.deal_key = str(data["deal_key"])
+    out.salt_key = str(data.get("salt_key") or "")
+    out.scores = (0,) * len(players)
 
 
 def _roles_drawn(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
-    out["phase"] = DEALING
-    out["roles"] = Roles(int(data["box"]), int(data["captain"]), int(data["advisor"]))
+    out.phase = DEALING
+    out.roles = Roles(int(data["box"]), int(data["captain"]), int(data["advisor"]))
 
 
 def _round_dealt(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
     roles = Roles(int(data["box"]), int(data["captain"]), int(data["advisor"]))
     hands = tuple(() if h is None else cards(h) for h in data["hands"])
-    out["phase"] = UPCARD_OFFER
-    out["round"] = int(data["round"])
-    out["roles"] = roles
-    out["hands"] = hands
-    out["held"] = _held(hands)
-    out["stock"] = cards(data["stock"])
-    out["discard"] = (CARD_OF[data["upcard"]],)
-    out["turn"] = roles.captain
-    out["stock_only"] = False
-    out["taken"] = None
-    out["picked"] = ((),) * len(hands)
-    out["knock"] = None
-    out["commitment"] = str(data["commitment"])
-    out["advice"] = 0  # G1.4: the advice count starts again at each deal
+    out.phase = UPCARD_OFFER
+    out.round = int(data["round"])
+    out.roles = roles
+    out.hands = hands
+    out.held = _held(hands)
+    out.stock = cards(data["stock"])
+    out.discard = (CARD_OF[data["upcard"]],)
+    out.turn = roles.captain
+    out.stock_only = False
+    out.taken = None
+    out.picked = ((),) * len(hands)
+    out.knock = None
+    out.commitment = str(data["commitment"])
+    out.advice = 0  # G1.4: the advice count starts again at each deal
 
 
 def _upcard_passed(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
@@ -243,36 +282,36 @@ def _upcard_passed(state: GinState, data: Mapping[str, Any], out: Changes) -> No
     assert roles is not None
     seat = data["seat"]
     if int(seat) == roles.captain:
-        out["turn"] = roles.box
+        out.turn = roles.box
     else:
-        out["phase"] = DRAW
-        out["turn"] = roles.captain
-        out["stock_only"] = True
+        out.phase = DRAW
+        out.turn = roles.captain
+        out.stock_only = True
     _captain_moved(roles, seat, out)
 
 
 def _upcard_taken(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
     seat, card = int(data["seat"]), CARD_OF[data["card"]]
-    out["phase"] = DISCARD
+    out.phase = DISCARD
     _card_in(state, seat, card, out)
-    out["discard"] = state.discard[:-1]
-    out["taken"] = card
-    out["picked"] = _put(state.picked, seat, (*state.picked[seat], card))
+    out.discard = state.discard[:-1]
+    out.taken = card
+    out.picked = _put(state.picked, seat, (*state.picked[seat], card))
 
 
 def _card_drawn(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
     """G5.2.1; G1.4: a card taken from the discard pile is seen by all while held
     (`picked`)."""
     seat, card = int(data["seat"]), CARD_OF[data["card"]]
-    out["phase"] = DISCARD
+    out.phase = DISCARD
     _card_in(state, seat, card, out)
     if data["from"] == "stock":
-        out["stock"] = state.stock[1:]
-        out["stock_only"] = False
+        out.stock = state.stock[1:]
+        out.stock_only = False
     else:
-        out["discard"] = state.discard[:-1]
-        out["taken"] = card
-        out["picked"] = _put(state.picked, seat, (*state.picked[seat], card))
+        out.discard = state.discard[:-1]
+        out.taken = card
+        out.picked = _put(state.picked, seat, (*state.picked[seat], card))
 
 
 def _card_discarded(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
@@ -281,14 +320,14 @@ def _card_discarded(state: GinState, data: Mapping[str, Any], out: Changes) -> N
     assert roles is not None
     seat, card = int(data["seat"]), CARD_OF[data["card"]]
     _card_out(state, seat, card.index, out)
-    out["discard"] = (*state.discard, card)
-    out["taken"] = None
+    out.discard = (*state.discard, card)
+    out.taken = None
     if len(state.stock) == 2:
-        out["phase"] = SCORING
-        out["turn"] = None
+        out.phase = SCORING
+        out.turn = None
     else:
-        out["phase"] = DRAW
-        out["turn"] = roles.other(seat)
+        out.phase = DRAW
+        out.turn = roles.other(seat)
     _captain_moved(roles, seat, out)
 
 
@@ -306,7 +345,7 @@ def _unpicked(
 
 def _knocked(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
     seat, card = int(data["seat"]), CARD_OF[data["card"]]
-    out["knock"] = Knock(
+    out.knock = Knock(
         seat=seat,
         card=card,
         melds=tuple(cards(m) for m in data["melds"]),
@@ -314,30 +353,30 @@ def _knocked(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
         count=int(data["count"]),
         gin=bool(data["gin"]),
     )
-    out["phase"] = SCORING
-    out["turn"] = None
-    out["taken"] = None
+    out.phase = SCORING
+    out.turn = None
+    out.taken = None
     _card_out(state, seat, card.index, out)  # the knock card is face down (G6.3.1)
     _captain_moved(state.roles, seat, out)
 
 
 def _advice_given(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
     """G1.4: advice changes no card; it counts against the advice allowed this turn."""
-    out["advice"] = state.advice + 1
+    out.advice = state.advice + 1
 
 
 def _round_scored(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
     points = tuple(int(p) for p in data["points"])
-    out["phase"] = DEALING
-    out["scores"] = tuple(s + p for s, p in zip(state.scores, points, strict=True))
-    out["rounds"] = (*state.rounds, freeze(data))
+    out.phase = DEALING
+    out.scores = tuple(s + p for s, p in zip(state.scores, points, strict=True))
+    out.rounds = (*state.rounds, freeze(data))
 
 
 def _match_finished(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
-    out["phase"] = FINISHED
-    out["turn"] = None
-    out["scores"] = tuple(int(s) for s in data["scores"])
-    out["winners"] = tuple(int(w) for w in data["winners"])
+    out.phase = FINISHED
+    out.turn = None
+    out.scores = tuple(int(s) for s in data["scores"])
+    out.winners = tuple(int(w) for w in data["winners"])
 
 
 _FOLD: dict[str, Callable[[GinState, Mapping[str, Any], Changes], None]] = {
@@ -356,16 +395,15 @@ _FOLD: dict[str, Callable[[GinState, Mapping[str, Any], Changes], None]] = {
 
 
 def evolve(state: GinState, event: Event) -> GinState:
-    """Fold one recorded event into the state: a copy of its field dict, updated by the
+    """Fold one recorded event into the state: a draft copy of its fields, updated by the
     event's step (an unknown event type changes nothing) and given the next version."""
-    values = state.__dict__.copy()
+    new = _draft(state)
     step = _FOLD.get(event.type)
     if step is not None:
-        step(state, event.data, values)
-    values["version"] = state.version + 1
-    new = _new(GinState)
-    _set(new, "__dict__", values)
-    return new
+        step(state, event.data, new)
+    new.version = state.version + 1
+    new.__class__ = GinState
+    return new  # type: ignore[no-any-return]
 
 
 def card_places(state: GinState) -> dict[str, tuple[Card, ...]]:
