@@ -164,13 +164,15 @@ class _Shown:
 
     def _new_picked(self, picked: tuple[tuple[Card, ...], ...]) -> FrozenList:
         """Each seat's list reused while its tuple is the same object (a step changes one
-        seat's picked cards at most, G1.4)."""
+        seat's picked cards at most, G1.4), and one empty list shared by the seats that
+        hold none (every seat after a deal)."""
         old, shown = self._picked
-        same = old is not None and len(old) == len(picked)
+        if old is None or len(old) != len(picked):
+            old = shown = (None,) * len(picked)
         made = FrozenList(
             [
-                shown[seat] if same and held is old[seat] else _codes(held)
-                for seat, held in enumerate(picked)
+                kept if held is was else _codes(held) if held else _NO_CODES
+                for held, was, kept in zip(picked, old, shown, strict=True)
             ]
         )
         self._picked = (picked, made)
@@ -184,6 +186,9 @@ class _Shown:
 
 def _codes(cards: tuple[Card, ...]) -> FrozenList:
     return FrozenList([CODE[c.index] for c in cards])
+
+
+_NO_CODES = FrozenList()
 
 
 def _pile_codes(
