@@ -86,6 +86,8 @@ def build_fit(fit: Fit) -> Arrangement:
 
 
 def _unmirrored(tc: TableCard) -> TableCard:
+    """A card of the mirror's melds as it stands in the question's: a joker keeps its
+    card and has its declared card turned back."""
     if tc.declared is None:
         return TableCard(Card(MIRROR[tc.card.index]))
     return TableCard(tc.card, Card(MIRROR[tc.declared.index]))
