@@ -13,11 +13,11 @@ from collections import Counter
 import pytest
 
 from domain.cards import JOKER, Card, parse_cards
-from domain.manipulation.table.build import build, lay_jokers
-from domain.manipulation.table.depth import first_fit
+from domain.manipulation.table.build import build_fit, lay_jokers
+from domain.manipulation.table.depth import MIRROR, Fit, _rounds, first_fit, mirrored
 from domain.manipulation.table.dp import FITS, NEED, ZERO, Supply
 from domain.manipulation.table.program import search
-from domain.manipulation.table.rules import is_group, is_sequence
+from domain.manipulation.table.rules import is_group, is_sequence, normalise_meld
 from tests.unit.test_table_oracle import random_position
 
 BATCH = 10
@@ -46,7 +46,7 @@ def test_walk_agrees_with_the_program_on_going_out_m2_m5(batch: int) -> None:
         assert (fit is not None) == bool(search(supply, normal=True).final)
         if fit is None:
             continue
-        melds = lay_jokers(build(supply, fit.choices).melds, supply.jokers - fit.used)
+        melds = lay_jokers(build_fit(fit).melds, supply.jokers - fit.used)
         if melds is None:
             continue  # no room to lay them back: `table.arrange` asks the full program
         assert all(is_group(meld) or is_sequence(meld) for meld in melds)
@@ -61,7 +61,7 @@ def test_walk_needs_the_joker_between_two_aces_m2_4_m5() -> None:
     with_jokers = Supply(tuple(real), ZERO, ZERO, ZERO, None, 0, 2)
     fit = first_fit(with_jokers)
     assert fit is not None and fit.used == 2
-    melds = build(with_jokers, fit.choices).melds
+    melds = build_fit(fit).melds
     assert Counter(tc.card for meld in melds for tc in meld)[JOKER] == 2
     assert first_fit(Supply(tuple(real), ZERO, ZERO, ZERO, None, 0, 0)) is None
 
@@ -89,8 +89,53 @@ def test_walk_places_free_jokers_in_groups_when_the_rank_closes_m5_1(text: str) 
     jokers = sum(card.is_joker for card in cards)
     fit = first_fit(Supply(tuple(real), ZERO, ZERO, ZERO, None, 0, jokers))
     assert fit is not None
-    melds = build(Supply(tuple(real), ZERO, ZERO, ZERO, None, 0, jokers), fit.choices).melds
+    melds = build_fit(fit).melds
     laid = lay_jokers(melds, jokers - fit.used)
     assert laid is not None
     assert all(is_group(meld) or is_sequence(meld) for meld in laid)
     assert Counter(tc.card for meld in laid for tc in meld) == Counter(cards)
+
+
+def _walked(supply: Supply, *, mirror: bool) -> Fit | None:
+    """The answer of one walk of the race in `first_fit`, run to its end alone."""
+    for done, fit in _rounds(supply, mirror=mirror):
+        if done:
+            return fit
+    raise AssertionError("a walk always ends with an answer")
+
+
+@pytest.mark.parametrize("batch", range(4))
+def test_the_mirrored_walk_answers_as_the_walk_up_the_ranks_m2_4(batch: int) -> None:
+    """M2, M2.4: turning the ranks 2..K end to end (A-2-3 <-> Q-K-A) keeps which cards
+    arrange, so the walk of the mirror (`depth.mirrored`), which `first_fit` races
+    against the walk up the ranks, answers as it does; and the melds it finds, turned
+    back (`build.build_fit`), are valid melds of exactly the question's cards, in display
+    order."""
+    rng = random.Random(104_729 * batch + 11)
+    for _ in range(BATCH):
+        supply, cards = going_out_supply(rng)
+        up = _walked(supply, mirror=False)
+        down = _walked(supply, mirror=True)
+        assert (up is None) == (down is None) == (first_fit(supply) is None)
+        if down is None:
+            continue
+        assert down.mirrored and down.supply == mirrored(supply)
+        built = build_fit(down).melds
+        assert all(normalise_meld(meld) == meld for meld in built)  # in display order
+        melds = lay_jokers(built, supply.jokers - down.used)
+        if melds is None:
+            continue  # no room to lay them back: `table.arrange` asks the full program
+        assert all(is_group(meld) or is_sequence(meld) for meld in melds)
+        assert Counter(tc.card for meld in melds for tc in meld) == Counter(cards)
+
+
+def test_the_mirror_trades_the_low_and_high_ace_runs_m2_4() -> None:
+    """M2.4: the mirror of AS 2S 3S is QS KS AS (the ace kept), and mirroring twice is
+    the identity."""
+    real = [0] * 52
+    for code in ("AS", "2S", "3S"):
+        real[Card.parse(code).index] += 1
+    turned = mirrored(Supply(tuple(real), ZERO, ZERO, ZERO, None, 0, 0))
+    shown = {Card(i) for i, n in enumerate(turned.table_real) if n}
+    assert shown == set(parse_cards("QS KS AS"))
+    assert all(MIRROR[MIRROR[i]] == i for i in range(52))

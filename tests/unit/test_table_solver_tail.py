@@ -22,7 +22,10 @@ from tests.unit.test_table_depth import going_out_supply
 # jokers: freeing both, then one kept), seed 20150 position 92 (a hand joker), two
 # that cannot go out with two free jokers but can with all but an ace (seed 20150
 # position 105, seed 7 position 60), and seed 20150 position 27 (cannot go out, the
-# window Q-K refutes it, and all but the QC goes out)
+# window Q-K refutes it, and all but the QC goes out); and three that were the slowest
+# before the walks raced up and down the ranks (`depth.first_fit`): seed 20150 position 14
+# (one free joker, cannot go out, all but the AC goes out), seed 8 position 123 (one
+# free joker, all but the JH) and seed 20150 position 108 (two jokers, going out)
 TAIL = (
     (
         "JK=6C 6S 6D | QC KC AC | JK=AH AS AC | 2H 2S 2D 2C | 8H 8S 8C | 9C TC JC QC | "
@@ -62,6 +65,30 @@ TAIL = (
         "4D 4H 4C | 5H 6H 7H 8H 9H TH | 9C 9D 9H | 4D 5D 6D | TD JD QD",
         "2C TC QC 2D 5D 8D AH JH KH KH 3S 4S 8S TS KS",
         93,
+        True,
+    ),
+    (
+        "5D 6D 7D JK=8D | 6D 6H 6S 6C | 7D 8D 9D TD JD | 4S 4C 4D | 6S 7S 8S | 3C 4C 5C | "
+        "2H 3H 4H 5H 6H 7H 8H | KC KH KS | 3S 4S 5S | KD KS KC | 7C 8C 9C TC | TD TH TC | "
+        "8H 9H TH | 7S 8S 9S TS JS | AC AH AD | 2C 2D 2H 2S",
+        "AC 3C 8C 2D 3D 9D 4H 5H QH QH KH 2S 3S 5S TS",
+        84,
+        True,
+    ),
+    (
+        "4D 4S 4C | 5C 5S 5D | 4S 4H JK=4D | TS TC TD | 5D 5H 5S 5C | 3D 3H JK=3S | 2H 3H 4H | "
+        "2D 2C 2S 2H | AH AD AC | 6D 6S 6H 6C | 9D TD JD QD | 7D 8D 9D | QC QS QD | 2C 2D 2S | "
+        "7C 8C 9C TC | 8H 8S 8C | AC AH AS AD | 7S 8S 9S",
+        "3C 4C 9C JC 6D 7D JD 5H 6H JH KH 9S JS KS KS",
+        109,
+        True,
+    ),
+    (
+        "JC JD JS | 4C 5C 6C 7C | 7H JK=8H 9H TH | 7H 7S 7C | 7D 8D 9D TD | 6C 6H 6D 6S | "
+        "5S 5H 5C | 8H 8C 8S 8D | TH TS TC | 3H 4H 5H | 8C 9C TC JC QC | AD 2D 3D 4D 5D 6D 7D | "
+        "3C 3D 3H | 2C 2S 2D | 5S 6S 7S 8S | QC QH QD",
+        "AC 3C 4C 9C KC 9D JD KD KD AH 2H 2S 4S TS JK",
+        110,
         True,
     ),
 )

@@ -13,7 +13,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from domain.cards import JOKER, JOKER_INDEX, Card
-from domain.manipulation.table.build import Arrangement, build, lay_jokers
+from domain.manipulation.table.build import Arrangement, build, build_fit, lay_jokers
 from domain.manipulation.table.collector import paused
 from domain.manipulation.table.depth import first_fit
 from domain.manipulation.table.dp import JOKER_POINTS, USED, VALUES, ZERO, Budget, Supply
@@ -29,22 +29,22 @@ def solve(supply: Supply, floor: int = -1) -> Arrangement | None:
     e.g. the table without its free jokers).
 
     First every hand card played (going out, M8.3, the usual best on a full table): a
-    question with nothing optional, answered depth first (`table.depth`), usually after a
-    few hundred states. With one free joker the walk gives up after `GIVE_UP` states and
-    the program answers at once (the floor below hardly changes its work then). With two,
-    after `PROBE` states a few windows of ranks are asked whether they alone refute going
-    out (`table.relax`); when one does, every arrangement leaves in the hand a card of its
-    ranks, and all but one such card of the least value is tried first (`_window_drops`):
-    it is the best. When going out is refused, nothing beats the top less the least a
-    hand card is worth, and
-    with two free jokers an arrangement of all but one such card is tried first
-    (`_all_but_one`): it is the best. Then without free jokers, laying them on afterwards
-    where there is room: when that plays every hand card it is the best, and otherwise it
-    is a floor. Then the program once with the floor: it drops only states that cannot
-    beat it, so what it finds is the best. (A falling floor, asking first for a little
-    less than every card, cost more in all: each miss is a run of its own, measured in
-    `bench/table.py`.) Every shortcut answers exactly or hands over to the next step, so
-    the answer is the program's.
+    question with nothing optional, answered depth first (`table.depth`, two walks racing,
+    up the ranks and down), usually after a few hundred states. With one free joker the
+    walk gives up after `GIVE_UP` states and the program answers at once (the floor below
+    hardly changes its work then). With two, after `PROBE` states a few windows of ranks
+    are asked whether they alone refute going out (`table.relax`). When going out is
+    refused, nothing beats the top less the least a hand card is worth, and with a free
+    joker an arrangement of all but one such card is tried first (`_all_but_one`): it is
+    the best. Then, with two free jokers, if a window refutes going out (asked now if the
+    walk answered first), every arrangement leaves in the hand a card of its ranks, and
+    all but one such card of the least value is tried (`_window_drops`): it is the best.
+    Then without free jokers, laying them on afterwards where there is room: when that
+    plays every hand card it is the best, and otherwise it is a floor. Then the program
+    once with the floor: it drops only states that cannot beat it, so what it finds is
+    the best. (A falling floor, asking first for a little less than every card, cost more
+    in all: each miss is a run of its own, measured in `bench/table.py`.) Every shortcut
+    answers exactly or hands over to the next step, so the answer is the program's.
     """
     floor = max(floor, -1)
     asked = _asked(supply, supply.budget)
@@ -79,14 +79,15 @@ def _solve(supply: Supply, floor: int) -> Arrangement | None:
             least = _least(supply)
             if least is None or top - least <= floor:
                 return None  # only going out would beat the floor
-            if isinstance(gone, tuple):
-                kept = _window_drops(supply, gone, floor)
-                if kept is not _UNKNOWN:
-                    return kept  # type: ignore[return-value]
             if supply.jokers >= NEXT_BEST_FROM:
                 near = _all_but_one(supply, least)
                 if near is not None:
                     return near
+                window = gone if isinstance(gone, tuple) else _window(supply)
+                if window is not None:
+                    kept = _window_drops(supply, window, floor)
+                    if kept is not _UNKNOWN:
+                        return kept  # type: ignore[return-value]
         if gone is _GAVE_UP:
             return _above(supply, floor)  # one free joker: a floor hardly helps here
     best = _laid_on(supply, floor)
@@ -126,11 +127,11 @@ def _cannot_go_out(supply: Supply) -> bool:
 
 
 # The most states the going-out question may take with one free joker before it gives
-# up (`_going_out`); with more jokers it goes on to the end (see there). On the 450
-# 60-card positions of `bench/table.py --solver --positions 150` seeds 7, 8 and 20150,
-# the 176 one-joker walks that go out take at most 12,424 states, and 6 of the 25 that
-# fail take 12,898-36,471.
-GIVE_UP = {1: 13_000}
+# up (`_going_out`); with more jokers it goes on to the end (see there). Counted over both
+# racing walks (`depth.first_fit`), so twice the 13,000 that one walk up the ranks was
+# given: on the 450 60-card positions of `bench/table.py --solver --positions 150` seeds
+# 7, 8 and 20150, its 176 one-joker walks that go out took at most 12,424 states.
+GIVE_UP = {1: 26_000}
 # The states a going-out walk with two free jokers takes before `relax.refuting_window` is
 # asked (`_Probe`; the walk goes on when no window refutes it). On the 450 60-card
 # positions of `bench/table.py --solver --positions 150` seeds 7, 8 and 20150, the walks
@@ -243,6 +244,14 @@ def _every(supply: Supply) -> Supply:
     )
 
 
+def _window(supply: Supply) -> Window | None:
+    """A window of ranks that refutes going out (`relax`), asked with PROBE_FROM free
+    jokers or more. With one, the windows cost about what they save: on the 600 60-card
+    positions of `bench/table.py --solver --positions 150` seeds 20150, 7, 8 and 10,
+    asking them too took 8.2 s of CPU in all against 7.5 s (same process, alternating)."""
+    return refuting_window(_every(supply)) if supply.jokers >= PROBE_FROM else None
+
+
 def _least(supply: Supply) -> int | None:
     """The fewest points an arrangement that does not go out leaves in the hand: the least
     a hand card it need not play (beyond `hand_min`) is worth, or a hand joker's; None
@@ -255,9 +264,11 @@ def _least(supply: Supply) -> int | None:
 
 # With this many free jokers or more, when going out fails, `_solve` asks first whether
 # every hand card but one of the least value goes out, taking at most NEXT_BEST_STATES
-# in all (see `_all_but_one`).
-NEXT_BEST_FROM = 2
-NEXT_BEST_STATES = 10_000
+# in all (see `_all_but_one`; twice what one walk was given, as for `GIVE_UP`). With the
+# racing walks a failed question mostly costs a few thousand states, so one free joker
+# asks too (it was left to the program before).
+NEXT_BEST_FROM = 1
+NEXT_BEST_STATES = 20_000
 
 
 def _all_but_one(supply: Supply, least: int) -> Arrangement | None:
@@ -282,7 +293,7 @@ def _all_but_one(supply: Supply, least: int) -> Arrangement | None:
 
 
 _UNKNOWN = object()
-WINDOW_DROP_STATES = 40_000
+WINDOW_DROP_STATES = 80_000  # twice one walk's 40,000, as for `GIVE_UP`
 
 
 def _window_drops(supply: Supply, window: Window, floor: int) -> Arrangement | object | None:
@@ -392,7 +403,7 @@ def _fits(supply: Supply) -> Arrangement | object | None:
     fit = first_fit(supply)
     if fit is None:
         return None
-    built = build(supply, fit.choices)
+    built = build_fit(fit)
     melds = lay_jokers(built.melds, supply.jokers - fit.used)
     real = tuple(sorted(card for card in built.played if not card.is_joker))
     return _NO_ROOM if melds is None else Arrangement(melds, real, 0)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from domain.cards import JOKER, Card, TableCard
+from domain.manipulation.table.depth import MIRROR, Fit
 from domain.manipulation.table.dp import JOKER_POINTS, Choice, Supply
 from domain.manipulation.table.rules import normalise_meld
 
@@ -70,6 +71,26 @@ def build(supply: Supply, steps: list[Choice]) -> Arrangement:
     melds = tuple(part for meld in builder.melds for part in _split_long(meld))
     points = sum(c.value for c in builder.played) + JOKER_POINTS * hand_jokers
     return Arrangement(melds, tuple(played), points)
+
+
+def build_fit(fit: Fit) -> Arrangement:
+    """The melds of a walk's arrangement (`depth.first_fit`), for the question asked: one
+    found for its mirror (`depth.mirrored`) is turned back card by card (M2 keeps it
+    valid), each meld put back in display order."""
+    built = build(fit.supply, fit.choices)
+    if not fit.mirrored:
+        return built
+    melds = tuple(normalise_meld([_unmirrored(tc) for tc in meld]) for meld in built.melds)
+    played = sorted(card if card.is_joker else Card(MIRROR[card.index]) for card in built.played)
+    return Arrangement(melds, tuple(played), sum(card.value for card in played))
+
+
+def _unmirrored(tc: TableCard) -> TableCard:
+    """A card of the mirror's melds as it stands in the question's: a joker keeps its
+    card and has its declared card turned back."""
+    if tc.declared is None:
+        return TableCard(Card(MIRROR[tc.card.index]))
+    return TableCard(tc.card, Card(MIRROR[tc.declared.index]))
 
 
 def _fillers(builder: _Builder, i: int, choice: Choice) -> list[TableCard]:
