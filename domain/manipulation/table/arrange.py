@@ -302,7 +302,7 @@ def _window_drops(supply: Supply, window: Window, floor: int) -> Arrangement | o
     does not help the window, where free jokers are optional already), so it sheds at most
     the top less the least such a card is worth. An arrangement of every hand card but one
     such card is then the best: asked for each in turn (skipping those whose window still
-    refutes), depth first within NEXT_BEST_STATES in all. None when nothing can beat
+    refutes), depth first within WINDOW_DROP_STATES in all. None when nothing can beat
     `floor`; _UNKNOWN when none is found (the program answers)."""
     ranks = window_ranks(window)
     free = [
