@@ -44,6 +44,8 @@ def discardable(state: GinState, hand: Sequence[Card]) -> Sequence[Card]:
     hand itself when none is barred)."""
     taken = state.taken
     if taken is not None and state.options.no_discard_of_taken_card:
+        if hand and hand[-1] is taken:  # just taken, so last in the hand (G5.2.1): a slice
+            return hand[:-1]
         index = taken.index
         return tuple([c for c in hand if c.index != index])
     return hand

@@ -216,8 +216,12 @@ def _put(items: tuple[Any, ...], seat: int, item: Any) -> tuple[Any, ...]:
 
 
 def _drop(cards: tuple[Card, ...], index: int) -> tuple[Card, ...]:
-    """`cards` without the card of `index` (compared by index: `Card.__eq__` is Python)."""
-    return tuple([c for c in cards if c.index != index])
+    """`cards` without the card of `index` (compared by index: `Card.__eq__` is Python): the
+    two slices around it, found by a walk that stops there (a hand holds a card once)."""
+    for at, card in enumerate(cards):
+        if card.index == index:
+            return cards[:at] + cards[at + 1 :]
+    return cards
 
 
 def _card_in(state: GinState, seat: int, card: Card, out: Changes) -> None:

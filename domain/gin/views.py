@@ -163,18 +163,19 @@ class _Shown:
         return made
 
     def _new_picked(self, picked: tuple[tuple[Card, ...], ...]) -> FrozenList:
-        """Each seat's list reused while its tuple is the same object (a step changes one
-        seat's picked cards at most, G1.4), and one empty list shared by the seats that
-        hold none (every seat after a deal)."""
+        """A copy of the last list with the seats whose tuple was replaced rendered again (a
+        step changes one seat's picked cards at most, G1.4: one taken from the pile, or one
+        of them discarded), each from its last codes where it can be (`_pile_codes`); one
+        empty list is shared by the seats that hold none (every seat after a deal)."""
         old, shown = self._picked
         if old is None or len(old) != len(picked):
-            old = shown = (None,) * len(picked)
-        made = FrozenList(
-            [
-                kept if held is was else _codes(held) if held else _NO_CODES
-                for held, was, kept in zip(picked, old, shown, strict=True)
-            ]
-        )
+            made = FrozenList([_codes(held) if held else _NO_CODES for held in picked])
+        else:
+            made = FrozenList(shown)
+            for seat, held in enumerate(picked):
+                if held is not old[seat]:
+                    codes = _pile_codes(old[seat], shown[seat], held) if held else _NO_CODES
+                    _fill(made, seat, codes)
         self._picked = (picked, made)
         return made
 
@@ -189,6 +190,9 @@ def _codes(cards: tuple[Card, ...]) -> FrozenList:
 
 
 _NO_CODES = FrozenList()
+_fill = list.__setitem__
+"""Sets an item of a FrozenList still being made (its own `__setitem__` refuses): only for a
+list no view has been given yet."""
 
 
 def _pile_codes(

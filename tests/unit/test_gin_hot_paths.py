@@ -9,6 +9,8 @@ for, on every state of seeded random matches: a fast path may differ in cost, ne
 - `accepted_play` returns events made once per seat and card: equal to the full path's and
   read-only.
 - `freeze` takes exact lists, tuples and dicts before the ABC checks: same values, same types.
+- `discardable` slices off the card just taken when it is last in the hand, and the fold's
+  `_drop` cuts a hand around the card that leaves it: both equal the plain filter.
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ import pytest
 from domain import gin
 from domain.events import SYSTEM
 from domain.frozen import FrozenDict, FrozenList, freeze
+from domain.gin.knock import discardable
 from domain.gin.moves import _other_moves, accepted_play, decide_in_full, legal_moves
+from domain.gin.state import _drop
 from domain.shuffle import DealRng
 from tests.unit.test_gin_support import random_match
 
@@ -123,3 +127,23 @@ def test_accepted_common_moves_are_shared_read_only_events_equal_to_the_full_one
             shown["seat"] = 9
             assert event.data["seat"] == seat
     assert served > 500
+
+
+@pytest.mark.parametrize("seed", [24, 25])
+def test_discardable_and_drop_equal_the_plain_filter(seed: int) -> None:
+    """G5.3: every card but the one taken from the pile this turn, wherever it sits in the
+    hand (a reordered hand too); G5.2: a card leaves the hand and the others keep their order."""
+    _, states = random_match(seed, {"target_score": 60, "no_discard_of_taken_card": True})
+    rng = random.Random(seed)
+    barred = 0
+    for state in states:
+        for hand in state.hands:
+            shuffled = tuple(rng.sample(hand, len(hand)))
+            for cards in (hand, shuffled):
+                taken = state.taken
+                plain = tuple(c for c in cards if taken is None or c.index != taken.index)
+                assert tuple(discardable(state, cards)) == plain
+                barred += len(plain) < len(cards)
+                for card in cards:
+                    assert _drop(cards, card.index) == tuple(c for c in cards if c != card)
+    assert barred > 10  # states with a card taken from the pile were seen, in both orders
