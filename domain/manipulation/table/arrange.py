@@ -78,7 +78,7 @@ def _asked(supply: Supply, budget: Budget | None) -> list[tuple[int, Arrangement
 
 def _solve(supply: Supply, floor: int) -> Arrangement | None:
     """`solve` of a question not answered yet for this floor."""
-    top = _top(supply)
+    top = most = _top(supply)  # the most any arrangement sheds
     if top > floor and any(supply.hand_real) and not _cannot_go_out(supply):
         gone = _going_out(supply)
         if isinstance(gone, Arrangement):
@@ -88,6 +88,7 @@ def _solve(supply: Supply, floor: int) -> Arrangement | None:
             least = _least(supply)
             if least is None or top - least <= floor:
                 return None  # only going out would beat the floor
+            most = top - least
             if supply.jokers >= NEXT_BEST_FROM:
                 near = _all_but_one(supply, least)
                 if near is not None:
@@ -103,18 +104,19 @@ def _solve(supply: Supply, floor: int) -> Arrangement | None:
     if best is not None and best.points <= floor:
         best = None
     if best is not None:
-        if best.points >= top:
+        if best.points >= most:
             return best
         floor = best.points
-    return _falling(supply, floor, top) or best
+    return _falling(supply, floor, most) or best
 
 
 BOTH: tuple[bool, ...] = (False, True)  # the ways `program.race` runs: up the ranks and down
 
 
-def _falling(supply: Supply, floor: int, top: int) -> Arrangement | None:
+def _falling(supply: Supply, floor: int, most: int) -> Arrangement | None:
     """The best arrangement above `floor`, halving the gap from the top: asked above the
-    middle of `floor` and the most it can be (`top` at first), an answer is the best, and
+    middle of `floor` and the most it can shed (`most` at first: every hand card, or all
+    but the least one when going out is refused), an answer is the best, and
     None says the best is at most that middle, which then bounds the next question; the
     last is asked above `floor` itself. The program's floor prunes a state only once its
     points and the hand cards still to come cannot pass it, so a floor near the answer
@@ -122,7 +124,7 @@ def _falling(supply: Supply, floor: int, top: int) -> Arrangement | None:
     floor 19 points below the answer took 36,430 states, one just below it 4,707). The
     first question races the program up the ranks and down (`program.race`), the others
     go the way that answered it."""
-    ways, most = BOTH, top
+    ways = BOTH
     while supply.cap is None:
         middle = (floor + most) // 2
         if middle <= floor:
