@@ -1,5 +1,6 @@
-"""The table program run over the 52 steps of `table.dp`, breadth first: `search`, the
-best end state (`best_final`) and its choices (`trace`).
+"""The table program run over the 52 steps of `table.dp`, breadth first: `search` (or a
+step at a time, `stepwise`, and up the ranks against down, `race`), the best end state
+(`best_final`) and its choices (`trace`).
 
 Rank 1 runs on whole states. When it leaves states that differ only in the aces set aside
 for the high end, the ranks that do not read them run on a smaller form: the classed form
@@ -75,7 +76,7 @@ def race(
     (True: `depth.mirrored`, down the ranks), of those in `ways`, by turns, the one that
     has taken fewer states stepping next, until one ends: that supply and its run (each
     is exact, and both end with the same best points). Which way takes fewer states
-    varies by up to ten times either way, with the table's shape at each end and with
+    varies by up to about ten times either way, with the table's shape at each end and with
     where the hand's points lie (down from the king the courts come first, so a floor
     prunes sooner); the race costs at most about twice the cheaper way."""
     racers = []
