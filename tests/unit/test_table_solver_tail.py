@@ -5,16 +5,24 @@ exact (M2, M5, M6, M8.3)."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import replace
 
 import pytest
 
-from domain.cards import Card, parse_cards
+from domain.cards import JOKER, Card, parse_cards
 from domain.manipulation.table import cover, depth
-from domain.manipulation.table.arrange import _least, solve
+from domain.manipulation.table.arrange import _above, _least, solve
+from domain.manipulation.table.build import Arrangement
 from domain.manipulation.table.cover import LIFTS, better
 from domain.manipulation.table.dp import WIDTH, ZERO, Budget, Supply, code
-from domain.manipulation.table.rules import parse_table_text, validate_meld_move
+from domain.manipulation.table.program import best_final, search
+from domain.manipulation.table.rules import (
+    is_group,
+    is_sequence,
+    parse_table_text,
+    validate_meld_move,
+)
 from domain.manipulation.table.solver import best_move
 from tests.unit.test_table_depth import going_out_supply
 
@@ -25,7 +33,10 @@ from tests.unit.test_table_depth import going_out_supply
 # window Q-K refutes it, and all but the QC goes out); and three that were the slowest
 # before the walks raced up and down the ranks (`depth.first_fit`): seed 20150 position 14
 # (one free joker, cannot go out, all but the AC goes out), seed 8 position 123 (one
-# free joker, all but the JH) and seed 20150 position 108 (two jokers, going out)
+# free joker, all but the JH) and seed 20150 position 108 (two jokers, going out); and
+# three that spent the default budget before the program ran down the ranks
+# (`arrange._normal`): seed 9 positions 52 and 136 and seed 10 position 57 (two free
+# jokers, none goes out, nor all but one card of the least value, and no window refutes)
 TAIL = (
     (
         "JK=6C 6S 6D | QC KC AC | JK=AH AS AC | 2H 2S 2D 2C | 8H 8S 8C | 9C TC JC QC | "
@@ -89,6 +100,30 @@ TAIL = (
         "3C 3D 3H | 2C 2S 2D | 5S 6S 7S 8S | QC QH QD",
         "AC 3C 4C 9C KC 9D JD KD KD AH 2H 2S 4S TS JK",
         110,
+        True,
+    ),
+    (
+        "QD QH QS | 2D JK=2H 2S 2C | JK=5H 6H 7H | AH 2H 3H 4H 5H 6H 7H | 2C 3C 4C 5C 6C 7C 8C | "
+        "3C 3S 3H 3D | 4C 4H 4D 4S | 9D 9C 9H | JC JS JH | KH KC KD | 6D 7D 8D 9D | "
+        "4D 5D 6D 7D | AH AS AD AC | 5S 5C 5D 5H | 2H 2S 2D",
+        "6C JC AD 3D TD TD 9H TH 3S 4S 5S 7S 8S TS QS",
+        88,  # all but the JC and the 8S
+        True,
+    ),
+    (
+        "AC AD AH | TC TD JK=TH | 4H 5H 6H 7H JK=8H 9H TH | 5D 6D 7D 8D 9D TD JD | KD KH KC | "
+        "4C 5C 6C 7C | 6H 7H 8H 9H TH JH | 6C 7C 8C 9C | 2C 3C 4C 5C | 8H 8S 8C | AC AH AS | "
+        "3H 3C 3S | 2D 3D 4D 5D 6D 7D 8D | 3H 3D 3S",
+        "2C QC 4D 9D KD QH QH 2S 2S 4S 6S 7S 8S TS JS",
+        94,  # all but the JS
+        True,
+    ),
+    (
+        "TC JC JK=QC | AD 2D 3D 4D 5D | JC QC KC | TH JH QH KH | 3C 3H 3D 3S | TD TH TC | "
+        "AC 2C 3C | 5S 6S 7S | AH AC AD | 3S 4S 5S 6S 7S 8S 9S | 9D TD JD | KS KD KC | "
+        "QH QC QD QS | 6C 7C 8C | 4C 5C 6C | 2S 2C 2H | 4D 5D 6D",
+        "4C 7C 7D 9D KD 2H 3H 5H 5H 6H 8H 4S TS QS JK",
+        106,  # all but the 9D
         True,
     ),
 )
@@ -193,6 +228,52 @@ def test_the_tail_rule_keeps_the_best_points_m2_m5_m6(
         assert (found is None) == (before is None)
         if found is not None and before is not None:
             assert found.points == before.points
+
+
+@pytest.mark.parametrize("batch", range(4))
+def test_the_program_down_the_ranks_finds_the_same_best_points_m2_m6(batch: int) -> None:
+    """M2, M6 (`arrange._normal`): the full program run on the mirror (`depth.mirrored`,
+    the ranks 2..K turned end to end, each hand card scoring as the card it mirrors) ends
+    with the same best points as up the ranks, and so does the normal form run down the
+    ranks with the jokers it left out laid back on (`arrange._above`, as `solve` asks it),
+    on windows of ranks (table cards mandatory, hand cards optional, 0-2 hand and 0-2
+    freed jokers); and the mirror of the mirror is the supply."""
+    rng = random.Random(6_007 * batch + 13)
+    for _ in range(30):
+        table, held = window_counts(rng, least_suits=1, widths=(3, 9), table=(0, 9), hand=(2, 10))
+        jokers = (rng.choice((0, 1, 2)), rng.choice((0, 1, 2)))
+        supply = Supply(table, ZERO, held, ZERO, None, *jokers)
+        turned = depth.mirrored(supply)
+        assert turned.turned and depth.mirrored(turned) == supply
+        up = best_final(supply, search(supply))
+        down = best_final(turned, search(turned))
+        assert (up is None) == (down is None)
+        found = _above(supply, -1)
+        assert (found is None) == (up is None)
+        if up is not None and down is not None and found is not None:
+            assert up[1] == down[1] == found.points
+            _assert_arranges(supply, found)
+
+
+def _assert_arranges(supply: Supply, found: Arrangement) -> None:
+    """The melds are valid (M2) and hold exactly the table cards, the freed jokers and the
+    cards played, which score the points."""
+    melds = found.melds
+    assert all(is_group(meld) or is_sequence(meld) for meld in melds)
+    laid = Counter(tc.card for meld in melds for tc in meld)
+    table = Counter({Card(i): n for i, n in enumerate(supply.table_real) if n})
+    played = Counter(found.played)
+    assert laid == table + played + Counter({JOKER: supply.jokers_freed})
+    assert found.points == sum(card.value for card in found.played)
+
+
+def test_a_mirrored_hand_card_scores_as_the_card_it_mirrors_m1_4() -> None:
+    """M1.4: in the mirror the KS stands where the 2S stood, and still scores 10."""
+    king = Card.parse("KS").index
+    held = tuple(int(i == king) for i in range(52))
+    turned = depth.mirrored(Supply(ZERO, ZERO, held, ZERO, None, 0, 0))
+    [where] = [i for i, n in enumerate(turned.hand_real) if n]
+    assert Card(where) == Card.parse("2S") and turned.values[where] == 10
 
 
 def test_the_least_left_in_hand_counts_only_cards_it_need_not_play_m5_6_m6() -> None:

@@ -13,11 +13,17 @@ from dataclasses import replace
 from functools import lru_cache
 
 from domain.cards import JOKER, JOKER_INDEX, Card
-from domain.manipulation.table.build import Arrangement, build, build_fit, lay_jokers
+from domain.manipulation.table.build import (
+    Arrangement,
+    build,
+    build_fit,
+    lay_jokers,
+    turned_back,
+)
 from domain.manipulation.table.collector import paused
 from domain.manipulation.table.depth import first_fit
 from domain.manipulation.table.dp import JOKER_POINTS, USED, VALUES, ZERO, Budget, Supply
-from domain.manipulation.table.program import best_final, search, trace
+from domain.manipulation.table.program import best_final, race, search, trace
 from domain.manipulation.table.quick import quick_arrangement
 from domain.manipulation.table.relax import Window, refutes, refuting_window, window_ranks
 from domain.manipulation.table.rules import Table, TableRules
@@ -41,10 +47,13 @@ def solve(supply: Supply, floor: int = -1) -> Arrangement | None:
     all but one such card of the least value is tried (`_window_drops`): it is the best.
     Then without free jokers, laying them on afterwards where there is room: when that
     plays every hand card it is the best, and otherwise it is a floor. Then the program
-    once with the floor: it drops only states that cannot beat it, so what it finds is
-    the best. (A falling floor, asking first for a little less than every card, cost more
-    in all: each miss is a run of its own, measured in `bench/table.py`.) Every shortcut
-    answers exactly or hands over to the next step, so the answer is the program's.
+    with a floor halfway between that one and the top, halving the gap while it finds
+    nothing, last with the floor itself (`_falling`): it drops only states that cannot
+    beat its floor, so what it finds is the best. The program runs up the ranks and down
+    (`program.race`): down from the king the courts come first, so a floor prunes sooner.
+    (Up the ranks alone, a falling floor cost more in all, measured in `bench/table.py`:
+    there a floor hardly prunes before the last ranks.) Every shortcut answers exactly or
+    hands over to the next step, so the answer is the program's.
     """
     floor = max(floor, -1)
     asked = _asked(supply, supply.budget)
@@ -69,7 +78,7 @@ def _asked(supply: Supply, budget: Budget | None) -> list[tuple[int, Arrangement
 
 def _solve(supply: Supply, floor: int) -> Arrangement | None:
     """`solve` of a question not answered yet for this floor."""
-    top = _top(supply)
+    top = most = _top(supply)  # the most any arrangement sheds
     if top > floor and any(supply.hand_real) and not _cannot_go_out(supply):
         gone = _going_out(supply)
         if isinstance(gone, Arrangement):
@@ -79,6 +88,7 @@ def _solve(supply: Supply, floor: int) -> Arrangement | None:
             least = _least(supply)
             if least is None or top - least <= floor:
                 return None  # only going out would beat the floor
+            most = top - least
             if supply.jokers >= NEXT_BEST_FROM:
                 near = _all_but_one(supply, least)
                 if near is not None:
@@ -94,10 +104,38 @@ def _solve(supply: Supply, floor: int) -> Arrangement | None:
     if best is not None and best.points <= floor:
         best = None
     if best is not None:
-        if best.points >= top:
+        if best.points >= most:
             return best
         floor = best.points
-    return _above(supply, floor) or best
+    return _falling(supply, floor, most) or best
+
+
+BOTH: tuple[bool, ...] = (False, True)  # the ways `program.race` runs: up the ranks and down
+
+
+def _falling(supply: Supply, floor: int, most: int) -> Arrangement | None:
+    """The best arrangement above `floor`, halving the gap from the top: asked above the
+    middle of `floor` and the most it can shed (`most` at first: every hand card, or all
+    but the least one when going out is refused), an answer is the best, and
+    None says the best is at most that middle, which then bounds the next question; the
+    last is asked above `floor` itself. The program's floor prunes a state only once its
+    points and the hand cards still to come cannot pass it, so a floor near the answer
+    spares most of the states (on the 60-card positions of `bench/table.py --solver`, a
+    floor 19 points below the answer took 36,430 states, one just below it 4,707). The
+    first question races the program up the ranks and down (`program.race`), the others
+    go the way that answered it."""
+    ways = BOTH
+    while supply.cap is None:
+        middle = (floor + most) // 2
+        if middle <= floor:
+            break
+        found, way = _normal(supply, middle, ways)
+        if found is _NO_ROOM:
+            break  # only the full program can say (`_above`)
+        if found is not None:
+            return found  # type: ignore[return-value]
+        ways, most = (way,), middle
+    return _above(supply, floor, ways)
 
 
 @lru_cache(maxsize=16)
@@ -354,11 +392,12 @@ def _laid_on(supply: Supply, floor: int) -> Arrangement | None:
     return Arrangement(melds, played, found.points + JOKER_POINTS * supply.jokers_hand)
 
 
-def _above(supply: Supply, floor: int) -> Arrangement | None:
-    """The best arrangement above `floor`: the normal form first (`table.dp`), the
-    full program when taken-off jokers find no room to go back on."""
+def _above(supply: Supply, floor: int, ways: tuple[bool, ...] = BOTH) -> Arrangement | None:
+    """The best arrangement above `floor`: the normal form first (`table.dp`, run the
+    `ways` of `program.race`), the full program when taken-off jokers find no room to go
+    back on."""
     if supply.cap is None:
-        found = _normal(supply, floor)
+        found = _normal(supply, floor, ways)[0]
         if found is not _NO_ROOM:
             return found  # type: ignore[return-value]
     run = search(supply, floor)
@@ -371,14 +410,18 @@ def _above(supply: Supply, floor: int) -> Arrangement | None:
 _NO_ROOM = object()
 
 
-def _normal(supply: Supply, floor: int) -> Arrangement | object | None:
+def _normal(
+    supply: Supply, floor: int, ways: tuple[bool, ...]
+) -> tuple[Arrangement | object | None, bool]:
     """Every end state of the normal form, best hope first, with the jokers it left out
     laid back on (each hand joker placed is worth the most). If a state that could beat
-    the best so far has no room for them, only the full program can say: _NO_ROOM."""
+    the best so far has no room for them, only the full program can say: _NO_ROOM. With
+    the answer, the way that answered (`program.race`: True down the ranks)."""
     fixed = not any(supply.hand_real) and not supply.jokers_hand
     if fixed:
-        return _fits(supply) if floor < 0 else None  # nothing optional sheds no point
-    run = search(supply, floor, normal=True)
+        return (_fits(supply) if floor < 0 else None), False  # nothing optional sheds no point
+    ran, run = race(supply, floor, ways)
+    way = ran is not supply
     best: Arrangement | None = None
     ends = sorted(run.final.items(), key=lambda item: -item[1])
     for key, pts in ends:
@@ -387,14 +430,16 @@ def _normal(supply: Supply, floor: int) -> Arrangement | object | None:
             continue
         if best is not None and pts + JOKER_POINTS * supply.jokers_hand <= best.points:
             break
-        built = build(supply, trace(run, used))
+        built = build(ran, trace(run, used))
         melds = lay_jokers(built.melds, supply.jokers - used)
         if melds is None:
-            return _NO_ROOM
-        real = [card for card in built.played if not card.is_joker]
+            return _NO_ROOM, way
+        real = tuple(card for card in built.played if not card.is_joker)
+        if way:
+            melds, real = turned_back(melds, real)
         played = tuple(sorted([*real, *[JOKER] * supply.jokers_hand]))
         best = Arrangement(melds, played, pts + JOKER_POINTS * supply.jokers_hand)
-    return best
+    return best, way
 
 
 def _fits(supply: Supply) -> Arrangement | object | None:

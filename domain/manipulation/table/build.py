@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from domain.cards import JOKER, Card, TableCard
-from domain.manipulation.table.depth import MIRROR, Fit
-from domain.manipulation.table.dp import JOKER_POINTS, Choice, Supply
+from domain.manipulation.table.depth import Fit
+from domain.manipulation.table.dp import JOKER_POINTS, MIRROR, Choice, Supply
 from domain.manipulation.table.rules import normalise_meld
 
 Meld = tuple[TableCard, ...]
@@ -80,9 +80,19 @@ def build_fit(fit: Fit) -> Arrangement:
     built = build(fit.supply, fit.choices)
     if not fit.mirrored:
         return built
-    melds = tuple(normalise_meld([_unmirrored(tc) for tc in meld]) for meld in built.melds)
-    played = sorted(card if card.is_joker else Card(MIRROR[card.index]) for card in built.played)
-    return Arrangement(melds, tuple(played), sum(card.value for card in played))
+    melds, played = turned_back(built.melds, built.played)
+    return Arrangement(melds, played, sum(card.value for card in played))
+
+
+def turned_back(
+    melds: tuple[Meld, ...], played: tuple[Card, ...]
+) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
+    """The melds and the hand cards played of an arrangement of a mirror
+    (`depth.mirrored`) as they stand in the question's: turned back card by card (M2 keeps
+    each meld valid), each meld put back in display order."""
+    back = tuple(normalise_meld([_unmirrored(tc) for tc in meld]) for meld in melds)
+    cards = sorted(card if card.is_joker else Card(MIRROR[card.index]) for card in played)
+    return back, tuple(cards)
 
 
 def _unmirrored(tc: TableCard) -> TableCard:

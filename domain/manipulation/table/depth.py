@@ -29,6 +29,7 @@ from functools import lru_cache
 from domain.manipulation.table.cover import SUITS, drop_covered, lift_index, points_left
 from domain.manipulation.table.dp import (
     HIGH,
+    MIRROR,
     NEED,
     SUIT,
     USED,
@@ -69,15 +70,13 @@ class Fit:
     mirrored: bool = False
 
 
-# identity -> its mirror: the ranks 2..K turned end to end (r -> 15 - r), the ace kept
-MIRROR = tuple(i - i % 13 + (13 - i % 13) % 13 for i in range(52))
-
-
 def mirrored(supply: Supply) -> Supply:
     """`supply` with its ranks mirrored (`MIRROR`). Mirroring is a symmetry of the melds
     (M2): a group keeps its rank, a sequence stays a run of one suit, A-2-3 and Q-K-A trade
     places and K-A-2 stays out, so the cards of `supply` arrange exactly when those of its
-    mirror do, and an arrangement of either mirrors into one of the other."""
+    mirror do, and an arrangement of either mirrors into one of the other. A hand card of
+    the mirror scores as the card it mirrors (`Supply.turned`), so the best points are the
+    same too; the mirror of the mirror is `supply`."""
 
     def turned(counts: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(counts[j] for j in MIRROR)
@@ -89,6 +88,7 @@ def mirrored(supply: Supply) -> Supply:
         hand_real=turned(supply.hand_real),
         hand_min=turned(supply.hand_min),
         cap=None if supply.cap is None else turned(supply.cap),
+        turned=not supply.turned,
     )
 
 

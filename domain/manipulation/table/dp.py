@@ -40,6 +40,10 @@ from typing import NamedTuple
 JOKER_POINTS = 25
 NO_CAP = 7  # the most slots one identity can take (2 copies, kept and free jokers)
 VALUES = tuple(min(i % 13 + 1, 10) for i in range(52))  # M1.4
+# identity -> its mirror: the ranks 2..K turned end to end (r -> 15 - r), the ace kept
+# (`table.depth.mirrored`); a mirrored supply scores each identity as the card it mirrors
+MIRROR = tuple(i - i % 13 + (13 - i % 13) % 13 for i in range(52))
+TURNED_VALUES = tuple(VALUES[j] for j in MIRROR)
 ZERO = (0,) * 52  # no card of any identity (a Supply's counts)
 
 # the state, one int: 15 bits per suit (short1, short2, long, aces set aside, long ones
@@ -84,6 +88,13 @@ class Supply:
     jokers_hand: int  # optional free jokers, 25 points each
     jokers_freed: int  # mandatory free jokers (freed table jokers)
     budget: Budget | None = field(default=None, compare=False)  # states left to expand
+    turned: bool = False  # the ranks mirrored (`table.depth.mirrored`): points as unmirrored
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        """The points of a hand card at each identity (M1.4, of the card it mirrors when
+        `turned`)."""
+        return TURNED_VALUES if self.turned else VALUES
 
     @property
     def jokers(self) -> int:
@@ -158,6 +169,7 @@ def cells(supply: Supply, normal: bool) -> list[Cell]:
     reach = [min(most, m + h) for most, m, h in zip(limit, mandatory, hand, strict=True)]
     sparse = supply.sparse
     jokers = supply.jokers
+    values = supply.values
     out = []
     for i, after, rank, suit in _ORDER:
         lone = sparse and not real[i] and not any(real[j] for j in _NEAR[i])
@@ -169,7 +181,7 @@ def cells(supply: Supply, normal: bool) -> list[Cell]:
                 hand[i],
                 supply.hand_min[i],
                 limit[i],
-                VALUES[i],
+                values[i],
                 reach[after],
                 limit[after],
                 min(reach[suit * 13 + 12] + jokers, NO_CAP),

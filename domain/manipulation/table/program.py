@@ -1,5 +1,6 @@
-"""The table program run over the 52 steps of `table.dp`, breadth first: `search`, the
-best end state (`best_final`) and its choices (`trace`).
+"""The table program run over the 52 steps of `table.dp`, breadth first: `search` (or a
+step at a time, `stepwise`, and up the ranks against down, `race`), the best end state
+(`best_final`) and its choices (`trace`).
 
 Rank 1 runs on whole states. When it leaves states that differ only in the aces set aside
 for the high end, the ranks that do not read them run on a smaller form: the classed form
@@ -11,16 +12,18 @@ for `trace`.
 
 from __future__ import annotations
 
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, replace
+from typing import cast
 
 from domain.manipulation.table.cover import drop_covered, points_left
+from domain.manipulation.table.depth import mirrored
 from domain.manipulation.table.dp import (
     HIGH,
     JOKER_POINTS,
     OUTER,
     SUIT,
     USED,
-    VALUES,
     WIDTH,
     Back,
     Cell,
@@ -55,6 +58,43 @@ def search(supply: Supply, floor: int = -1, normal: bool = False) -> Run:
     States that cannot end with more than `floor` points (their points plus every hand
     card still to come and every hand joker) are dropped: a best answer above the floor
     is still found exactly. (With nothing optional, `table.depth` answers sooner.)"""
+    return _finished(stepwise(supply, floor, normal))
+
+
+def _finished(steps: Iterator[int]) -> Run:
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return cast(Run, done.value)
+
+
+def race(
+    supply: Supply, floor: int = -1, ways: tuple[bool, ...] = (False, True)
+) -> tuple[Supply, Run]:
+    """`search` in the normal form of `supply` (way False: up the ranks) and of its mirror
+    (True: `depth.mirrored`, down the ranks), of those in `ways`, by turns, the one that
+    has taken fewer states stepping next, until one ends: that supply and its run (each
+    is exact, and both end with the same best points). Which way takes fewer states
+    varies by up to about ten times either way, with the table's shape at each end and with
+    where the hand's points lie (down from the king the courts come first, so a floor
+    prunes sooner); the race costs at most about twice the cheaper way."""
+    racers = []
+    for way in ways:
+        which = mirrored(supply) if way else supply
+        racers.append((which, stepwise(which, floor, True)))
+    taken = [0] * len(racers)
+    while True:
+        k = taken.index(min(taken))
+        which, steps = racers[k]
+        try:
+            taken[k] += next(steps)
+        except StopIteration as done:
+            return which, cast(Run, done.value)
+
+
+def stepwise(supply: Supply, floor: int = -1, normal: bool = False) -> Generator[int, None, Run]:
+    """`search` a step at a time: yields the states each step takes, returns the run."""
     steps = cells(supply, normal)
     rest = _rest_points(supply)
     history: list[Back | Grouped | Classed | Masked] = []
@@ -74,8 +114,10 @@ def search(supply: Supply, floor: int = -1, normal: bool = False) -> Run:
         for cell in row:
             k = 4 * (rank - 1) + cell.suit
             limits = Limits(floor - rest[k], room[cell.suit], cell.suit == 3, supply.jokers, need)
+            taken = len(classed or grouped or layer)
             if supply.budget is not None:
-                supply.budget.spend(len(classed or grouped or layer))
+                supply.budget.spend(taken)
+            yield taken
             if classed is not None and (rank == 13 or (rank == 12 and not normal)):
                 grouped, classed = _unclassify(classed, highs), None
             if classed is not None:
@@ -501,10 +543,11 @@ def _back(entry: Back | Grouped | Classed | Masked, key: int) -> tuple[int, Choi
 def _rest_points(supply: Supply) -> list[int]:
     """rest[k]: the most points still to come after step k (hand cards, hand jokers)."""
     rest = [JOKER_POINTS * supply.jokers_hand] * 52
+    values = supply.values
     for k in range(50, -1, -1):
         rank, suit = divmod(k + 1, 4)
         i = suit * 13 + rank
-        rest[k] = rest[k + 1] + supply.hand_real[i] * VALUES[i]
+        rest[k] = rest[k + 1] + supply.hand_real[i] * values[i]
     return rest
 
 
