@@ -26,7 +26,7 @@ from domain.errors import IllegalMove
 from domain.events import Event
 from domain.gin import melds
 from domain.gin.melds.core import least_deadwood
-from domain.gin.state import GinState, Knock, codes
+from domain.gin.state import GinState, Knock, codes, drop
 
 Melds = tuple[tuple[Card, ...], ...]
 
@@ -39,15 +39,12 @@ def keep_after(hand: Sequence[Card], card: Card) -> tuple[Card, ...]:
     return tuple(c for c in hand if c != card)
 
 
-def discardable(state: GinState, hand: Sequence[Card]) -> Sequence[Card]:
+def discardable(state: GinState, hand: tuple[Card, ...]) -> tuple[Card, ...]:
     """G5.3: every card of the hand except the one taken from the discard pile this turn (the
     hand itself when none is barred)."""
     taken = state.taken
     if taken is not None and state.options.no_discard_of_taken_card:
-        if hand and hand[-1] is taken:  # just taken, so last in the hand (G5.2.1): a slice
-            return hand[:-1]
-        index = taken.index
-        return tuple([c for c in hand if c.index != index])
+        return drop(hand, taken.index)
     return hand
 
 

@@ -215,9 +215,12 @@ def _put(items: tuple[Any, ...], seat: int, item: Any) -> tuple[Any, ...]:
     return tuple(changed)
 
 
-def _drop(cards: tuple[Card, ...], index: int) -> tuple[Card, ...]:
+def drop(cards: tuple[Card, ...], index: int) -> tuple[Card, ...]:
     """`cards` without the card of `index` (compared by index: `Card.__eq__` is Python): the
-    two slices around it, found by a walk that stops there (a hand holds a card once)."""
+    two slices around it, found by a walk that stops there (a hand holds a card once). The
+    last card is looked at first: a card just drawn or taken is there (G5.2.1)."""
+    if cards and cards[-1].index == index:
+        return cards[:-1]
     for at, card in enumerate(cards):
         if card.index == index:
             return cards[:at] + cards[at + 1 :]
@@ -233,7 +236,7 @@ def _card_in(state: GinState, seat: int, card: Card, out: Changes) -> None:
 def _card_out(state: GinState, seat: int, index: int, out: Changes) -> None:
     """The card of `index` leaves `seat`'s hand (a discard, the face-down knock card): in
     `hands`, in `held` and, if it was one, in `picked`."""
-    out.hands = _put(state.hands, seat, _drop(state.hands[seat], index))
+    out.hands = _put(state.hands, seat, drop(state.hands[seat], index))
     out.held = state.held & ~(1 << (SEAT_BITS * seat + index))
     out.picked = _unpicked(state.picked, seat, index)
 
@@ -343,7 +346,7 @@ def _unpicked(
     held = picked[seat]
     if not held:
         return picked
-    kept = _drop(held, index)
+    kept = drop(held, index)
     return picked if len(kept) == len(held) else _put(picked, seat, kept)
 
 

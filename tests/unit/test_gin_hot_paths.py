@@ -9,8 +9,8 @@ for, on every state of seeded random matches: a fast path may differ in cost, ne
 - `accepted_play` returns events made once per seat and card: equal to the full path's and
   read-only.
 - `freeze` takes exact lists, tuples and dicts before the ABC checks: same values, same types.
-- `discardable` slices off the card just taken when it is last in the hand, and the fold's
-  `_drop` cuts a hand around the card that leaves it: both equal the plain filter.
+- `discardable` and the fold drop a card through `state.drop`, which slices off a last card and
+  cuts the hand around any other: both equal the plain filter.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from domain.events import SYSTEM
 from domain.frozen import FrozenDict, FrozenList, freeze
 from domain.gin.knock import discardable
 from domain.gin.moves import _other_moves, accepted_play, decide_in_full, legal_moves
-from domain.gin.state import _drop
+from domain.gin.state import drop
 from domain.shuffle import DealRng
 from tests.unit.test_gin_support import random_match
 
@@ -145,5 +145,5 @@ def test_discardable_and_drop_equal_the_plain_filter(seed: int) -> None:
                 assert tuple(discardable(state, cards)) == plain
                 barred += len(plain) < len(cards)
                 for card in cards:
-                    assert _drop(cards, card.index) == tuple(c for c in cards if c != card)
+                    assert drop(cards, card.index) == tuple(c for c in cards if c != card)
     assert barred > 10  # states with a card taken from the pile were seen, in both orders
