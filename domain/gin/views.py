@@ -70,7 +70,11 @@ def view(state: GinState, seat: int | None) -> dict[str, Any]:
     The view's dict and its `you` are its own; every other list and dict in it is read-only
     (domain/frozen.py) and shared with the views of the states around it (`_Shown`), so a
     view's cost does not grow with the rounds played or the cards in the discard pile."""
-    return _shown(state.players).render(state, seat)
+    players = state.players
+    last = _last
+    if last[0] is players:  # most calls: the match viewed last (a bot's or a client's loop)
+        return last[1].render(state, seat)
+    return _shown(players).render(state, seat)
 
 
 _PLAYING = (UPCARD_OFFER, DRAW, DISCARD)  # as moves.to_act, inlined
@@ -99,17 +103,8 @@ class _Shown:
         """The view: a copy of the hand's template (the keys in api.md's order, the values
         that change only between hands) with this move's values and `you` set."""
         h = self._hand
-        if not (
-            h[0] is state.roles
-            and h[1] is state.scores
-            and h[2] is state.rounds
-            and h[3] is state.winners
-            and h[4] is state.options
-            and h[5] == state.round
-            and h[6] == state.commitment
-            and h[7] is state.seeded
-        ):
-            h = self._new_hand(state)
+        if not (h[0] is state.roles and h[1] is state.scores and h[6] is state.commitment):
+            h = self._new_hand(state)  # see _new_hand for why these three fields suffice
         hands, discard, picked, knock = state.hands, state.discard, state.picked, state.knock
         phase = state.phase
         out: dict[str, Any] = h[8].copy()
@@ -131,12 +126,28 @@ class _Shown:
         if knock is not None:
             out["knock"] = k[1] if k[0] is knock else self._new_knock(knock)
         if seat is not None and 0 <= seat < len(state.players):
-            out["you"] = _you(state, seat, h[10][seat])
+            you = {  # the seat's own part (G1.1 role, its hand, its legal moves)
+                "seat": seat,
+                "role": h[10][seat],
+                "hand": [CODE[c.index] for c in hands[seat]],
+                "legal_moves": legal_moves(state, seat),
+            }
+            roles = state.roles
+            if roles is not None and seat == roles.advisor:
+                shown = sees_hand(state.options, roles, seat, roles.captain)
+                you["team_hand"] = codes(hands[roles.captain]) if shown else None
+            out["you"] = you
         return out
 
     def _new_hand(self, state: GinState) -> tuple[Any, ...]:
         """The template of a hand's views, its seats by hand sizes (none made yet) and each
-        seat's role (G1.1)."""
+        seat's role (G1.1).
+
+        The template's fields change only with one of three, which `render` checks: every
+        event that sets one of them sets `scores` (MatchCreated: options, seeded; RoundScored:
+        rounds; MatchFinished: winners) or `roles` and `commitment` (RolesDrawn, RoundDealt:
+        round), each to a new object, and no other event sets any of them (state.py). So two
+        states of a match with the same three objects have the same template."""
         hand: tuple[Any, ...] = (
             state.roles,
             state.scores,
@@ -211,10 +222,28 @@ def _pile_codes(
 
 
 @by_identity(1024)
+def _remembered(players: tuple[Any, ...]) -> _Shown:
+    return _Shown()
+
+
 def _shown(players: tuple[Any, ...]) -> _Shown:
     """The view parts of a match, found by its players tuple: one object for the whole match
-    (MatchCreated makes it; every later state passes it on), so its identity names the match."""
-    return _Shown()
+    (MatchCreated makes it; every later state passes it on), so its identity names the match.
+    The last one found is also kept in `_last`, which `view` reads without a call."""
+    global _last
+    shown = _remembered(players)
+    _last = (players, shown)  # one tuple, replaced whole: a reader sees a matching pair
+    return shown
+
+
+def _forget() -> None:
+    """Forget every match's view parts (tests: a view rendered with nothing remembered)."""
+    global _last
+    _last = (None, None)
+    _remembered.cache_clear()
+
+
+_last: tuple[Any, Any] = (None, None)
 
 
 def _template(state: GinState) -> dict[str, Any]:
@@ -287,21 +316,6 @@ def _public_knock(knock: Knock) -> dict[str, Any]:
         "count": knock.count,
         "gin": knock.gin,
     }
-
-
-def _you(state: GinState, seat: int, role: str | None) -> dict[str, Any]:
-    """The seat's own part: its role this hand (G1.1), its hand and its legal moves."""
-    roles = state.roles
-    you: dict[str, Any] = {
-        "seat": seat,
-        "role": role,
-        "hand": [CODE[c.index] for c in state.hands[seat]],
-        "legal_moves": legal_moves(state, seat),
-    }
-    if roles is not None and seat == roles.advisor:
-        shown = sees_hand(state.options, roles, seat, roles.captain)
-        you["team_hand"] = codes(state.hands[roles.captain]) if shown else None
-    return you
 
 
 def event_view(before: GinState, event: Event, seat: int | None) -> dict[str, Any]:

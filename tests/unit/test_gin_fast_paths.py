@@ -101,7 +101,7 @@ def test_shared_view_parts_render_as_a_fresh_view() -> None:
     fresh = []
     for state in interleaved:
         for seat in (0, 1, 2, None):
-            views._shown.cache_clear()
+            views._forget()
             fresh.append(json.dumps(gin.view(state, seat)))
     assert remembered == fresh
 
@@ -110,7 +110,7 @@ def _fresh_views(states: list[GinState]) -> list[str]:
     fresh = []
     for state in states:
         for seat in (0, 1, 2, None):
-            views._shown.cache_clear()
+            views._forget()
             fresh.append(json.dumps(gin.view(state, seat)))
     return fresh
 
@@ -121,7 +121,7 @@ def test_view_parts_remembered_out_of_play_order_render_as_a_fresh_view() -> Non
     fresh one."""
     _, states = random_match(13, {"target_score": 60})
     mixed = states[::-1] + random.Random(13).sample(states, len(states))
-    views._shown.cache_clear()
+    views._forget()
     assert _views_along(mixed) == _fresh_views(mixed)
 
 
