@@ -2,6 +2,7 @@
 `legal_moves` alone, in one run.
 
     python bench/views.py [--quick] [--runs R] [--matches M] [--serialize] [--cpu]
+                          [--reference REV]
 
 Each pass plays `--matches` seeded three-hand-gin matches to the end (target 100, so many
 rounds per match: the view's cost must not grow with the rounds played). Through views: the
@@ -11,24 +12,40 @@ SYSTEM moves (deal, score) are applied as the workers would. Prints min / median
 hands per second over the passes, and the ratio of the medians. With `--cpu` a pass is timed
 by this process's CPU time instead of the wall clock: on a machine shared with other work the
 wall clock also counts the time other processes held the core.
+
+With `--reference REV` every pass is also played, through `legal_moves`, by the domain of an
+earlier commit (a git worktree of REV in a temporary folder, in a subprocess, timed there),
+interleaved with this commit's passes: how fast this machine is at this hour, measured in the
+same run. Issue 14's target, 1,000 hands/s through views, was set when the code of `0d478ee`
+played 334 hands/s through `legal_moves` on this machine; so the target is a ratio of
+1000 / 334 = 3.0 to that reference, whatever the hour:
+
+    python bench/views.py --cpu --reference 0d478ee
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# The checkout whose domain is played: this one, or a reference worktree (`--reference`).
+sys.path.insert(
+    0, os.environ.get("DEADWOOD_BENCH_ROOT") or str(Path(__file__).resolve().parents[1])
+)
 
 from domain import gin
 from domain.events import SYSTEM
 from domain.replay import fold
 
+HERE = Path(__file__).resolve()
 PLAYERS = [{"name": "a"}, {"name": "b"}, {"name": "c"}]
 SERIALIZE = False
 CLOCK = time.perf_counter
@@ -65,11 +82,32 @@ def one_pass(matches: int, through_views: bool, first_seed: int) -> float:
     return hands / (CLOCK() - started)
 
 
-def row(name: str, rates: list[float]) -> str:
+def reference_pass(worktree: Path, matches: int, first_seed: int, cpu: bool) -> float:
+    """One pass through `legal_moves` by the reference commit's domain, in a subprocess (its
+    own modules; the pass is timed inside it, so starting Python is not counted)."""
+    command = [sys.executable, str(HERE), "--one-pass", str(first_seed), "--matches", str(matches)]
+    env = {**os.environ, "DEADWOOD_BENCH_ROOT": str(worktree), "PYTHONHASHSEED": "0"}
+    done = subprocess.run(
+        [*command, *(["--cpu"] if cpu else [])], env=env, capture_output=True, text=True, check=True
+    )
+    return float(done.stdout.strip())
+
+
+def worktree_of(rev: str, into: str) -> Path:
+    """A detached git worktree of `rev` of this repository under `into`."""
+    path = Path(into) / "reference"
+    git = ["git", "-C", str(HERE.parents[1])]
+    subprocess.run(
+        [*git, "worktree", "add", "--detach", str(path), rev], check=True, capture_output=True
+    )
+    return path
+
+
+def row(name: str, rates: list[float], digits: int = 0) -> str:
     ordered = sorted(rates)
     p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
-    med = statistics.median(ordered)
-    return f"{name:<16} {ordered[0]:>8.0f} {med:>8.0f} {p99:>8.0f} {ordered[-1]:>8.0f}"
+    cells = (ordered[0], statistics.median(ordered), p99, ordered[-1])
+    return f"{name:<24}" + "".join(f" {cell:>8.{digits}f}" for cell in cells)
 
 
 def main() -> int:
@@ -79,27 +117,69 @@ def main() -> int:
     parser.add_argument("--matches", type=int, default=6)
     parser.add_argument("--serialize", action="store_true", help="json.dumps every view too")
     parser.add_argument("--cpu", action="store_true", help="time passes by process CPU time")
+    parser.add_argument("--reference", metavar="REV", help="also play REV through legal_moves")
+    parser.add_argument("--one-pass", type=int, metavar="SEED", help=argparse.SUPPRESS)
     args = parser.parse_args()
     global SERIALIZE, CLOCK
     SERIALIZE = args.serialize
     if args.cpu:
         CLOCK = time.process_time
     runs, matches = (3, 2) if args.quick else (args.runs, args.matches)
-    results: dict[str, list[float]] = {"legal_moves": [], "views": []}
-    for run in range(runs):
-        results["legal_moves"].append(one_pass(matches, False, 100 * run))
-        results["views"].append(one_pass(matches, True, 100 * run))
+    if args.one_pass is not None:  # a reference pass, run by `reference_pass`
+        print(one_pass(matches, False, args.one_pass))
+        return 0
+    with tempfile.TemporaryDirectory(prefix="deadwood-bench-") as scratch:
+        worktree = worktree_of(args.reference, scratch) if args.reference else None
+        try:
+            results = passes(runs, matches, args.reference, worktree, args.cpu)
+        finally:
+            if worktree is not None:
+                subprocess.run(
+                    [
+                        "git",
+                        "-C",
+                        str(HERE.parents[1]),
+                        "worktree",
+                        "remove",
+                        "--force",
+                        str(worktree),
+                    ],
+                    check=False,
+                    capture_output=True,
+                )
     print(
         f"random three-hand-gin play, {matches} matches to 100 points per pass, {runs} passes"
         + (", every view serialized" if SERIALIZE else "")
         + (", CPU time" if args.cpu else ", wall clock")
     )
-    print(f"{'hands/s':<16} {'min':>8} {'median':>8} {'p99':>8} {'max':>8}")
+    print(f"{'hands/s':<24} {'min':>8} {'median':>8} {'p99':>8} {'max':>8}")
     for name, rates in results.items():
         print(row(name, rates))
-    ratio = statistics.median(results["views"]) / statistics.median(results["legal_moves"])
-    print(f"views / legal_moves (medians): {ratio:.2f}")
+    views = statistics.median(results["views"])
+    print(f"views / legal_moves (medians): {views / statistics.median(results['legal_moves']):.2f}")
+    if args.reference:
+        reference = results[f"{args.reference} legal_moves"]
+        ratio = views / statistics.median(reference)
+        print(f"views / {args.reference} legal_moves (medians): {ratio:.2f}")
+        paired = [ours / theirs for ours, theirs in zip(results["views"], reference, strict=True)]
+        print(row("  the same, pass by pass", paired, 2))
     return 0
+
+
+def passes(
+    runs: int, matches: int, rev: str | None, worktree: Path | None, cpu: bool
+) -> dict[str, list[float]]:
+    """The hands/s of every pass, by name; the reference's pass follows each of ours."""
+    results: dict[str, list[float]] = {"legal_moves": [], "views": []}
+    reference = f"{rev} legal_moves"
+    if worktree is not None:
+        results[reference] = []
+    for run in range(runs):
+        results["legal_moves"].append(one_pass(matches, False, 100 * run))
+        results["views"].append(one_pass(matches, True, 100 * run))
+        if worktree is not None:
+            results[reference].append(reference_pass(worktree, matches, 100 * run, cpu))
+    return results
 
 
 if __name__ == "__main__":

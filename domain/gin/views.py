@@ -71,9 +71,9 @@ def view(state: GinState, seat: int | None) -> dict[str, Any]:
     (domain/frozen.py) and shared with the views of the states around it (`_Shown`), so a
     view's cost does not grow with the rounds played or the cards in the discard pile."""
     players = state.players
-    last = _last
-    if last[0] is players:  # most calls: the match viewed last (a bot's or a client's loop)
-        return last[1].render(state, seat)
+    last_players, last = _last
+    if last_players is players and last is not None:  # most calls: the match viewed last
+        return last.render(state, seat)
     return _shown(players).render(state, seat)
 
 
@@ -243,7 +243,7 @@ def _forget() -> None:
     _remembered.cache_clear()
 
 
-_last: tuple[Any, Any] = (None, None)
+_last: tuple[Any, _Shown | None] = (None, None)
 
 
 def _template(state: GinState) -> dict[str, Any]:
