@@ -135,35 +135,6 @@ class _Draft:
 _new = object.__new__
 
 
-def _draft(state: GinState) -> Any:
-    """A draft of the next state: every field of `state`, as is (`evolve` sets `version`)."""
-    new: Any = _new(_Draft)
-    new.phase = state.phase
-    new.options = state.options
-    new.players = state.players
-    new.seeded = state.seeded
-    new.seed = state.seed
-    new.deal_key = state.deal_key
-    new.salt_key = state.salt_key
-    new.round = state.round
-    new.roles = state.roles
-    new.hands = state.hands
-    new.held = state.held
-    new.stock = state.stock
-    new.discard = state.discard
-    new.turn = state.turn
-    new.stock_only = state.stock_only
-    new.taken = state.taken
-    new.picked = state.picked
-    new.knock = state.knock
-    new.commitment = state.commitment
-    new.scores = state.scores
-    new.rounds = state.rounds
-    new.winners = state.winners
-    new.advice = state.advice
-    return new
-
-
 def initial_state() -> GinState:
     """The state before MatchCreated."""
     return GinState()
@@ -404,7 +375,30 @@ _FOLD: dict[str, Callable[[GinState, Mapping[str, Any], Changes], None]] = {
 def evolve(state: GinState, event: Event) -> GinState:
     """Fold one recorded event into the state: a draft copy of its fields, updated by the
     event's step (an unknown event type changes nothing) and given the next version."""
-    new = _draft(state)
+    new: Any = _new(_Draft)  # a draft of the next state: every field of `state`, as is
+    new.phase = state.phase
+    new.options = state.options
+    new.players = state.players
+    new.seeded = state.seeded
+    new.seed = state.seed
+    new.deal_key = state.deal_key
+    new.salt_key = state.salt_key
+    new.round = state.round
+    new.roles = state.roles
+    new.hands = state.hands
+    new.held = state.held
+    new.stock = state.stock
+    new.discard = state.discard
+    new.turn = state.turn
+    new.stock_only = state.stock_only
+    new.taken = state.taken
+    new.picked = state.picked
+    new.knock = state.knock
+    new.commitment = state.commitment
+    new.scores = state.scores
+    new.rounds = state.rounds
+    new.winners = state.winners
+    new.advice = state.advice
     step = _FOLD.get(event.type)
     if step is not None:
         step(state, event.data, new)

@@ -119,7 +119,9 @@ class _Shown:
         out["discard_top"] = CODE[discard[-1].index] if discard else None
         out["discard_size"] = len(discard)
         d = self._discard
-        out["discard_pile"] = d[1] if d[0] is discard else self._new_discard(discard)
+        if d[0] is not discard:  # a card went on or came off the pile (G5.2): from the last
+            d = self._discard = (discard, _pile_codes(d[0], d[1], discard))
+        out["discard_pile"] = d[1]
         p = self._picked
         out["picked"] = p[1] if p[0] is picked else self._new_picked(picked)
         k = self._knock
@@ -163,15 +165,6 @@ class _Shown:
         )
         self._hand = hand
         return hand
-
-    def _new_discard(self, discard: tuple[Card, ...]) -> FrozenList:
-        """Rendered from the last one when a card went on or came off the top (G5.2: a
-        discard, a draw from the pile), so most moves copy the codes instead of looking each
-        card up again."""
-        d = self._discard
-        made = _pile_codes(d[0], d[1], discard)
-        self._discard = (discard, made)
-        return made
 
     def _new_picked(self, picked: tuple[tuple[Card, ...], ...]) -> FrozenList:
         """A copy of the last list with the seats whose tuple was replaced rendered again (a
