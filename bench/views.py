@@ -97,9 +97,11 @@ def worktree_of(rev: str, into: str) -> Path:
     """A detached git worktree of `rev` of this repository under `into`."""
     path = Path(into) / "reference"
     git = ["git", "-C", str(HERE.parents[1])]
-    subprocess.run(
-        [*git, "worktree", "add", "--detach", str(path), rev], check=True, capture_output=True
+    done = subprocess.run(
+        [*git, "worktree", "add", "--detach", str(path), rev], capture_output=True, text=True
     )
+    if done.returncode != 0:  # an unknown revision, a shallow clone, no git
+        raise SystemExit(f"--reference {rev}: git worktree add failed: {done.stderr.strip()}")
     return path
 
 
