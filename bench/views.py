@@ -46,6 +46,7 @@ from domain.events import SYSTEM
 from domain.replay import fold
 
 HERE = Path(__file__).resolve()
+GIT = ["git", "-C", str(HERE.parents[1])]
 PLAYERS = [{"name": "a"}, {"name": "b"}, {"name": "c"}]
 SERIALIZE = False
 CLOCK = time.perf_counter
@@ -96,9 +97,8 @@ def reference_pass(worktree: Path, matches: int, first_seed: int, cpu: bool) -> 
 def worktree_of(rev: str, into: str) -> Path:
     """A detached git worktree of `rev` of this repository under `into`."""
     path = Path(into) / "reference"
-    git = ["git", "-C", str(HERE.parents[1])]
     done = subprocess.run(
-        [*git, "worktree", "add", "--detach", str(path), rev], capture_output=True, text=True
+        [*GIT, "worktree", "add", "--detach", str(path), rev], capture_output=True, text=True
     )
     if done.returncode != 0:  # an unknown revision, a shallow clone, no git
         raise SystemExit(f"--reference {rev}: git worktree add failed: {done.stderr.strip()}")
@@ -137,17 +137,7 @@ def main() -> int:
         finally:
             if worktree is not None:
                 subprocess.run(
-                    [
-                        "git",
-                        "-C",
-                        str(HERE.parents[1]),
-                        "worktree",
-                        "remove",
-                        "--force",
-                        str(worktree),
-                    ],
-                    check=False,
-                    capture_output=True,
+                    [*GIT, "worktree", "remove", "--force", str(worktree)], capture_output=True
                 )
     print(
         f"random three-hand-gin play, {matches} matches to 100 points per pass, {runs} passes"
