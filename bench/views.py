@@ -15,8 +15,8 @@ wall clock also counts the time other processes held the core.
 
 With `--reference REV` every pass is also played, through `legal_moves`, by the domain of an
 earlier commit (a git worktree of REV in a temporary folder, in a subprocess, timed there),
-interleaved with this commit's passes: how fast this machine is at this hour, measured in the
-same run. Issue 14's target, 1,000 hands/s through views, was set when the code of `0d478ee`
+match by match in turn with this commit's: how fast this machine is at this hour, measured in
+the same run. Issue 14's target, 1,000 hands/s through views, was set when the code of `0d478ee`
 played 334 hands/s through `legal_moves` on this machine; so the target is a ratio of
 1000 / 334 = 3.0 to that reference, whatever the hour:
 
@@ -77,21 +77,41 @@ def play(seed: int, through_views: bool) -> int:
     return hands
 
 
-def one_pass(matches: int, through_views: bool, first_seed: int) -> float:
+def timed(seed: int, through_views: bool) -> tuple[int, float]:
+    """One match: its hands and the seconds it took."""
     started = CLOCK()
-    hands = sum(play(first_seed + i, through_views) for i in range(matches))
-    return hands / (CLOCK() - started)
+    hands = play(seed, through_views)
+    return hands, CLOCK() - started
 
 
-def reference_pass(worktree: Path, matches: int, first_seed: int, cpu: bool) -> float:
-    """One pass through `legal_moves` by the reference commit's domain, in a subprocess (its
-    own modules; the pass is timed inside it, so starting Python is not counted)."""
-    command = [sys.executable, str(HERE), "--one-pass", str(first_seed), "--matches", str(matches)]
-    env = {**os.environ, "DEADWOOD_BENCH_ROOT": str(worktree), "PYTHONHASHSEED": "0"}
-    done = subprocess.run(
-        [*command, *(["--cpu"] if cpu else [])], env=env, capture_output=True, text=True, check=True
-    )
-    return float(done.stdout.strip())
+class Reference:
+    """The reference commit's domain in a subprocess (`--serve`: its own modules), playing
+    one match through `legal_moves` per request; the match is timed inside it, so the pipe
+    and starting Python are not counted."""
+
+    def __init__(self, worktree: Path, cpu: bool) -> None:
+        env = {**os.environ, "DEADWOOD_BENCH_ROOT": str(worktree)}
+        command = [sys.executable, str(HERE), "--serve", *(["--cpu"] if cpu else [])]
+        self._process = subprocess.Popen(
+            command, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+
+    def timed(self, seed: int) -> tuple[int, float]:
+        assert self._process.stdin is not None and self._process.stdout is not None
+        self._process.stdin.write(f"{seed}\n")
+        self._process.stdin.flush()
+        hands, seconds = self._process.stdout.readline().split()
+        return int(hands), float(seconds)
+
+    def close(self) -> None:
+        self._process.communicate()
+
+
+def serve() -> None:
+    """`--serve`: a seed per line in, "hands seconds" of that match through `legal_moves` out."""
+    for line in sys.stdin:
+        hands, seconds = timed(int(line), False)
+        print(hands, seconds, flush=True)
 
 
 def worktree_of(rev: str, into: str) -> Path:
@@ -120,21 +140,24 @@ def main() -> int:
     parser.add_argument("--serialize", action="store_true", help="json.dumps every view too")
     parser.add_argument("--cpu", action="store_true", help="time passes by process CPU time")
     parser.add_argument("--reference", metavar="REV", help="also play REV through legal_moves")
-    parser.add_argument("--one-pass", type=int, metavar="SEED", help=argparse.SUPPRESS)
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     global SERIALIZE, CLOCK
     SERIALIZE = args.serialize
     if args.cpu:
         CLOCK = time.process_time
     runs, matches = (3, 2) if args.quick else (args.runs, args.matches)
-    if args.one_pass is not None:  # a reference pass, run by `reference_pass`
-        print(one_pass(matches, False, args.one_pass))
+    if args.serve:  # the reference's side of `Reference`
+        serve()
         return 0
     with tempfile.TemporaryDirectory(prefix="deadwood-bench-") as scratch:
         worktree = worktree_of(args.reference, scratch) if args.reference else None
+        reference = None if worktree is None else Reference(worktree, args.cpu)
         try:
-            results = passes(runs, matches, args.reference, worktree, args.cpu)
+            results = passes(runs, matches, args.reference, reference)
         finally:
+            if reference is not None:
+                reference.close()
             if worktree is not None:
                 subprocess.run(
                     [*GIT, "worktree", "remove", "--force", str(worktree)], capture_output=True
@@ -150,27 +173,34 @@ def main() -> int:
     views = statistics.median(results["views"])
     print(f"views / legal_moves (medians): {views / statistics.median(results['legal_moves']):.2f}")
     if args.reference:
-        reference = results[f"{args.reference} legal_moves"]
-        ratio = views / statistics.median(reference)
+        theirs = results[f"{args.reference} legal_moves"]
+        ratio = views / statistics.median(theirs)
         print(f"views / {args.reference} legal_moves (medians): {ratio:.2f}")
-        paired = [ours / theirs for ours, theirs in zip(results["views"], reference, strict=True)]
+        paired = [a / b for a, b in zip(results["views"], theirs, strict=True)]
         print(row("  the same, pass by pass", paired, 2))
     return 0
 
 
 def passes(
-    runs: int, matches: int, rev: str | None, worktree: Path | None, cpu: bool
+    runs: int, matches: int, rev: str | None, reference: Reference | None
 ) -> dict[str, list[float]]:
-    """The hands/s of every pass, by name; the reference's pass follows each of ours."""
-    results: dict[str, list[float]] = {"legal_moves": [], "views": []}
-    reference = f"{rev} legal_moves"
-    if worktree is not None:
-        results[reference] = []
+    """The hands/s of every pass, by name. The rows take turns match by match (ours through
+    `legal_moves`, ours through views, the reference's), so a change in the machine's speed
+    meets all of them alike."""
+    names = ["legal_moves", "views"] + ([] if reference is None else [f"{rev} legal_moves"])
+    results: dict[str, list[float]] = {name: [] for name in names}
     for run in range(runs):
-        results["legal_moves"].append(one_pass(matches, False, 100 * run))
-        results["views"].append(one_pass(matches, True, 100 * run))
-        if worktree is not None:
-            results[reference].append(reference_pass(worktree, matches, 100 * run, cpu))
+        hands = dict.fromkeys(names, 0)
+        seconds = dict.fromkeys(names, 0.0)
+        for seed in range(100 * run, 100 * run + matches):
+            played = [timed(seed, False), timed(seed, True)]
+            if reference is not None:
+                played.append(reference.timed(seed))
+            for name, (count, took) in zip(names, played, strict=True):
+                hands[name] += count
+                seconds[name] += took
+        for name in names:
+            results[name].append(hands[name] / seconds[name])
     return results
 
 
