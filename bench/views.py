@@ -25,8 +25,7 @@ played 334 hands/s through `legal_moves` on this machine; so the target is a rat
 The two codes spend their time in different places (the reference per move, this one more
 per view), so their ratio differs from game to game: a pass of few matches varies by its
 seeds. With 14 matches a pass, the passes of one run still spread by about 10% here, most of
-it the reference's own rate (it makes far more objects per move, so it is the one the machine's
-load moves most).
+it in the reference's own rate (one run: 114-137 hands/s, against 423-452 through our views).
 """
 
 from __future__ import annotations
