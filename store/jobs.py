@@ -179,12 +179,14 @@ class Queues:
         """A started job is live while the worker running it is: its rq worker record exists
         and, when that worker is on this host, its process does. (A worker killed with -9
         leaves the job STARTED and its record in place until the heartbeat TTL runs out,
-        and rq notices the abandoned job only then, at a maintenance pass.)"""
+        and rq notices the abandoned job only then, at a maintenance pass.) A record marked
+        dead is not live either: an rq worker that quit when Redis went away is marked so
+        once Redis is back, while the process that ran it, alive, starts a new one."""
         if not job.worker_name:
             return True
         key = Worker.redis_worker_namespace_prefix + job.worker_name
         worker = Worker.find_by_key(key, connection=self.connection, serializer=JSONSerializer)
-        if worker is None:
+        if worker is None or worker.death_date is not None:  # gone, or buried (workers/run.py)
             return False
         if worker.hostname == socket.gethostname() and worker.pid:
             try:

@@ -82,6 +82,21 @@ def run_workers(
             _wait_for_redis(connection)
         except StopRequested:
             return
+        restarted(worker)
+
+
+def restarted(worker: BaseWorker) -> list[str]:
+    """Once Redis is back after `worker` quit: mark it dead (its own teardown could not), so
+    the job it was running counts as lost, not live (store/jobs.py), and reconcile at once, as
+    at any worker start. Without this, a job in flight when Redis went away waits for the
+    timer, or, while the dead worker's record outlives it, for its heartbeat TTL."""
+    try:
+        worker.register_death()  # type: ignore[no-untyped-call]
+    except redis.RedisError as error:
+        log.warning("could not mark the stopped rq worker dead: %s", error)
+    enqueued = reconcile_once()
+    log.info("reconciler at restart: %d job(s) enqueued", len(enqueued))
+    return enqueued
 
 
 def _stop(signum: int, frame: object) -> None:

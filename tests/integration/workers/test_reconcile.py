@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 import redis
-from rq import Queue
-from rq.job import Job
+from rq import Queue, SimpleWorker
+from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
 from store.jobs import BOTS_LOW, QUEUES, bot_job_id
@@ -74,6 +74,32 @@ def test_live_jobs_and_finished_matches_are_left_alone(
     burst(redis_client)
     assert all(_finished(service, m) for m in matches)
     assert reconcile(service) == []
+
+
+def test_a_job_running_when_its_worker_quit_runs_again_once_the_worker_restarts(
+    service: MatchService, redis_client: redis.Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Redis went away while an rq worker ran a job: the worker quit, its record stayed, its
+    process lives on to start a new worker (workers/run.py). The job is live to the
+    reconciler until `run.restarted` marks that worker dead, and it is enqueued at once then,
+    not at the next timer pass (found by tests/e2e/test_supervised_up.py)."""
+    players = [{"name": n, "bot": "hasty"} for n in "abc"]
+    created = service.create_match(GIN, players, {"target_score": 25}, 4, "rec-quit", "f")
+    job_id = bot_job_id(created.match_id, created.version)
+    queue = Queue(BOTS_LOW, connection=redis_client, serializer=JSONSerializer)
+    quit_worker = SimpleWorker([queue], connection=redis_client, serializer=JSONSerializer)
+    quit_worker.register_birth()
+    redis_client.lrem(queue.key, 0, job_id)  # the worker took it ...
+    job = Job.fetch(job_id, connection=redis_client, serializer=JSONSerializer)
+    job.worker_name = quit_worker.name
+    job.save()
+    job.set_status(JobStatus.STARTED)  # ... and was running it when Redis went away
+    assert reconcile(service) == []  # its record is there and its process (this one) lives
+    monkeypatch.setattr(run, "_service", lambda: service)
+    assert run.restarted(quit_worker) == [job_id]
+    assert queue.get_job_ids() == [job_id]
+    burst(redis_client)
+    assert _finished(service, created.match_id)
 
 
 def test_worker_main_reconciles_at_start(
