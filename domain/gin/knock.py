@@ -35,10 +35,6 @@ def _sorted(cards: Sequence[Card]) -> tuple[Card, ...]:
     return tuple(sorted(cards))
 
 
-def keep_after(hand: Sequence[Card], card: Card) -> tuple[Card, ...]:
-    return tuple(c for c in hand if c != card)
-
-
 def discardable(state: GinState, hand: tuple[Card, ...]) -> tuple[Card, ...]:
     """G5.3: every card of the hand except the one taken from the discard pile this turn (the
     hand itself when none is barred)."""
@@ -65,8 +61,7 @@ def knock_among(state: GinState, full: int, free: Sequence[Card]) -> tuple[Card,
 
 def check_knock(state: GinState, seat: int, card: Card) -> tuple[Card, ...]:
     """G6.2 / G5.5: refuse a knock over the limit (no penalty); the 10 cards kept."""
-    hand = state.hands[seat]
-    keep = keep_after(hand, card)
+    keep = drop(state.hands[seat], card.index)
     count = melds.deadwood(keep)
     limit = state.options.knock_limit
     if count > limit:

@@ -94,7 +94,7 @@ class _Shown:
 
     def __init__(self) -> None:
         none = (None, None)
-        self._hand: tuple[Any, ...] = (None,) * 11
+        self._hand: tuple[Any, ...] = (None,) * 6
         self._discard: tuple[Any, Any] = none
         self._picked: tuple[Any, Any] = none
         self._knock: tuple[Any, Any] = none
@@ -103,18 +103,18 @@ class _Shown:
         """The view: a copy of the hand's template (the keys in api.md's order, the values
         that change only between hands) with this move's values and `you` set."""
         h = self._hand
-        if not (h[0] is state.roles and h[1] is state.scores and h[6] is state.commitment):
+        if not (h[0] is state.roles and h[1] is state.scores and h[2] is state.commitment):
             h = self._new_hand(state)  # see _new_hand for why these three fields suffice
         hands, discard, picked, knock = state.hands, state.discard, state.picked, state.knock
         phase = state.phase
-        out: dict[str, Any] = h[8].copy()
+        out: dict[str, Any] = h[3].copy()
         out["version"] = state.version
         out["status"] = "finished" if phase == FINISHED else "active"
         out["phase"] = phase._value_
         out["turn"] = state.turn if phase in _PLAYING else None
         sizes = (len(hands[0]), len(hands[1]), len(hands[2]))  # 2 or 3 sizes a hand (G5.2)
-        seats = h[9].get(sizes)
-        out["seats"] = _seats(state, h[9], sizes, h[10]) if seats is None else seats
+        seats = h[4].get(sizes)
+        out["seats"] = _seats(state, h[4], sizes, h[5]) if seats is None else seats
         out["stock_size"] = len(state.stock)
         out["discard_top"] = CODE[discard[-1].index] if discard else None
         out["discard_size"] = len(discard)
@@ -130,7 +130,7 @@ class _Shown:
         if seat is not None and 0 <= seat < len(state.players):
             you = {  # the seat's own part (G1.1 role, its hand, its legal moves)
                 "seat": seat,
-                "role": h[10][seat],
+                "role": h[5][seat],
                 "hand": [CODE[c.index] for c in hands[seat]],
                 "legal_moves": legal_moves(state, seat),
             }
@@ -142,8 +142,8 @@ class _Shown:
         return out
 
     def _new_hand(self, state: GinState) -> tuple[Any, ...]:
-        """The template of a hand's views, its seats by hand sizes (none made yet) and each
-        seat's role (G1.1).
+        """The three fields the part was made from, the template of a hand's views, its seats
+        by hand sizes (none made yet) and each seat's role (G1.1).
 
         The template's fields change only with one of three, which `render` checks: every
         event that sets one of them sets `scores` (MatchCreated: options, seeded; RoundScored:
@@ -153,12 +153,7 @@ class _Shown:
         hand: tuple[Any, ...] = (
             state.roles,
             state.scores,
-            state.rounds,
-            state.winners,
-            state.options,
-            state.round,
             state.commitment,
-            state.seeded,
             _template(state),
             {},  # the seats part by hand sizes
             _role_names(state.roles, len(state.players)),
