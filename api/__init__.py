@@ -9,11 +9,17 @@ Configuration (each key may come from `test_config`; the environment gives the d
     MAX_BODY_BYTES            65536 (api.md: 413 over 64 KiB)
     MAX_REPLAY_BYTES          8 MiB for POST /v1/replays
     SSE_HEARTBEAT_SECONDS     10 (api.md promises a heartbeat at least every 15 s: 5 s to spare)
-    SSE_MAX_SECONDS           0: a stream stays open while the client holds it; > 0 ends it
-                              after that many seconds (clients resume with Last-Event-ID)
+    SSE_MAX_SECONDS           3600: a stream ends after that many seconds (clients resume
+                              with Last-Event-ID); 0: it stays open while the client holds it
+    SSE_MAX_STREAMS           200 live streams per process, SSE_MAX_STREAMS_PER_ADDRESS 16
+                              per client network, SSE_MAX_STREAMS_PER_TOKEN 4 (api/streams.py)
+    REDIS_MAX_CONNECTIONS     100: the pool of ordinary requests (streams have their own)
+    HINT_CONCURRENCY          1 hint worked out at once per process; HINT_WAIT_SECONDS 2.0
+                              for a turn, else 503 hints_busy (api/bots.py)
     REPLAY_CPU_SECONDS        1.0 and REPLAY_CPU_SECONDS_PER_EVENT 0.002: the CPU time a
                               replay check may use (422 replay_too_costly beyond it)
-    RATELIMIT_CREATE / RATELIMIT_MOVES   e.g. "30 per minute"; unset: no limit (api/ratelimit.py)
+    RATELIMIT_CREATE / RATELIMIT_MOVES / RATELIMIT_HINTS   e.g. "30 per minute"; unset: no
+                              limit (api/ratelimit.py)
     CORS_ORIGINS              origins allowed from a browser; unset: none (api/cors.py)
     TESTING                   allows the development token pepper (store.connection)
 
@@ -52,7 +58,13 @@ DEFAULTS: dict[str, Any] = {
     "MAX_BODY_BYTES": 64 * 1024,
     "MAX_REPLAY_BYTES": 8 * 1024 * 1024,
     "SSE_HEARTBEAT_SECONDS": 10.0,
-    "SSE_MAX_SECONDS": 0.0,
+    "SSE_MAX_SECONDS": 3600.0,
+    "SSE_MAX_STREAMS": 200,
+    "SSE_MAX_STREAMS_PER_ADDRESS": 16,
+    "SSE_MAX_STREAMS_PER_TOKEN": 4,
+    "REDIS_MAX_CONNECTIONS": 100,
+    "HINT_CONCURRENCY": 1,
+    "HINT_WAIT_SECONDS": 2.0,
     "REPLAY_CPU_SECONDS": 1.0,
     "REPLAY_CPU_SECONDS_PER_EVENT": 0.002,
     "JSON_SORT_KEYS": False,
@@ -81,6 +93,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         "api": api,
         "service": app.config.get("SERVICE") or _service(app),
     }
+    _stream_limits(app)
     ratelimit.init_app(app, app.extensions["deadwood"]["service"])
     cors.init_app(app)
     return app
@@ -127,11 +140,29 @@ def _service(app: Flask) -> Any:
     url = app.config.get("REDIS_URL") or redis_url()
     queue = app.config.get("QUEUE_URL") or os.environ.get("QUEUE_URL") or queue_url()
     cluster = bool(app.config.get("REDIS_CLUSTER", cluster_enabled()))
-    store = store_client(url, cluster=cluster)
+    most = int(app.config["REDIS_MAX_CONNECTIONS"])
+    store = store_client(url, cluster=cluster, max_connections=most)
     queue_redis = store if queue == url and not cluster else redis.Redis.from_url(queue)
     pepper = pepper_from_env(allow_dev=bool(app.config.get("TESTING")))
     return MatchService(
         store, queue_redis=queue_redis, pepper=pepper, durability=durability_from_env()
+    )
+
+
+def _stream_limits(app: Flask) -> None:
+    """Live streams' own Redis pool and their caps (api/streams.py)."""
+    from api.streams import StreamLimits, blocking_twin
+
+    service = app.extensions["deadwood"]["service"]
+    per_process = int(app.config["SSE_MAX_STREAMS"])
+    heartbeat = float(app.config["SSE_HEARTBEAT_SECONDS"])
+    app.extensions["deadwood"]["stream_reader"] = blocking_twin(service.redis, per_process + 2)
+    app.extensions["deadwood"]["streams"] = StreamLimits(
+        service.queues.connection,
+        per_process=per_process,
+        per_address=int(app.config["SSE_MAX_STREAMS_PER_ADDRESS"]),
+        per_token=int(app.config["SSE_MAX_STREAMS_PER_TOKEN"]),
+        lease_seconds=3 * max(1.0, heartbeat),
     )
 
 

@@ -65,6 +65,12 @@ def caller_seat(match_id: str) -> int | None:
     return seat
 
 
+def bearer_token() -> str | None:
+    """The token of a well-formed `Authorization: Bearer <token>` header (None otherwise)."""
+    found = _BEARER.fullmatch(request.headers.get("Authorization") or "")
+    return None if found is None else found.group(1)
+
+
 def seat_required(match_id: str) -> int:
     """The caller's seat; a spectator may not act (403 forbidden)."""
     seat = caller_seat(match_id)

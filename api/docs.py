@@ -20,7 +20,14 @@ PROBLEM_DESCRIPTIONS = {
         "idempotency_key_reused or, for replays, invalid_log (with `event`) and "
         "replay_too_costly"
     ),
-    503: "store_unavailable: the event store does not answer",
+    429: (
+        "rate_limited or, for live streams, stream_limit: too many at once from this caller "
+        "(`Retry-After` and `retry_after` say when to try again)"
+    ),
+    503: (
+        "store_unavailable: the event store does not answer; streams_full or hints_busy: "
+        "the server holds its most live streams or hints at once (`Retry-After`)"
+    ),
 }
 
 

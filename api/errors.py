@@ -65,6 +65,9 @@ TITLES = {
     "match_in_progress": "The match is still in progress",
     "invalid_log": "The log does not follow the rules",
     "replay_too_costly": "Checking the log took more CPU time than its budget",
+    "stream_limit": "Too many live streams from this caller",
+    "streams_full": "This server holds its most live streams",
+    "hints_busy": "This server is busy working out hints",
     "bad_request": "The request could not be read",
     "not_found": "No such resource",
     "method_not_allowed": "Method not allowed",
@@ -145,7 +148,11 @@ def handle_rules_error(exc: RulesError) -> Response:
 
 
 def handle_api_error(exc: ApiError) -> Response:
-    return problem(exc.status, exc.code, exc.detail, **exc.extra)
+    """The problem; a `retry_after` member (seconds) is also sent as `Retry-After`."""
+    response = problem(exc.status, exc.code, exc.detail, **exc.extra)
+    if "retry_after" in exc.extra:
+        response.headers["Retry-After"] = str(exc.extra["retry_after"])
+    return response
 
 
 def handle_http_exception(exc: HTTPException) -> Response:

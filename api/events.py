@@ -13,12 +13,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import redis
-from flask import Response, request
+from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import docs
+from api.addresses import client_network
 from api.common import (
+    bearer_token,
     caller_seat,
     json_response,
     raw_event_json,
@@ -91,8 +93,12 @@ def sse_event(event: dict[str, Any]) -> str:
 class _Stream:
     """The live events of one match for one seat, folding the state to redact each event."""
 
-    def __init__(self, store: Any, match_id: str, seat: int | None, after: int) -> None:
+    def __init__(
+        self, store: Any, match_id: str, seat: int | None, after: int, reader: Any = None
+    ) -> None:
         self.store = store
+        self.reader = reader
+        self.place: Any = None
         self.match_id = match_id
         self.seat = seat
         self.after = after
@@ -120,17 +126,28 @@ class _Stream:
         """The frames: events as they come, a heartbeat comment every `heartbeat` seconds on
         a clock; it ends when the match finishes, after `max_seconds` (0: never) or when the
         event store fails (logged in one line; the client resumes with Last-Event-ID)."""
-        yield f"retry: {int(heartbeat * 1000) or 1000}\n: stream of {self.match_id}\n\n"
         try:
+            yield f"retry: {int(heartbeat * 1000) or 1000}\n: stream of {self.match_id}\n\n"
             yield from self._live(_Clock(heartbeat, max_seconds))
         except redis.RedisError as error:
             log.warning("live stream of %s ended: %s", self.match_id, type(error).__name__)
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Give the stream's place back (once; also when the client leaves mid-wait)."""
+        if self.place is not None:
+            self.place.release()
 
     def _live(self, clock: _Clock) -> Iterator[str]:
         while not self.variant.is_finished(self.state) and not clock.expired():
             if clock.heartbeat_due():
+                if self.place is not None:
+                    self.place.renew()
                 yield ": heartbeat\n\n"
-            waited = self.store.wait_events(self.match_id, self.after, clock.wait_ms())
+            waited = self.store.wait_events(
+                self.match_id, self.after, clock.wait_ms(), client=self.reader
+            )
             yield from self.frames(waited)
 
 
@@ -172,7 +189,7 @@ class EventStream(MethodView):
     @blp.doc(
         security=docs.SECURITY,
         parameters=[docs.LAST_EVENT_ID],
-        responses=docs.problems(401, 404, 422),
+        responses=docs.problems(401, 404, 422, 429, 503),
     )
     def get(self, query: dict[str, Any], match_id: str) -> Any:
         """The events live, as Server-Sent Events (`id:` is the seq, `event:` the type).
@@ -181,13 +198,21 @@ class EventStream(MethodView):
         15 s (every 10 s by default), also while nobody moves; the stream stays open until the
         match finishes or the client leaves (a server may cap its length: reconnect with
         Last-Event-ID).
+
+        Each stream holds a place: 429 `stream_limit` when the caller's network or seat token
+        holds its most streams at once, 503 `streams_full` when the server does (both with
+        `Retry-After`); streams end after `SSE_MAX_SECONDS` (an hour by default).
         """
         seat = caller_seat(match_id)
         after = _last_event_id(query)
-        stream = _Stream(service(), match_id, seat, after)
+        deadwood = current_app.extensions["deadwood"]
+        stream = _Stream(service(), match_id, seat, after, deadwood["stream_reader"])
+        token = bearer_token() if seat is not None else None
+        stream.place = deadwood["streams"].take(client_network(), token)
         heartbeat = float(setting("SSE_HEARTBEAT_SECONDS"))
         body = stream.run(heartbeat, float(setting("SSE_MAX_SECONDS")))
         response = Response(body, mimetype="text/event-stream")
+        response.call_on_close(stream.close)
         response.headers["Cache-Control"] = "no-cache"
         response.headers["X-Accel-Buffering"] = "no"
         return response

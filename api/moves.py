@@ -7,6 +7,8 @@ nothing about what a valid move looks like (403/401 before 422).
 # mypy: disable-error-code="untyped-decorator"
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 from flask import g
@@ -16,7 +18,6 @@ from flask_smorest import Blueprint
 from api import docs
 from api.body import direct_body
 from api.common import (
-    current_request,
     expected_version,
     fingerprint,
     idempotency_key,
@@ -34,11 +35,17 @@ from store.service import Appended
 blp = Blueprint("moves", __name__, url_prefix="/v1/matches", description="Moves")
 
 
-@blp.before_request
-def _authenticate() -> None:
-    req = current_request()
-    if req.method == "POST" and req.view_args:
-        g.seat = seat_required(str(req.view_args["match_id"]))
+def authenticated(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Outermost decorator of the move: the seat (401/403) before the body is checked. It
+    runs inside the rate limits (api/ratelimit.py wraps the view), so a move with a bad token
+    counts against its address like any other."""
+
+    @functools.wraps(view)
+    def call(self: Any, **view_args: Any) -> Any:
+        g.seat = seat_required(str(view_args["match_id"]))
+        return view(self, **view_args)
+
+    return call
 
 
 MOVE_SCHEMA = MoveSchema()  # one instance: no per-request build
@@ -46,6 +53,7 @@ MOVE_SCHEMA = MoveSchema()  # one instance: no per-request build
 
 @blp.route("/<match_id>/moves")
 class Moves(MethodView):
+    @authenticated
     @direct_body(MOVE_SCHEMA, plain_move)  # the documentation below, not its wrappers
     @blp.arguments(MOVE_SCHEMA, examples=docs.MOVE_EXAMPLES)
     @blp.response(200, "MoveResult", headers=docs.ETAG_HEADER)

@@ -8,13 +8,16 @@ and host shares the counts). Limits are strings of the `limits` package ("30 per
     RATELIMIT_MOVES     POST /v1/matches/{id}/moves, per seat token (and per client address
                         unless RATELIMIT_MOVES_ADDRESS is set)
     RATELIMIT_MOVES_ADDRESS  POST /v1/matches/{id}/moves, per client address
+    RATELIMIT_HINTS     GET /v1/matches/{id}/hint, per seat token
+    RATELIMIT_HINTS_ADDRESS  GET /v1/matches/{id}/hint, per client address
     RATELIMIT_STORAGE_URI  where to count (default: the service's own Redis connection)
 
 A limit that is not set (or is `off`) is not enforced, so the app alone limits nothing unless
 configured; `deadwood up` configures defaults (cli/limits.py). A request
 over a limit gets 429 problem+json `rate_limited` with `Retry-After` (seconds). Tokens are
-counted under their SHA-256, never as themselves. The address is the peer address of the
-connection (behind a proxy, wrap the app in werkzeug's ProxyFix to count real clients).
+counted under their SHA-256, never as themselves. The address is the client's network
+(api/addresses.py: an IPv6 /64 by default, each IPv4 address alone; behind a proxy, wrap the
+app in werkzeug's ProxyFix to count real clients).
 """
 
 from __future__ import annotations
@@ -26,14 +29,16 @@ from typing import Any
 
 from flask import Flask, request
 
+from api.addresses import client_network
 from api.errors import problem
 
 CREATE_ENDPOINT = "matches.Matches"
 MOVES_ENDPOINT = "moves.Moves"
+HINT_ENDPOINT = "bots.Hint"
 
 
 def _address() -> str:
-    return f"addr:{request.remote_addr or 'unknown'}"
+    return f"addr:{client_network()}"
 
 
 def _token() -> str:
@@ -74,7 +79,11 @@ def init_app(app: Flask, service: Any) -> None:
     """Install the configured limits (none when no limit is set)."""
     create, moves = _setting(app, "RATELIMIT_CREATE"), _setting(app, "RATELIMIT_MOVES")
     by_address = _setting(app, "RATELIMIT_MOVES_ADDRESS")
-    if not create and not moves and not by_address:
+    hints, hints_address = (
+        _setting(app, "RATELIMIT_HINTS"),
+        _setting(app, "RATELIMIT_HINTS_ADDRESS"),
+    )
+    if not any((create, moves, by_address, hints, hints_address)):
         return
     from flask_limiter import Limiter, RateLimitExceeded
 
@@ -97,12 +106,19 @@ def init_app(app: Flask, service: Any) -> None:
         _limit(app, limiter, MOVES_ENDPOINT, moves, [_token] if by_address else [_token, _address])
     if by_address:
         _limit(app, limiter, MOVES_ENDPOINT, by_address, [_address])
+    if hints:
+        _limit(app, limiter, HINT_ENDPOINT, hints, [_token], method="GET")
+    if hints_address:
+        _limit(app, limiter, HINT_ENDPOINT, hints_address, [_address], method="GET")
     app.register_error_handler(RateLimitExceeded, _too_many(limiter))
     app.extensions["deadwood"]["limiter"] = limiter
 
 
-def _limit(app: Flask, limiter: Any, endpoint: str, limit: str, keys: list[Any]) -> None:
+def _limit(
+    app: Flask, limiter: Any, endpoint: str, limit: str, keys: list[Any], method: str = "POST"
+) -> None:
     view = app.view_functions[endpoint]
     for key in keys:
-        view = limiter.limit(limit, key_func=key, methods=["POST"], scope=key.__name__)(view)
+        scope = f"{endpoint}:{key.__name__}"
+        view = limiter.limit(limit, key_func=key, methods=[method], scope=scope)(view)
     app.view_functions[endpoint] = view

@@ -3,6 +3,8 @@
     creates  20 per minute, per client address                 --rate-create
     moves    4 per second and 120 per minute, per seat token   --rate-moves
              40 per second and 1200 per minute, per address    --rate-moves-address
+    hints    1 per second and 30 per minute, per seat token    --rate-hints
+             4 per second and 120 per minute, per address      --rate-hints-address
 
 A person makes a move every few seconds at most, and a bot client over HTTP well under 4 a
 second per seat once it waits for its turn; ten seats' worth per address lets one machine run
@@ -26,6 +28,13 @@ DEFAULTS: tuple[tuple[str, str, str, str], ...] = (
         "DEADWOOD_RATELIMIT_MOVES_ADDRESS",
         "40 per second; 1200 per minute",
         "moves per address",
+    ),
+    ("rate_hints", "DEADWOOD_RATELIMIT_HINTS", "1 per second; 30 per minute", "hints per seat"),
+    (
+        "rate_hints_address",
+        "DEADWOOD_RATELIMIT_HINTS_ADDRESS",
+        "4 per second; 120 per minute",
+        "hints per address",
     ),
 )
 

@@ -45,11 +45,13 @@ def queue_url() -> str:
     return os.environ.get("QUEUE_URL") or redis_url()
 
 
-def store_client(url: str, *, cluster: bool) -> Any:
-    """A client of the event store at `url`: redis-py's cluster client when `cluster`."""
+def store_client(url: str, *, cluster: bool, max_connections: int | None = None) -> Any:
+    """A client of the event store at `url`: redis-py's cluster client when `cluster`;
+    `max_connections` bounds its pool (per node for a cluster)."""
+    extra: dict[str, Any] = {} if max_connections is None else {"max_connections": max_connections}
     if cluster:
-        return RedisCluster.from_url(url)
-    return redis.Redis.from_url(url)
+        return RedisCluster.from_url(url, **extra)
+    return redis.Redis.from_url(url, **extra)
 
 
 def redis_from_env() -> Any:

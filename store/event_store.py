@@ -197,14 +197,16 @@ class EventStore:
         return _decoded(rows[1:], variant)
 
     def wait(
-        self, match_id: str, after: int, block_ms: int, variant: str | None
+        self, match_id: str, after: int, block_ms: int, variant: str | None, *, client: Any = None
     ) -> list[StoredEvent]:
         """Events after `after`, waiting up to `block_ms` for the first (XREAD BLOCK).
 
         The wait is cut to `max_block_ms()`, so the server's silence never outlasts the
-        client's socket timeout: a caller that wants to wait longer asks again."""
+        client's socket timeout: a caller that wants to wait longer asks again. `client` is
+        another client of the same server (one whose pool is kept for blocking reads)."""
         block = max(1, min(block_ms, self.max_block_ms()))
-        reply: Any = self._r.xread({events_key(match_id): f"0-{after}"}, count=100, block=block)
+        reader = self._r if client is None else client
+        reply: Any = reader.xread({events_key(match_id): f"0-{after}"}, count=100, block=block)
         rows = reply[0][1] if reply else []
         return [codec.decode(entry_id, fields, variant) for entry_id, fields in rows]
 

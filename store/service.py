@@ -331,10 +331,13 @@ class MatchService:
         name = self.variant_name(match_id)
         return self.store.read(match_id, after=after, count=max(1, limit), variant=name)
 
-    def wait_events(self, match_id: str, after: int, block_ms: int) -> list[StoredEvent]:
-        """Events with seq > after, waiting up to `block_ms` for one (XREAD BLOCK, for SSE)."""
+    def wait_events(
+        self, match_id: str, after: int, block_ms: int, *, client: Any = None
+    ) -> list[StoredEvent]:
+        """Events with seq > after, waiting up to `block_ms` for one (XREAD BLOCK, for SSE),
+        through `client` when given (the API's pool for blocking reads, api/streams.py)."""
         name = self.variant_name(match_id)
-        return self.store.wait(match_id, after, block_ms, name)
+        return self.store.wait(match_id, after, block_ms, name, client=client)
 
     def states_along(
         self, match_id: str, upto: int | None = None, *, after: int = 0
@@ -356,8 +359,9 @@ class MatchService:
         cached; a refusal reads them again once (the match may have been made anew)."""
         try:
             return tokens.verify(self.pepper, match_id, token, self._meta(match_id).token_hashes)
-        except Unauthorized:
-            self._forget(match_id)
+        except Unauthorized:  # only the metadata is read again: a bad token costs no state
+            with self._lock:
+                self._metas.pop(match_id, None)
             return tokens.verify(self.pepper, match_id, token, self._meta(match_id).token_hashes)
 
     def players(self, match_id: str) -> list[dict[str, Any]]:
