@@ -14,6 +14,8 @@ Configuration (each key may come from `test_config`; the environment gives the d
     SSE_MAX_STREAMS           200 live streams per process, SSE_MAX_STREAMS_PER_ADDRESS 16
                               per client network, SSE_MAX_STREAMS_PER_TOKEN 4 (api/streams.py)
     REDIS_MAX_CONNECTIONS     100: the pool of ordinary requests (streams have their own)
+    BODY_TIMEOUT_SECONDS      60: a request body must have arrived by then, else 408
+                              request_timeout (api/deadline.py)
     HINT_CONCURRENCY          1 hint worked out at once per process; HINT_WAIT_SECONDS 2.0
                               for a turn, else 503 hints_busy (api/bots.py)
     REPLAY_CPU_SECONDS        1.0 and REPLAY_CPU_SECONDS_PER_EVENT 0.002: the CPU time a
@@ -45,6 +47,7 @@ from flask_smorest import Api
 from api import cors, errors, pages, ratelimit
 from api.body import check_media, read_body
 from api.common import current_request
+from api.deadline import BodyDeadline
 from api.spec import SPEC_KWARGS, finish_spec
 
 log = logging.getLogger("deadwood.api")
@@ -63,6 +66,7 @@ DEFAULTS: dict[str, Any] = {
     "SSE_MAX_STREAMS_PER_ADDRESS": 16,
     "SSE_MAX_STREAMS_PER_TOKEN": 4,
     "REDIS_MAX_CONNECTIONS": 100,
+    "BODY_TIMEOUT_SECONDS": 60.0,
     "HINT_CONCURRENCY": 1,
     "HINT_WAIT_SECONDS": 2.0,
     "REPLAY_CPU_SECONDS": 1.0,
@@ -82,6 +86,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.update(test_config)
     app.config["MAX_CONTENT_LENGTH"] = app.config["MAX_REPLAY_BYTES"]
     app.url_map.strict_slashes = True
+    app.url_map.merge_slashes = False  # a redirect would be built from the Host header
+    deadline = float(app.config["BODY_TIMEOUT_SECONDS"])
+    app.wsgi_app = BodyDeadline(app.wsgi_app, deadline)  # type: ignore[method-assign]
 
     api = _Api(app, spec_kwargs=SPEC_KWARGS)
     _register_blueprints(api)
@@ -93,9 +100,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         "api": api,
         "service": app.config.get("SERVICE") or _service(app),
     }
-    _stream_limits(app)
     ratelimit.init_app(app, app.extensions["deadwood"]["service"])
     cors.init_app(app)
+    app.after_request(pages.secure_headers)
     return app
 
 
@@ -146,23 +153,6 @@ def _service(app: Flask) -> Any:
     pepper = pepper_from_env(allow_dev=bool(app.config.get("TESTING")))
     return MatchService(
         store, queue_redis=queue_redis, pepper=pepper, durability=durability_from_env()
-    )
-
-
-def _stream_limits(app: Flask) -> None:
-    """Live streams' own Redis pool and their caps (api/streams.py)."""
-    from api.streams import StreamLimits, blocking_twin
-
-    service = app.extensions["deadwood"]["service"]
-    per_process = int(app.config["SSE_MAX_STREAMS"])
-    heartbeat = float(app.config["SSE_HEARTBEAT_SECONDS"])
-    app.extensions["deadwood"]["stream_reader"] = blocking_twin(service.redis, per_process + 2)
-    app.extensions["deadwood"]["streams"] = StreamLimits(
-        service.queues.connection,
-        per_process=per_process,
-        per_address=int(app.config["SSE_MAX_STREAMS_PER_ADDRESS"]),
-        per_token=int(app.config["SSE_MAX_STREAMS_PER_TOKEN"]),
-        lease_seconds=3 * max(1.0, heartbeat),
     )
 
 

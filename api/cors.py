@@ -9,14 +9,15 @@ stream included (flask-cors adds them after the handler or the error handler ran
 (OPTIONS) for a move may ask for Authorization, Content-Type, If-Match and Idempotency-Key,
 and for the stream Last-Event-ID; a script may read ETag, Location, Retry-After and
 Idempotent-Replayed. No cookies are involved (tokens travel in Authorization), so credentials
-are not allowed.
+are not allowed. Every /v1 response says `Vary: Origin` while CORS is on, with or without an
+Origin in the request, so a shared cache never serves one origin's answer to another.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Response, request
 
 ALLOW_HEADERS = ["Authorization", "Content-Type", "If-Match", "Idempotency-Key", "Last-Event-ID"]
 EXPOSE_HEADERS = ["ETag", "Location", "Retry-After", "Idempotent-Replayed"]
@@ -48,3 +49,10 @@ def init_app(app: Flask) -> None:
         supports_credentials=False,
         vary_header=True,
     )
+    app.after_request(_vary_on_origin)
+
+
+def _vary_on_origin(response: Response) -> Response:
+    if request.path.startswith("/v1/"):
+        response.vary.add("Origin")
+    return response

@@ -31,6 +31,7 @@ from api.common import (
 )
 from api.errors import ApiError
 from api.schemas import EventsPageSchema, EventsQuerySchema, StreamQuerySchema
+from api.streams import stream_parts
 
 log = logging.getLogger("deadwood.api")
 
@@ -205,10 +206,10 @@ class EventStream(MethodView):
         """
         seat = caller_seat(match_id)
         after = _last_event_id(query)
-        deadwood = current_app.extensions["deadwood"]
-        stream = _Stream(service(), match_id, seat, after, deadwood["stream_reader"])
+        limits, reader = stream_parts(current_app)
+        stream = _Stream(service(), match_id, seat, after, reader)
         token = bearer_token() if seat is not None else None
-        stream.place = deadwood["streams"].take(client_network(), token)
+        stream.place = limits.take(client_network(), token)
         heartbeat = float(setting("SSE_HEARTBEAT_SECONDS"))
         body = stream.run(heartbeat, float(setting("SSE_MAX_SECONDS")))
         response = Response(body, mimetype="text/event-stream")

@@ -7,8 +7,12 @@
     /replay             check an NDJSON log with POST /v1/replays and step through it
 
 Every script, style and picture comes from api/static/deadwood or the swagger-ui-py
-package; the pages call only this server's /v1 endpoints. A seat token stays in the tab's
-sessionStorage and travels in the Authorization header, never in a URL.
+package; the pages call only this server's /v1 endpoints, and say so to the browser: every
+response outside /v1 carries a Content-Security-Policy that allows only this origin's
+scripts (no inline script, no eval), forbids framing (`frame-ancestors 'none'`,
+X-Frame-Options), and every response says `X-Content-Type-Options: nosniff`
+(`secure_headers`). A seat token stays in the tab's sessionStorage and travels in the
+Authorization header, never in a URL.
 """
 
 from __future__ import annotations
@@ -18,11 +22,36 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, abort, render_template, send_from_directory
+from flask import Blueprint, Response, abort, render_template, request, send_from_directory
 
 from api.common import check_match_id
 
 blp = Blueprint("pages", __name__)
+
+CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self' 'unsafe-inline'",  # Swagger UI sets style attributes
+        "img-src 'self' data:",  # and draws its icons from data: URLs
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    )
+)
+
+
+def secure_headers(response: Response) -> Response:
+    """nosniff on every response; on the pages and their files, the policy and no framing."""
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    if not request.path.startswith("/v1/"):
+        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+    return response
+
 
 SWAGGER_FILES = frozenset({"swagger-ui-bundle.js", "swagger-ui.css"})
 

@@ -26,19 +26,43 @@ BIDI_CONTROLS = frozenset(
 """Marks, embeddings, overrides and isolates that reorder the text shown around them."""
 
 
+INVISIBLE = frozenset("\u115f\u1160\u2800\u3164\uffa0")
+"""Letters and symbols that draw nothing (Hangul fillers, the blank braille pattern)."""
+
+_REFUSED = {
+    "Cc": "a control",
+    "Cs": "a lone surrogate",
+    "Cf": "an invisible format",  # zero-width, bidi controls, tags (U+E0000-E007F), BOM
+    "Zl": "a line separator",
+    "Zp": "a paragraph separator",
+    "Cn": "an unassigned",
+}
+
+
 def _plain_text(value: str) -> None:
-    """Refuse control characters (Cc), bidirectional controls and lone surrogates (Cs)."""
+    """Refuse what is not printable text: control (Cc), format (Cf: invisible, bidi and tag
+    characters), line and paragraph separators, unassigned code points (Cn), lone
+    surrogates, characters that draw nothing, and text that is whitespace only."""
     for index, char in enumerate(value):
         category = unicodedata.category(char)
-        if category in ("Cc", "Cs") or char in BIDI_CONTROLS:
-            kind = {"Cc": "a control", "Cs": "a lone surrogate"}.get(category, "a bidi control")
+        kind = _REFUSED.get(category) or ("an invisible" if char in INVISIBLE else None)
+        if kind is not None or char in BIDI_CONTROLS:
             raise ValidationError(
-                f"must be plain text: character {index + 1} is {kind} character (U+{ord(char):04X})"
+                f"must be plain text: character {index + 1} is {kind or 'a bidi control'} "
+                f"character (U+{ord(char):04X})"
             )
+    if value and not value.strip():
+        raise ValidationError("must be plain text: it is whitespace only")
 
 
-PLAIN_TEXT = "^[^\\x00-\\x1f\\x7f-\\x9f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$"
-"""_plain_text as a pattern for the document (lone surrogates cannot be sent as UTF-8)."""
+PLAIN_TEXT = (
+    "^[^\\x00-\\x1f\\x7f-\\x9f\\xad\\u0600-\\u0605\\u061c\\u06dd\\u070f\\u0890-\\u0891"
+    "\\u08e2\\u115f-\\u1160\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2064"
+    "\\u2066-\\u206f\\u2800\\u3164\\ufeff\\uffa0\\ufff9-\\ufffb]*$"
+)
+"""_plain_text as a pattern for the document: the refused characters of the Basic
+Multilingual Plane (Unicode 14). The rest of the rule (unassigned code points, format
+characters above U+FFFF, whitespace only) the pattern cannot state; the description does."""
 
 
 class PlainText(validate.Regexp):
@@ -91,7 +115,17 @@ def _options_value(value: object) -> None:
 
 
 class PlayerSchema(Schema):
-    name = fields.String(required=True, validate=NAME, metadata={"example": "ana"})
+    name = fields.String(
+        required=True,
+        validate=NAME,
+        metadata={
+            "example": "ana",
+            "description": (
+                "printable text: no control, invisible, bidi, tag or unassigned code points, "
+                "not whitespace only"
+            ),
+        },
+    )
     bot = fields.String(
         load_default=None,
         allow_none=True,

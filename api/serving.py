@@ -3,8 +3,10 @@ gunicorn makes itself, before the app sees a request (issue 11 item 7).
 
 gunicorn answers a request line over `limit_request_line` (4094 bytes) with 414 and too many
 or too large header fields with 431, as an HTML page. `ProblemGeventWorker` writes those two as
-problem+json like every other refusal (api.md Conventions); anything else gunicorn refuses
-itself keeps gunicorn's own answer. Both `deadwood up` and the reliability tests run it:
+problem+json like every other refusal (api.md Conventions), and every other request gunicorn
+cannot read (a bad request line, header or chunk: 400; `Expect` it cannot meet: 417; a
+transfer coding it does not know: 501) too, with a `code` and without the request's bytes.
+Both `deadwood up` and the reliability tests run it:
 
     gunicorn --worker-class api.serving.ProblemGeventWorker 'api:create_app()'
 """
@@ -15,6 +17,7 @@ import json
 from typing import Any
 
 from gunicorn import util
+from gunicorn.http import errors as http_errors
 from gunicorn.http.errors import LimitRequestHeaders, LimitRequestLine
 from gunicorn.workers.ggevent import GeventWorker
 
@@ -60,17 +63,43 @@ def problem_bytes(status: int, reason: str, code: str, detail: str) -> bytes:
     return head.encode("latin-1") + body
 
 
+_OTHER = (
+    (http_errors.ExpectationFailed, 417, "Expectation Failed", "expectation_failed"),
+    (http_errors.UnsupportedTransferCoding, 501, "Not Implemented", "not_implemented"),
+    (http_errors.ForbiddenProxyRequest, 403, "Forbidden", "forbidden"),
+    (http_errors.ParseException, 400, "Bad Request", "bad_request"),
+)
+
+
+def refusal(exc: BaseException) -> tuple[int, str, str, str] | None:
+    """(status, reason, code, detail) of gunicorn's own refusal of `exc`: None when the
+    fault is not the client's (gunicorn answers those 500 itself)."""
+    for kind, status, reason, code, detail in _PROBLEMS:
+        if isinstance(exc, kind):
+            return status, reason, code, detail
+    if isinstance(exc, http_errors.ConfigurationProblem):
+        return None
+    if isinstance(exc, http_errors.InvalidResponseHeader | http_errors.InvalidResponseHeaderName):
+        return None
+    for kind, status, reason, code in _OTHER:
+        if isinstance(exc, kind):
+            what = type(exc).__name__
+            return status, reason, code, f"the request is not HTTP/1.1 this server reads ({what})"
+    return None
+
+
 class ProblemGeventWorker(GeventWorker):  # type: ignore[misc]
-    """gunicorn's gevent worker; its 414 and 431 are problem+json."""
+    """gunicorn's gevent worker; the refusals it makes itself (400, 414, 431...) are
+    problem+json, without echoing the request's bytes."""
 
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
-        for kind, status, reason, code, detail in _PROBLEMS:
-            if isinstance(exc, kind):
-                ip = addr[0] if addr else ""
-                self.log.warning("Invalid request from ip=%s: %s", ip, exc)
-                try:
-                    util.write_nonblock(client, problem_bytes(status, reason, code, detail))
-                except OSError:
-                    self.log.debug("Failed to send error message.")
-                return
-        super().handle_error(req, client, addr, exc)
+        found = refusal(exc)
+        if found is None:
+            super().handle_error(req, client, addr, exc)
+            return
+        ip = addr[0] if addr else ""
+        self.log.warning("Invalid request from ip=%s: %s", ip, type(exc).__name__)
+        try:
+            util.write_nonblock(client, problem_bytes(*found))
+        except OSError:
+            self.log.debug("Failed to send error message.")

@@ -26,6 +26,7 @@ import time
 from typing import Any
 
 import redis
+from flask import Flask
 from redis.cluster import RedisCluster
 
 from api.errors import ApiError
@@ -175,3 +176,28 @@ class StreamPlace:
                 self.limits.counts.zrem(key, self.member)
         except redis.RedisError as error:  # the lease runs out by itself
             log.warning("stream lease not released: %s", type(error).__name__)
+
+
+_BUILDING = threading.Lock()
+
+
+def stream_parts(app: Flask) -> tuple[StreamLimits, Any]:
+    """The app's stream limits and its client for blocking reads, made on first use."""
+    parts: tuple[StreamLimits, Any] | None = app.extensions["deadwood"].get("streams")
+    if parts is not None:
+        return parts
+    with _BUILDING:
+        parts = app.extensions["deadwood"].get("streams")
+        if parts is None:
+            service = app.extensions["deadwood"]["service"]
+            per_process = int(app.config["SSE_MAX_STREAMS"])
+            limits = StreamLimits(
+                service.queues.connection,
+                per_process=per_process,
+                per_address=int(app.config["SSE_MAX_STREAMS_PER_ADDRESS"]),
+                per_token=int(app.config["SSE_MAX_STREAMS_PER_TOKEN"]),
+                lease_seconds=3 * max(1.0, float(app.config["SSE_HEARTBEAT_SECONDS"])),
+            )
+            parts = limits, blocking_twin(service.redis, per_process + 2)
+            app.extensions["deadwood"]["streams"] = parts
+    return parts

@@ -6,6 +6,13 @@
 --   j, j * (argc, argc args)  -- follow-up job commands (single server only)
 -- Reply: {"ok", version} | {"conflict", actual, last tx} | {"idem", record}
 local expected = tonumber(ARGV[1])
+-- A request whose key has a record gets it back first, whatever the version: its twin,
+-- appended a moment ago, moved the version (two concurrent keyed creates: one match).
+local has_idem = ARGV[3] == '1'
+if has_idem then
+  local taken = redis.call('GET', KEYS[4])
+  if taken then return {'idem', taken} end
+end
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 local actual, last_tx = 0, ''
 if last[1] then
@@ -17,11 +24,6 @@ if last[1] then
 end
 if actual ~= expected or (ARGV[2] ~= '' and ARGV[2] ~= last_tx) then
   return {'conflict', actual, last_tx}
-end
-local has_idem = ARGV[3] == '1'
-if has_idem then
-  local taken = redis.call('GET', KEYS[4])
-  if taken then return {'idem', taken} end
 end
 local i = 4
 local n = tonumber(ARGV[i]); i = i + 1

@@ -44,8 +44,10 @@ def _bearer(token: str) -> dict[str, str]:
 
 
 def test_streams_use_a_pool_of_their_own(service: Any) -> None:
+    from api.streams import stream_parts
+
     app = _app(service, SSE_MAX_STREAMS=7)
-    reader = app.extensions["deadwood"]["stream_reader"]
+    _, reader = stream_parts(app)
     assert reader.connection_pool is not service.redis.connection_pool
     assert reader.connection_pool.max_connections == 9
 
@@ -241,3 +243,125 @@ def test_a_bad_token_keeps_the_cached_state(service: Any) -> None:
         "unauthorized",
     )
     assert service._states.get(match_id) is cached
+
+
+# --- keyed creates, redirects, headers, names -----------------------------------------------
+
+
+def test_a_keyed_create_that_lost_the_race_gets_the_one_match(
+    service: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The twin's read of the key came before the first create's append (as when both are
+    sent at once): the append finds the record, and the twin gets the same match."""
+    key = "k" * 24
+    players = GIN["players"]
+    first = service.create_match("three-hand-gin", players, {}, None, key, "same")
+    read = service.store.get
+    calls: list[str] = []
+
+    def before_the_twin_appended(name: str) -> Any:
+        calls.append(name)
+        return None if len(calls) == 1 else read(name)
+
+    monkeypatch.setattr(service.store, "get", before_the_twin_appended)
+    twin = service.create_match("three-hand-gin", players, {}, None, key, "same")
+    assert twin.match_id == first.match_id and twin.replayed
+    assert twin.tokens == first.tokens
+
+
+def test_parallel_keyed_creates_give_one_match(service: Any, redis_client: Any) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    app = _app(service)
+    headers = {"Idempotency-Key": "parallel-create-key-0001"}
+
+    def create(_: int) -> tuple[int, str]:
+        answer = app.test_client().post("/v1/matches", json=GIN, headers=headers)
+        return answer.status_code, (answer.get_json() or {}).get("id", "")
+
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(create, range(24)))
+    assert {status for status, _ in answers} == {201}, answers
+    assert len({match_id for _, match_id in answers}) == 1
+    assert len(redis_client.keys("match:*:events")) == 1
+
+
+def test_double_slashes_are_not_redirected_to_the_host_header(service: Any) -> None:
+    client = _app(service).test_client()
+    answer = client.post("/v1//matches", json=GIN, headers={"Host": "evil.example"})
+    assert answer.status_code == 404 and "Location" not in answer.headers
+    _problem(answer, 404, "not_found")
+
+
+def test_pages_forbid_framing_and_outside_scripts(service: Any) -> None:
+    client = _app(service).test_client()
+    for path in ("/docs", "/replay", "/watch/m_x", "/static/deadwood/watch.js"):
+        answer = client.get(path)
+        assert answer.status_code == 200, path
+        policy = answer.headers["Content-Security-Policy"]
+        assert "frame-ancestors 'none'" in policy and "script-src 'self'" in policy
+        assert answer.headers["X-Frame-Options"] == "DENY"
+        assert answer.headers["X-Content-Type-Options"] == "nosniff"
+        answer.close()
+    assert client.get("/v1/health").headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_cors_answers_vary_on_origin_with_or_without_one(service: Any) -> None:
+    client = _app(service, CORS_ORIGINS="https://a.example").test_client()
+    for headers in ({}, {"Origin": "https://a.example"}, {"Origin": "https://b.example"}):
+        answer = client.get("/v1/health", headers=headers)
+        assert "Origin" in answer.headers.get("Vary", ""), headers
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\u200b",  # zero width space
+        "ana\u200d",  # zero width joiner
+        "\u202eana",  # right-to-left override
+        "\U000e0061\U000e0062",  # tag characters
+        "\u3164",  # Hangul filler: a letter that draws nothing
+        "\u2800",  # blank braille pattern
+        "   ",
+        "\u3000\u2003",  # ideographic and em spaces only
+        "a\u0378b",  # unassigned
+        "a\u2028b",  # line separator
+    ],
+)
+def test_names_must_be_printable_text(service: Any, name: str) -> None:
+    client = _app(service).test_client()
+    body = {**GIN, "players": [{"name": name}, {"name": "b"}, {"name": "c"}]}
+    refused = _problem(client.post("/v1/matches", json=body), 422, "validation_error")
+    assert "players.0.name" in refused["errors"]
+    assert "plain text" in refused["detail"]
+
+
+@pytest.mark.parametrize("name", ["Zoë", "李雷", "José María", "a b", "🂡 ace"])
+def test_printable_names_are_taken(service: Any, name: str) -> None:
+    client = _app(service).test_client()
+    body = {**GIN, "players": [{"name": name}, {"name": "b"}, {"name": "c"}]}
+    assert client.post("/v1/matches", json=body).status_code == 201
+
+
+def test_a_slow_body_is_cut_at_its_deadline(service: Any) -> None:
+    """In process there is no gevent to cut a waiting read: the deadline is checked between
+    reads (the served test cuts a read that waits)."""
+    import io
+
+    from api.deadline import BodyDeadline, BodyTimeout, _TimedInput
+
+    clock = [0.0]
+    slow = _TimedInput(io.BytesIO(b"{}" * 10), 2.0, None)
+    slow.timeout = None
+    import api.deadline as deadline
+
+    real = deadline.time.monotonic
+    try:
+        deadline.time.monotonic = lambda: clock[0]  # type: ignore[assignment]
+        assert slow.read(2) == b"{}"
+        clock[0] = 2.5
+        with pytest.raises(BodyTimeout):
+            slow.read(2)
+    finally:
+        deadline.time.monotonic = real  # type: ignore[assignment]
+    assert isinstance(BodyDeadline(lambda e, s: [], 1.0), BodyDeadline)
