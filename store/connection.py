@@ -45,13 +45,24 @@ def queue_url() -> str:
     return os.environ.get("QUEUE_URL") or redis_url()
 
 
+POOL_WAIT_SECONDS = 5.0
+"""How long a request waits for a free connection of a bounded pool before it fails."""
+
+
 def store_client(url: str, *, cluster: bool, max_connections: int | None = None) -> Any:
-    """A client of the event store at `url`: redis-py's cluster client when `cluster`;
-    `max_connections` bounds its pool (per node for a cluster)."""
-    extra: dict[str, Any] = {} if max_connections is None else {"max_connections": max_connections}
+    """A client of the event store at `url`: redis-py's cluster client when `cluster`.
+
+    `max_connections` bounds its pool (per node for a cluster); on one server the pool is a
+    blocking one, so a burst of requests waits up to POOL_WAIT_SECONDS for a connection
+    instead of failing at once."""
+    if max_connections is None:
+        return RedisCluster.from_url(url) if cluster else redis.Redis.from_url(url)
     if cluster:
-        return RedisCluster.from_url(url, **extra)
-    return redis.Redis.from_url(url, **extra)
+        return RedisCluster.from_url(url, max_connections=max_connections)
+    pool = redis.BlockingConnectionPool.from_url(
+        url, max_connections=max_connections, timeout=POOL_WAIT_SECONDS
+    )
+    return redis.Redis(connection_pool=pool)
 
 
 def redis_from_env() -> Any:
