@@ -158,9 +158,9 @@ def _play_moves(http: httpx.Client, match_id: str, tokens: list[str], count: int
 
 def test_a_body_sent_a_byte_at_a_time_is_cut(up: DeadwoodUp) -> None:
     head = (
-        "POST /v1/matches/m_nothing/moves HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-        "Content-Type: application/json\r\nContent-Length: 64\r\n\r\n"
-    ).encode()
+        b"POST /v1/matches/m_nothing/moves HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        b"Content-Type: application/json\r\nContent-Length: 64\r\n\r\n"
+    )
     started = time.monotonic()
     with socket.create_connection(("127.0.0.1", up.port), timeout=30) as sock:
         sock.sendall(head)
