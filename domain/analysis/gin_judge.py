@@ -230,6 +230,8 @@ def play_costs(
         f"discard:{code(c)}": ("feeds_meld",) for c, n in fed.items() if n > 0
     }
     details: dict[str, Any] = {"deadwood": deadwood_after(seat.hand)}
+    if any(fed.values()):
+        details["feeds"] = {code(c): n for c, n in fed.items() if n > 0}
     gins = [c for c in knocks if deadwood(seat.hand & ~(1 << c)) == 0]
     if gins:
         return _gin_costs(seat, card_cost, knocks, gins, tags), tags, details

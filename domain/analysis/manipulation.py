@@ -141,7 +141,7 @@ def walk(
     facts: list[Hindsight] = []
     state = State()
     for index, event in enumerate(events):
-        found = _judged(state, event, index + 1, budget)
+        found = judge_event(state, event, index + 1, budget)
         if found is not None:
             decisions.append(found)
         if event.type == "RoundScored":
@@ -150,7 +150,9 @@ def walk(
     return decisions, facts
 
 
-def _judged(state: State, event: Event, seq: int, budget: int | None) -> Decision | None:
+def judge_event(state: State, event: Event, seq: int, budget: int | None) -> Decision | None:
+    """The decision `event` records, judged from its seat's view of `state` (the state
+    before it), or None when the event is no decision."""
     data = event.data
     kind = event.type
     if kind not in ("CardDrawn", "TableMelded", "Passed", "TurnEnded", "Knocked"):

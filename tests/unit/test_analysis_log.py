@@ -1,0 +1,165 @@
+"""The analyser on whole logs: it never reads a card the seat could not see (the leak
+test), it refuses a match in play, and its analysis of the golden logs is pinned.
+
+Regenerate the pinned expectations (only after a deliberate change of the judgement, with
+ANALYSIS_VERSION bumped):
+    .venv/bin/python -m tests.unit.test_analysis_log --write
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from domain.analysis import MatchNotFinished, analyse
+from domain.analysis import gin as gin_walk
+from domain.analysis import manipulation as manip_walk
+from domain.analysis.gin_judge import judge
+from domain.cards import Card
+from domain.events import Event
+from domain.gin.state import SEAT_BITS, GinState
+from domain.gin.state import evolve as gin_evolve
+from domain.gin.state import initial_state as gin_initial
+from domain.gin.views import view as gin_view
+from domain.manipulation.state import State as ManipState
+from domain.manipulation.state import evolve as manip_evolve
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+LOGS = (
+    "gin_default_seed1.ndjson",
+    "gin_classic_seed2.ndjson",
+    "gin_bonuses_seed3.ndjson",
+    "manip_2p.ndjson",
+    "manip_3p.ndjson",
+    "manip_5p.ndjson",
+)
+EXPECTED = FIXTURES / "analysis_expected.json"
+
+
+def load(name: str) -> list[Event]:
+    lines = (FIXTURES / name).read_text().splitlines()
+    return [Event.from_json(json.loads(line)) for line in lines if line.strip()]
+
+
+# --- the leak test ----------------------------------------------------------------------------
+
+
+def gin_hidden_shuffled(state: GinState, seat: int, rng: random.Random) -> GinState:
+    """The same state for `seat` with its opponent's unshown cards and the stock dealt
+    again at random (the cards the opponent took from the pile stay with it, G1.4)."""
+    roles = state.roles
+    assert roles is not None
+    other = roles.captain if seat == roles.box else roles.box
+    shown = set(state.picked[other])
+    hidden = [c for c in state.hands[other] if c not in shown] + list(state.stock)
+    rng.shuffle(hidden)
+    keep = len(state.hands[other]) - len(shown)
+    hands = list(state.hands)
+    hands[other] = tuple(sorted([*shown, *hidden[:keep]], key=lambda c: c.index))
+    held = 0
+    for owner, hand in enumerate(hands):
+        for card in hand:
+            held |= 1 << (SEAT_BITS * owner + card.index)
+    return dataclasses.replace(state, hands=tuple(hands), stock=tuple(hidden[keep:]), held=held)
+
+
+def manip_hidden_shuffled(state: ManipState, seat: int, rng: random.Random) -> ManipState:
+    """The same state for `seat` with every other hand and the stock dealt again."""
+    others = [s for s in range(state.n) if s != seat]
+    hidden: list[Card] = [c for s in others for c in state.hands[s]] + list(state.stock)
+    rng.shuffle(hidden)
+    hands = list(state.hands)
+    start = 0
+    for s in others:
+        size = len(state.hands[s])
+        hands[s] = tuple(sorted(hidden[start : start + size], key=lambda c: c.index))
+        start += size
+    return dataclasses.replace(state, hands=tuple(hands), stock=tuple(hidden[start:]))
+
+
+def test_gin_judgments_do_not_change_with_the_hidden_cards() -> None:
+    events = load("gin_default_seed1.ndjson")
+    rng = random.Random(1)
+    state = gin_initial()
+    checked = 0
+    for index, event in enumerate(events):
+        if event.type in gin_walk.MOVES and state.roles is not None:
+            seat = int(event.data["seat"])
+            move = gin_walk.played_move(event)
+            real = judge(gin_view(state, seat), move, index + 1)
+            other = gin_hidden_shuffled(state, seat, rng)
+            assert other.hands != state.hands or other.stock != state.stock or not state.stock
+            again = judge(gin_view(other, seat), move, index + 1)
+            assert _json(again) == _json(real), f"event {index + 1}"
+            checked += real is not None
+        state = gin_evolve(state, event)
+    assert checked > 100
+
+
+def test_manipulation_judgments_do_not_change_with_the_hidden_cards() -> None:
+    events = load("manip_3p.ndjson")
+    rng = random.Random(2)
+    state = ManipState()
+    checked = 0
+    for index, event in enumerate(events):
+        real = manip_walk.judge_event(state, event, index + 1, 20_000)
+        if real is not None:
+            other = manip_hidden_shuffled(state, real.seat, rng)
+            again = manip_walk.judge_event(other, event, index + 1, 20_000)
+            assert _json(again) == _json(real), f"event {index + 1}"
+            checked += 1
+        state = manip_evolve(state, event)
+    assert checked > 50
+
+
+def _json(found: Any) -> Any:
+    return None if found is None else found.as_json()
+
+
+# --- refusals and the pinned analysis ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["gin_default_seed1.ndjson", "manip_2p.ndjson"])
+def test_a_match_in_play_has_no_analysis(name: str) -> None:
+    events = load(name)
+    with pytest.raises(MatchNotFinished):
+        analyse(events[: len(events) // 2])
+
+
+def pinned(events: Sequence[Event]) -> dict[str, Any]:
+    """What is pinned of a log's analysis: the summaries, the judgment of every decision
+    (seq, class, cost) and the hindsight facts."""
+    found = analyse(events).as_json()
+    return {
+        "seats": found["seats"],
+        "decisions": [[d["seq"], d["judgment"], d["cost"]] for d in found["decisions"]],
+        "hindsight": [[h["seq"], h["kind"], h["points"]] for h in found["hindsight"]],
+    }
+
+
+@pytest.mark.parametrize("name", LOGS)
+def test_golden_log_analysis_is_pinned(name: str) -> None:
+    expected = json.loads(EXPECTED.read_text())[name]
+    assert pinned(load(name)) == expected
+
+
+def test_analysis_names_every_seat_and_sums_its_decisions() -> None:
+    found = analyse(load("gin_default_seed1.ndjson"))
+    assert [s.name for s in found.seats] == ["ana", "ben", "cy"]
+    assert sum(s.decisions for s in found.seats) == len(found.decisions)
+    for summary in found.seats:
+        mine = [d.cost for d in found.decisions if d.seat == summary.seat]
+        assert summary.total_cost == pytest.approx(sum(mine))
+
+
+if __name__ == "__main__" and "--write" in sys.argv:
+    table = {name: pinned(load(name)) for name in LOGS}
+    EXPECTED.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n")
+    print(f"wrote {EXPECTED}")
