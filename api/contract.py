@@ -31,6 +31,7 @@ OPERATIONS: dict[tuple[str, str], str] = {
     ("/v1/matches/{match_id}/events/stream", "get"): "stream_events",
     ("/v1/matches/{match_id}/log", "get"): "get_log",
     ("/v1/matches/{match_id}/hint", "get"): "get_hint",
+    ("/v1/matches/{match_id}/analysis", "get"): "get_analysis",
     ("/v1/replays", "post"): "replay_log",
     ("/v1/bots", "get"): "list_bots",
     ("/v1/health", "get"): "get_health",

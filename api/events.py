@@ -18,6 +18,14 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import docs
+from api.analysis import (
+    RETRY_AFTER,
+    AnalysisPendingSchema,
+    LogQuerySchema,
+    annotate,
+    finished_analysis,
+    pending,
+)
 from api.common import (
     caller_seat,
     json_response,
@@ -195,16 +203,23 @@ class EventStream(MethodView):
 
 @blp.route("/<match_id>/log")
 class Log(MethodView):
+    @blp.arguments(LogQuerySchema, location="query")
     @blp.response(
         200,
         content_type="application/x-ndjson",
         description=docs.LOG_DESCRIPTION,
         example='{"seq":1,"type":"MatchCreated","v":1,"at":"...","data":{...}}\n',
     )
-    @blp.doc(security=docs.SECURITY, responses=docs.problems(401, 403, 404))
-    def get(self, match_id: str) -> Any:
+    @blp.alt_response(202, schema=AnalysisPendingSchema, headers=RETRY_AFTER)
+    @blp.doc(security=docs.SECURITY, responses=docs.problems(401, 403, 404, 422))
+    def get(self, query: dict[str, Any], match_id: str) -> Any:
         """The whole unredacted log as NDJSON, one event per line; 403 until it is finished."""
         caller_seat(match_id)
+        analysis = None
+        if query.get("annotations"):
+            analysis, _ = finished_analysis(match_id)
+            if analysis is None:
+                return pending(match_id)
         store = service()
         now = store.load(match_id)
         version = now.version
@@ -220,7 +235,10 @@ class Log(MethodView):
             page = store.events(match_id, after=after, limit=1000)
             if not page:
                 break
-            lines.extend(json.dumps(raw_event_json(e), separators=(",", ":")) for e in page)
+            objects = [raw_event_json(e) for e in page]
+            if analysis is not None:
+                annotate(objects, analysis)
+            lines.extend(json.dumps(o, separators=(",", ":")) for o in objects)
             after = page[-1].seq
         response = Response("".join(line + "\n" for line in lines), mimetype="application/x-ndjson")
         response.headers["ETag"] = f'"{version}"'
