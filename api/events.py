@@ -215,11 +215,6 @@ class Log(MethodView):
     def get(self, query: dict[str, Any], match_id: str) -> Any:
         """The whole unredacted log as NDJSON, one event per line; 403 until it is finished."""
         caller_seat(match_id)
-        analysis = None
-        if query.get("annotations"):
-            analysis, _ = finished_analysis(match_id)
-            if analysis is None:
-                return pending(match_id)
         store = service()
         now = store.load(match_id)
         version = now.version
@@ -229,6 +224,11 @@ class Log(MethodView):
                 "the log is published when the match is finished",
                 403,
             )
+        analysis = None
+        if query.get("annotations"):
+            analysis, _ = finished_analysis(match_id)
+            if analysis is None:
+                return pending(match_id)
         lines: list[str] = []
         after = 0
         while after < version:
