@@ -229,17 +229,25 @@ class Log(MethodView):
             analysis, _ = finished_analysis(match_id)
             if analysis is None:
                 return pending(match_id)
-        lines: list[str] = []
-        after = 0
-        while after < version:
-            page = store.events(match_id, after=after, limit=1000)
-            if not page:
-                break
-            objects = [raw_event_json(e) for e in page]
-            if analysis is not None:
-                annotate(objects, analysis)
-            lines.extend(json.dumps(o, separators=(",", ":")) for o in objects)
-            after = page[-1].seq
+        lines = _log_lines(store, match_id, version, analysis)
         response = Response("".join(line + "\n" for line in lines), mimetype="application/x-ndjson")
         response.headers["ETag"] = f'"{version}"'
         return response
+
+
+def _log_lines(
+    store: Any, match_id: str, version: int, analysis: dict[str, Any] | None
+) -> list[str]:
+    """The log's events as JSON lines, each with its judgment when `analysis` is given."""
+    lines: list[str] = []
+    after = 0
+    while after < version:
+        page = store.events(match_id, after=after, limit=1000)
+        if not page:
+            break
+        objects = [raw_event_json(e) for e in page]
+        if analysis is not None:
+            annotate(objects, analysis)
+        lines.extend(json.dumps(o, separators=(",", ":")) for o in objects)
+        after = page[-1].seq
+    return lines

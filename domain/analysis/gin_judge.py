@@ -110,30 +110,33 @@ def _decision(
     best, cost, judgment = judged(GIN_THRESHOLDS, costs, key, tags)
     if cost < GIN_THRESHOLDS.exact:
         tags = tuple(t for t in tags if t == "feeds_meld")
-    details = dict(details)
-    if advice is not None and move_key(advice) in costs:
-        told = move_key(advice)
-        details["advice"] = {
-            "move": key_move(told),
-            "cost": round(max(0.0, costs[told] - min(costs.values())), 2),
-            "followed": told == key,
-        }
-        if told != key:
-            tags = (*tags, "advice_ignored")
+    told = _advice(advice, key, costs)
+    if told is not None:
+        details = {**details, "advice": told}
+        tags = tags if told["followed"] else (*tags, "advice_ignored")
     note = _note(key, best, cost, tags)
+    played, better = key_move(key), key_move(best)
+    round_no = int(view.get("round") or 0)
     return Decision(
-        seq=seq,
-        seat=seat.seat,
-        round=int(view.get("round") or 0),
-        kind=kind,
-        played=key_move(key),
-        best=key_move(best),
-        cost=cost,
-        judgment=judgment,
-        note=note,
-        tags=tags,
-        details=details,
+        seq, seat.seat, round_no, kind, played, better, cost, judgment, note, tags, details
     )
+
+
+def _advice(
+    advice: Mapping[str, Any] | None, key: str, costs: dict[str, float]
+) -> dict[str, Any] | None:
+    """The ADVISOR's suggestion priced as an option (G1.4): its cost, and what following it
+    would have saved against the move played (negative: it would have cost more)."""
+    if advice is None or move_key(advice) not in costs:
+        return None
+    told = move_key(advice)
+    least = min(costs.values())
+    return {
+        "move": key_move(told),
+        "cost": round(max(0.0, costs[told] - least), 2),
+        "followed": told == key,
+        "would_save": round(costs[key] - costs[told], 2),
+    }
 
 
 def _note(key: str, best: str, cost: float, tags: tuple[str, ...]) -> str:

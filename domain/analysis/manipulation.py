@@ -30,7 +30,7 @@ from domain.events import Event
 from domain.manipulation.moves import may_knock
 from domain.manipulation.options import options_of
 from domain.manipulation.state import Phase, State, evolve
-from domain.manipulation.table.solver import BUDGET, best_move
+from domain.manipulation.table.solver import BUDGET, BestMove, best_move
 from domain.manipulation.views import view
 
 KNOCK_SAMPLES = 200
@@ -47,40 +47,35 @@ def judge_meld(
     move with, for a meld, `played`: the hand cards it put on the table. None when no meld
     was possible (a draw or pass was the only move)."""
     seat = SeatView.of(view)
-    found = best_move(
+    found = _solved(seat, opened, budget)
+    most = 0 if found is None else found.points
+    shed = sum(card_value(c) for c in played.get("played") or ())
+    if most == 0 and shed == 0:
+        return None
+    chosen = str(played.get("type"))
+    tags = _meld_tags(seat, chosen, most, shed, found is not None and most == seat.points)
+    bonus = seat.going_out_bonus if "missed_going_out" in tags else 0
+    costs = {"best": -float(most), chosen: bonus - float(shed)}
+    _, cost, judgment = judged(MANIPULATION_THRESHOLDS, costs, chosen, tags)
+    shown = {k: v for k, v in played.items() if k != "played"}
+    best = {"type": "meld", "table": _codes(found.table)} if found and most > shed else shown
+    details = {"shed": shed, "most": most, "proven": found is None or found.proven}
+    note = _meld_note(chosen, shed, most, tags)
+    round_no = int(view.get("round") or 0)
+    return Decision(
+        seq, seat.seat, round_no, "meld", shown, best, cost, judgment, note, tags, details
+    )
+
+
+def _solved(seat: SeatView, opened: bool, budget: int | None) -> BestMove | None:
+    """The exact solver's best meld move for the seat's hand and the table it sees."""
+    return best_move(
         seat.table_objects(),
         seat.hand_objects(),
         options_of(seat.options),
         has_opened=opened,
         decks=seat.decks,
         budget=budget,
-    )
-    most = 0 if found is None else found.points
-    out = found is not None and most == seat.points
-    shed = sum(card_value(c) for c in played.get("played") or ())
-    if most == 0 and shed == 0:
-        return None
-    chosen = "meld" if played.get("type") == "meld" else str(played.get("type"))
-    costs = {"best": -float(most), chosen: -float(shed)}
-    tags = _meld_tags(seat, chosen, most, shed, out)
-    if "missed_going_out" in tags:
-        costs[chosen] += seat.going_out_bonus
-    _, cost, judgment = judged(MANIPULATION_THRESHOLDS, costs, chosen, tags)
-    best: dict[str, Any] = {"type": "meld", "table": _codes(found.table)} if found else {}
-    details = {"shed": shed, "most": most, "proven": found is None or found.proven}
-    shown = {k: v for k, v in played.items() if k != "played"}
-    return Decision(
-        seq=seq,
-        seat=seat.seat,
-        round=int(view.get("round") or 0),
-        kind="meld",
-        played=shown,
-        best=best if most > shed else shown,
-        cost=cost,
-        judgment=judgment,
-        note=_meld_note(chosen, shed, most, tags),
-        tags=tags,
-        details=details,
     )
 
 

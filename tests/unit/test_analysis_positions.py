@@ -117,6 +117,7 @@ def test_advice_is_priced_beside_the_played_move() -> None:
         "move": {"type": "knock", "card": "KD"},
         "cost": 0.0,
         "followed": False,
+        "would_save": 25.0,  # the gin bonus the captain's discard gave up
     }
     assert "advice_ignored" in found.tags
 
