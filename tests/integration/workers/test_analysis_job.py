@@ -7,10 +7,12 @@ from typing import Any
 
 import pytest
 import redis
+from redis.crc import key_slot
 from rq import Queue
 from rq.serializers import JSONSerializer
 
 from store.analysis import analysis_key, stored_analysis
+from store.event_store import events_key
 from store.jobs import ANALYSIS, Queues, analysis_job, analysis_job_id
 from store.service import MatchService
 from tests.support.workers_play import GIN, MANIP, burst
@@ -88,3 +90,5 @@ def test_a_match_in_play_gets_no_analysis(pinned: MatchService, redis_client: re
 
 def test_the_analysis_key_lives_in_the_match_slot() -> None:
     assert analysis_key("m_abc") == "match:{m_abc}:analysis"
+    for match_id in ("m_abc", "m_7Qx0Zp", "m_" + "z" * 22):
+        assert key_slot(analysis_key(match_id).encode()) == key_slot(events_key(match_id).encode())
