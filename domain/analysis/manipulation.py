@@ -140,7 +140,7 @@ def walk(
         if found is not None:
             decisions.append(found)
         if event.type == "RoundScored":
-            facts += _lost_knock(events, index, state)
+            facts += lost_knock(events, index, state)
         state = evolve(state, event)
     return decisions, facts
 
@@ -175,7 +175,8 @@ def _played(kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
     return {"type": "draw" if kind == "CardDrawn" else "pass"}
 
 
-def _lost_knock(events: Sequence[Event], index: int, state: State) -> list[Hindsight]:
+def lost_knock(events: Sequence[Event], index: int, state: State) -> list[Hindsight]:
+    """A knock another hand undercut (M10.1): known only once the hands are shown."""
     data = events[index].data
     knocker = data.get("knocker")
     winners = [int(w) for w in data.get("winners") or []]

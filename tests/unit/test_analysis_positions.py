@@ -9,10 +9,12 @@ import pytest
 
 from domain.analysis.gin_judge import judge
 from domain.analysis.judgment import GIN_THRESHOLDS, MANIPULATION_THRESHOLDS
-from domain.analysis.manipulation import judge_knock, judge_meld
+from domain.analysis.manipulation import judge_knock, judge_meld, lost_knock
 from domain.bots.gin.eval import DECK, mask_of, value
+from domain.events import Event
 from domain.gin.options import validate_options as gin_options
 from domain.manipulation import validate_options as manip_options
+from domain.manipulation.state import State as ManipState
 
 
 def gin_view(hand: str, knocks: str = "", stock: int = 20, **extra: Any) -> dict[str, Any]:
@@ -209,3 +211,24 @@ def test_judgment_classes_follow_the_documented_thresholds(
     thresholds: Any, cost: float, expected: str
 ) -> None:
     assert thresholds.classify(cost) == expected
+
+
+def test_a_manipulation_knock_undercut_is_hindsight() -> None:
+    events = [
+        Event("Knocked", {"seat": 0, "points": 5}),
+        Event(
+            "RoundScored",
+            {
+                "outcome": "knock",
+                "knocker": 0,
+                "winners": [1],
+                "points": [0, 27, 0],
+                "hand_points": [5, 3, 20],
+            },
+        ),
+    ]
+    (fact,) = lost_knock(events, 1, ManipState())
+    assert (fact.seq, fact.seat, fact.kind, fact.points) == (1, 0, "undercut", -27)
+    assert "held 3" in fact.note
+    won = Event("RoundScored", {"outcome": "knock", "knocker": 0, "winners": [0], "points": [9]})
+    assert lost_knock([events[0], won], 1, ManipState()) == []
