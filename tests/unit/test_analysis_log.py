@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from domain import gin
 from domain.analysis import MatchNotFinished, analyse
 from domain.analysis import gin as gin_walk
 from domain.analysis import manipulation as manip_walk
@@ -163,3 +164,29 @@ if __name__ == "__main__" and "--write" in sys.argv:
     table = {name: pinned(load(name)) for name in LOGS}
     EXPECTED.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n")
     print(f"wrote {EXPECTED}")
+
+
+def test_the_advisors_suggestion_is_priced_on_the_captains_next_decision() -> None:
+    created = gin.create([{"name": n} for n in ("ana", "ben", "cy")], {}, 5, "0" * 64)
+    state = gin_initial()
+    for event in created:
+        state = gin_evolve(state, event)
+    assert state.roles is not None and state.phase == "upcard_offer"
+    roles = state.roles
+    events = list(created)
+    for seat, move in (
+        (roles.advisor, {"type": "advise", "text": "take it", "move": {"type": "take_upcard"}}),
+        (roles.captain, {"type": "pass_upcard"}),
+    ):
+        for event in gin.decide(state, seat, move):
+            state = gin_evolve(state, event)
+            events.append(event)
+    decisions, _ = gin_walk.walk(events)
+    (passed,) = decisions
+    advice = passed.details["advice"]
+    assert passed.seat == roles.captain and passed.kind == "upcard"
+    assert advice["move"] == {"type": "take_upcard"} and advice["followed"] is False
+    assert advice["would_save"] == pytest.approx(
+        passed.cost - advice["cost"], abs=0.011
+    )  # both rounded to 0.01
+    assert "advice_ignored" in passed.tags
