@@ -8,7 +8,6 @@ ANALYSIS_VERSION bumped):
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 import sys
@@ -23,14 +22,13 @@ from domain.analysis import MatchNotFinished, analyse
 from domain.analysis import gin as gin_walk
 from domain.analysis import manipulation as manip_walk
 from domain.analysis.gin_judge import judge
-from domain.cards import Card
 from domain.events import Event
-from domain.gin.state import SEAT_BITS, GinState
 from domain.gin.state import evolve as gin_evolve
 from domain.gin.state import initial_state as gin_initial
 from domain.gin.views import view as gin_view
 from domain.manipulation.state import State as ManipState
 from domain.manipulation.state import evolve as manip_evolve
+from tests.support.analysis_helpers import gin_hidden_shuffled, manip_hidden_shuffled
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 LOGS = (
@@ -50,39 +48,6 @@ def load(name: str) -> list[Event]:
 
 
 # --- the leak test ----------------------------------------------------------------------------
-
-
-def gin_hidden_shuffled(state: GinState, seat: int, rng: random.Random) -> GinState:
-    """The same state for `seat` with its opponent's unshown cards and the stock dealt
-    again at random (the cards the opponent took from the pile stay with it, G1.4)."""
-    roles = state.roles
-    assert roles is not None
-    other = roles.captain if seat == roles.box else roles.box
-    shown = set(state.picked[other])
-    hidden = [c for c in state.hands[other] if c not in shown] + list(state.stock)
-    rng.shuffle(hidden)
-    keep = len(state.hands[other]) - len(shown)
-    hands = list(state.hands)
-    hands[other] = tuple(sorted([*shown, *hidden[:keep]], key=lambda c: c.index))
-    held = 0
-    for owner, hand in enumerate(hands):
-        for card in hand:
-            held |= 1 << (SEAT_BITS * owner + card.index)
-    return dataclasses.replace(state, hands=tuple(hands), stock=tuple(hidden[keep:]), held=held)
-
-
-def manip_hidden_shuffled(state: ManipState, seat: int, rng: random.Random) -> ManipState:
-    """The same state for `seat` with every other hand and the stock dealt again."""
-    others = [s for s in range(state.n) if s != seat]
-    hidden: list[Card] = [c for s in others for c in state.hands[s]] + list(state.stock)
-    rng.shuffle(hidden)
-    hands = list(state.hands)
-    start = 0
-    for s in others:
-        size = len(state.hands[s])
-        hands[s] = tuple(sorted(hidden[start : start + size], key=lambda c: c.index))
-        start += size
-    return dataclasses.replace(state, hands=tuple(hands), stock=tuple(hidden[start:]))
 
 
 def test_gin_judgments_do_not_change_with_the_hidden_cards() -> None:
