@@ -2,10 +2,12 @@
 
 The log is folded event by event; before each move event of BOX or CAPTAIN the seat's view
 (domain.gin.views.view, exactly what that seat's client saw) is judged by `gin_judge.judge`.
-The ADVISOR's suggested move (AdviceGiven, G1.4) is held for CAPTAIN's next decision and
-priced with it. Hindsight (hidden cards, known only once shown): a knock that was undercut
-(G7.3), a discard the opponent took from the pile and what it saved it, and what a missed
-gin would have scored with the opponent's count at that moment.
+The ADVISOR's suggested move (AdviceGiven, G1.4) is held for CAPTAIN's next decision (advice
+given during BOX's turn waits for it; a hand's end drops it) and priced with it.
+
+Hindsight (hidden cards, known only once shown): a knock that was undercut (G7.3), a discard
+the opponent took from the pile and what it saved it, and what a missed gin would have
+scored with the opponent's count at that moment.
 """
 
 from __future__ import annotations
@@ -52,14 +54,15 @@ def walk(events: Sequence[Event]) -> tuple[list[Decision], list[Hindsight]]:
             advice = event.data.get("move") or None
         elif event.type in MOVES:
             seat = int(event.data["seat"])
-            mine = advice if state.roles is not None and seat == state.roles.captain else None
-            found = judge(view(state, seat), played_move(event), seq, mine)
+            captain = state.roles is not None and seat == state.roles.captain
+            found = judge(view(state, seat), played_move(event), seq, advice if captain else None)
             if found is not None:
                 decisions.append(found)
                 facts += _missed_gin(state, found)
-            advice = None
+            advice = None if captain else advice  # advice is for CAPTAIN's next move
             facts += _taken(events, index, state)
         elif event.type == "RoundScored":
+            advice = None
             facts += _undercut(events, index, state)
         state = evolve(state, event)
     return decisions, facts

@@ -155,3 +155,34 @@ def test_the_advisors_suggestion_is_priced_on_the_captains_next_decision() -> No
         passed.cost - advice["cost"], abs=0.011
     )  # both rounded to 0.01
     assert "advice_ignored" in passed.tags
+
+
+def test_advice_given_during_the_box_turn_waits_for_the_captains_move() -> None:
+    created = gin.create([{"name": n} for n in ("ana", "ben", "cy")], {}, 5, "0" * 64)
+    state = gin_initial()
+    events = list(created)
+    for event in created:
+        state = gin_evolve(state, event)
+    assert state.roles is not None
+    roles = state.roles
+
+    def play(seat: int, move: dict[str, Any]) -> None:
+        nonlocal state
+        for event in gin.decide(state, seat, move):
+            state = gin_evolve(state, event)
+            events.append(event)
+
+    def first(seat: int, kind: str) -> dict[str, Any]:
+        return next(dict(m) for m in gin.legal_moves(state, seat) if m["type"] == kind)
+
+    play(roles.captain, {"type": "take_upcard"})
+    play(roles.captain, first(roles.captain, "discard"))
+    play(roles.advisor, {"type": "advise", "move": {"type": "draw", "from": "discard"}})
+    play(roles.box, {"type": "draw", "from": "stock"})
+    play(roles.box, first(roles.box, "discard"))
+    play(roles.captain, {"type": "draw", "from": "stock"})
+    decisions, _ = gin_walk.walk(events)
+    box_draw, captain_draw = [d for d in decisions if d.kind == "draw"]
+    assert box_draw.seat == roles.box and "advice" not in box_draw.details
+    assert captain_draw.seat == roles.captain
+    assert captain_draw.details["advice"]["move"] == {"type": "draw", "from": "discard"}
