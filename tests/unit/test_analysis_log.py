@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -127,7 +128,11 @@ def test_analysis_names_every_seat_and_sums_its_decisions() -> None:
 
 if __name__ == "__main__" and "--write" in sys.argv:
     table = {name: pinned(load(name)) for name in LOGS}
-    EXPECTED.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n")
+    text = json.dumps(table, indent=1, sort_keys=True)
+    flat = re.sub(
+        r"\[\s*([^\[\]{}]*?)\s*\]", lambda m: "[" + " ".join(m.group(1).split()) + "]", text
+    )
+    EXPECTED.write_text(flat + "\n")
     print(f"wrote {EXPECTED}")
 
 
