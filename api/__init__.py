@@ -157,9 +157,9 @@ def _service(app: Flask) -> Any:
 
 
 def _register_blueprints(api: Api) -> None:
-    from api import bots, events, matches, moves, replays
+    from api import analysis, bots, events, matches, moves, replays
 
-    for module in (matches, moves, events, replays, bots):
+    for module in (matches, moves, events, replays, bots, analysis):
         api.register_blueprint(module.blp)
 
 

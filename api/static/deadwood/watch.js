@@ -50,6 +50,37 @@
     if (page.live) slider.value = slider.max;
     $("position").textContent = (page.live ? "live: " : "history: ") + "event " + view.version + " of " + slider.max;
     markCurrent(view.version);
+    loadAnalysis();
+  }
+
+  // Once the match is finished: its analysis, a judgment beside each move, a summary per seat.
+  function judged(seq) {
+    return page.analysis ? page.analysis.bySeq[seq] : undefined;
+  }
+
+  function annotateItem(item) {
+    const decision = judged(Number(item.dataset.seq));
+    if (decision && !item.querySelector(".judgment")) item.append(D.judgmentBadge(decision));
+  }
+
+  async function loadAnalysis() {
+    if (page.analysisAsked || !page.view || page.view.status !== "finished") return;
+    page.analysisAsked = true;
+    const generation = page.generation;
+    $("analysis-panel").hidden = false;
+    $("analysis-status").textContent = "analysing the match...";
+    const found = await D.fetchAnalysis(base + "/analysis", headers());
+    if (generation !== page.generation) return;
+    if (!found) {
+      $("analysis-status").textContent = "no analysis yet";
+      return;
+    }
+    page.analysis = { bySeq: {} };
+    found.decisions.forEach((d) => (page.analysis.bySeq[d.seq] = d));
+    $("analysis-status").textContent = "every decision judged from its seat's own view at that moment; costs in " + found.thresholds.unit;
+    $("analysis").replaceChildren(D.renderAnalysisSummary(found));
+    document.querySelectorAll("#log li").forEach(annotateItem);
+    markCurrent(page.view.version);
   }
 
   function markCurrent(seq) {
@@ -57,7 +88,8 @@
     const item = document.querySelector('#log li[data-seq="' + seq + '"]');
     if (item) item.classList.add("current");
     const event = page.events[seq - 1];
-    $("event").textContent = event ? D.describe(event, page.names) : "";
+    const decision = judged(seq);
+    $("event").textContent = (event ? D.describe(event, page.names) : "") + (decision ? " | " + D.judgmentText(decision) : "");
   }
 
   // The newest view, at most one request at a time (events that come meanwhile ask again).
@@ -90,6 +122,7 @@
     item.value = event.seq;
     item.dataset.seq = event.seq;
     $("log").append(item);
+    annotateItem(item);
     $("stream").dataset.lastSeq = event.seq;
     streamStatus(page.live ? "live" : "live stream (you are looking at the past)");
     if (page.live) refresh();
@@ -157,7 +190,9 @@
   async function start() {
     page.generation += 1;
     if (page.abort) page.abort.abort();
-    Object.assign(page, { events: [], lastSeq: 0, live: true, view: null, connections: 0 });
+    Object.assign(page, { events: [], lastSeq: 0, live: true, view: null, connections: 0, analysis: null, analysisAsked: false });
+    $("analysis-panel").hidden = true;
+    $("analysis").replaceChildren();
     $("log").replaceChildren();
     $("error").textContent = "";
     $("slider").max = 1;

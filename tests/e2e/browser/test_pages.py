@@ -306,3 +306,64 @@ def test_docs_lists_every_endpoint(page: Any, stack: Any) -> None:
     assert '"variant": "three-hand-gin"' in text_of(driver, create_op)
     driver.execute_script("document.querySelector('.opblock-tag-section').scrollIntoView()")
     page.finish()
+
+
+def _analysis(base_url: str, match_id: str) -> Any:
+    """The match's analysis, once its job has stored it (202 until then)."""
+    url = f"{base_url}/v1/matches/{match_id}/analysis"
+    return until(
+        lambda: (r := httpx.get(url)).status_code == 200 and r.json(), 60, "the analysis job"
+    )
+
+
+@pytest.mark.usefixtures("worker")
+def test_the_watch_page_of_a_finished_match_shows_each_judgment_and_the_summary(
+    page: Any, stack: Any
+) -> None:
+    final = _finished_bot_match(
+        stack.base_url, "three-hand-gin", ALL_BOTS, seed=6, options={"target_score": 30}
+    )
+    analysis = _analysis(stack.base_url, final["id"])
+    page.open(f"/watch/{final['id']}")
+    driver = page.driver
+    wait(driver, lambda: count(driver, "#analysis-summary tr[data-seat]") == 3)
+    wait(driver, lambda: count(driver, "#log .judgment") == len(analysis["decisions"]))
+    shown = driver.execute_script(
+        "return [...document.querySelectorAll('#log .judgment')]"
+        ".map(b => [Number(b.dataset.seq), b.textContent.split(' ')[0]])"
+    )
+    assert shown == [[d["seq"], d["judgment"]] for d in analysis["decisions"]]
+    rows = driver.execute_script(
+        "return [...document.querySelectorAll('#analysis-summary tr[data-seat]')]"
+        ".map(r => [...r.cells].slice(0, 3).map(c => c.textContent))"
+    )
+    expected = [
+        [s["name"], str(s["decisions"]), f"{s['average_cost']:.2f}"] for s in analysis["seats"]
+    ]
+    assert rows == expected
+    page.finish()
+
+
+@pytest.mark.usefixtures("worker")
+def test_the_replay_page_shows_the_judgments_of_an_annotated_log(
+    page: Any, stack: Any, tmp_path: Path
+) -> None:
+    final = _finished_bot_match(
+        stack.base_url, "three-hand-gin", ALL_BOTS, seed=8, options={"target_score": 30}
+    )
+    analysis = _analysis(stack.base_url, final["id"])
+    exported = httpx.get(f"{stack.base_url}/v1/matches/{final['id']}/log?annotations=true")
+    assert exported.status_code == 200
+    log = tmp_path / "annotated.ndjson"
+    log.write_bytes(exported.content)
+    page.open("/replay")
+    driver = page.driver
+    verdict = _upload(driver, log)
+    assert verdict.get_attribute("class") == "ok", verdict.text
+    wait(driver, lambda: count(driver, "#analysis-summary tr[data-seat]") == 3)
+    decision = analysis["decisions"][0]
+    for _ in range(decision["seq"] - 1):
+        driver.find_element(By.ID, "next").click()
+    wait(driver, lambda: shown_version(driver) == decision["seq"])
+    assert text_of(driver, "#judgment").startswith(decision["judgment"])
+    page.finish()

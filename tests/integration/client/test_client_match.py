@@ -21,6 +21,7 @@ from deadwood_client import (
     VersionConflict,
 )
 from tests.support.client_support import play_all
+from tests.support.waiting import wait_until
 
 PLAYERS = ["ana", "ben", "cy"]
 
@@ -123,3 +124,17 @@ def test_refusals_become_typed_exceptions_with_code_detail_and_status(live: Any)
 def view_card(seat_client: Any, match_id: str) -> str:
     """A card of the seat's hand (discarding it before drawing is illegal: G5.2)."""
     return str(seat_client.match(match_id)["you"]["hand"][0])
+
+
+def test_the_analysis_of_a_finished_match_through_the_client(live: Any) -> None:
+    """Issue 33: refused (404 match_not_finished) during play, then served once finished
+    (None while the job runs)."""
+    match_id, seats = live.create(PLAYERS, options={"target_score": 20})
+    spectator = live.client()
+    with pytest.raises(DeadwoodError) as excinfo:
+        spectator.analysis(match_id)
+    _refusal(excinfo, 404, "match_not_finished")
+    play_all(match_id, seats)
+    found = wait_until(lambda: spectator.analysis(match_id), 60, "the analysis job", every=0.2)
+    assert found["id"] == match_id and found["variant"] == "three-hand-gin"
+    assert [s["name"] for s in found["seats"]] == PLAYERS
