@@ -29,6 +29,22 @@ BIDI_CONTROLS = frozenset(
 INVISIBLE = frozenset("\u115f\u1160\u2800\u3164\uffa0")
 """Letters and symbols that draw nothing (Hangul fillers, the blank braille pattern)."""
 
+JOINERS = frozenset("\u200c\u200d")
+"""Zero-width (non-)joiners: part of emoji sequences and of Persian and Indic words, so they
+may stand between two printed characters, never at an end or beside a space."""
+
+
+def _joins(value: str, index: int) -> bool:
+    """True when the joiner at `index` stands between two printed characters."""
+    if index == 0 or index == len(value) - 1:
+        return False
+    return all(_printed(value[i]) for i in (index - 1, index + 1))
+
+
+def _printed(char: str) -> bool:
+    return unicodedata.category(char)[0] in "LMNPS" and char not in INVISIBLE
+
+
 _REFUSED = {
     "Cc": "a control",
     "Cs": "a lone surrogate",
@@ -44,12 +60,15 @@ def _plain_text(value: str) -> None:
     characters), line and paragraph separators, unassigned code points (Cn), lone
     surrogates, characters that draw nothing, and text that is whitespace only."""
     for index, char in enumerate(value):
+        if char in JOINERS and _joins(value, index):
+            continue
         category = unicodedata.category(char)
         kind = _REFUSED.get(category) or ("an invisible" if char in INVISIBLE else None)
-        if kind is not None or char in BIDI_CONTROLS:
+        if char in BIDI_CONTROLS:
+            kind = "a bidi control"
+        if kind is not None:
             raise ValidationError(
-                f"must be plain text: character {index + 1} is {kind or 'a bidi control'} "
-                f"character (U+{ord(char):04X})"
+                f"must be plain text: character {index + 1} is {kind} character (U+{ord(char):04X})"
             )
     if value and not value.strip():
         raise ValidationError("must be plain text: it is whitespace only")
@@ -57,12 +76,13 @@ def _plain_text(value: str) -> None:
 
 PLAIN_TEXT = (
     "^[^\\x00-\\x1f\\x7f-\\x9f\\xad\\u0600-\\u0605\\u061c\\u06dd\\u070f\\u0890-\\u0891"
-    "\\u08e2\\u115f-\\u1160\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2064"
+    "\\u08e2\\u115f-\\u1160\\u180e\\u200b\\u200e-\\u200f\\u2028-\\u202e\\u2060-\\u2064"
     "\\u2066-\\u206f\\u2800\\u3164\\ufeff\\uffa0\\ufff9-\\ufffb]*$"
 )
 """_plain_text as a pattern for the document: the refused characters of the Basic
-Multilingual Plane (Unicode 14). The rest of the rule (unassigned code points, format
-characters above U+FFFF, whitespace only) the pattern cannot state; the description does."""
+Multilingual Plane (Unicode 14), but the joiners. The rest of the rule (a joiner only between
+printed characters, unassigned code points, format characters above U+FFFF, whitespace only)
+the pattern cannot state; the description does."""
 
 
 class PlainText(validate.Regexp):

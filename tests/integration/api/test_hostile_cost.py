@@ -317,7 +317,7 @@ def test_cors_answers_vary_on_origin_with_or_without_one(service: Any) -> None:
     "name",
     [
         "\u200b",  # zero width space
-        "ana\u200d",  # zero width joiner
+        "ana\u200d",  # a zero width joiner at the end
         "\u202eana",  # right-to-left override
         "\U000e0061\U000e0062",  # tag characters
         "\u3164",  # Hangul filler: a letter that draws nothing
@@ -336,7 +336,18 @@ def test_names_must_be_printable_text(service: Any, name: str) -> None:
     assert "plain text" in refused["detail"]
 
 
-@pytest.mark.parametrize("name", ["Zoë", "李雷", "José María", "a b", "🂡 ace"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Zoë",
+        "李雷",
+        "José María",
+        "a b",
+        "🂡 ace",
+        "👩\u200d💻 ana",
+        "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+    ],
+)
 def test_printable_names_are_taken(service: Any, name: str) -> None:
     client = _app(service).test_client()
     body = {**GIN, "players": [{"name": name}, {"name": "b"}, {"name": "c"}]}
