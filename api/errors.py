@@ -49,6 +49,7 @@ STATUS_OF_CODE = {
     "match_in_progress": 403,
     "invalid_log": 422,
     "replay_too_costly": 422,
+    "replay_too_large": 413,
 }
 
 TITLES = {
@@ -65,6 +66,7 @@ TITLES = {
     "match_in_progress": "The match is still in progress",
     "invalid_log": "The log does not follow the rules",
     "replay_too_costly": "Checking the log took more CPU time than its budget",
+    "replay_too_large": "The replay's steps are larger than this form of answer allows",
     "bad_request": "The request could not be read",
     "not_found": "No such resource",
     "method_not_allowed": "Method not allowed",
