@@ -82,7 +82,8 @@ endpoint of that match.
 ## Events
 
 Each event is `{seq, type, v, at, data}`: `seq` counts from 1 and is also the SSE `id:`,
-`type` a past-tense name, `v` the schema version of that type (all 1 today), `at` the RFC 3339
+`type` a past-tense name, `v` the schema version of that type (1, but MatchCreated 2: its
+options always hold `max_rounds`; a v1 one is read as `max_rounds: null`), `at` the RFC 3339
 UTC time it was stored (for people; the fold never reads it). Cards are codes as in api.md.
 The log alone rebuilds every state: chance is data (each deal records the hands and the stock
 order; `stock` lists codes from the top). Scoring and deals are made by the service.
@@ -101,7 +102,7 @@ order; `stock` lists codes from the top). Scoring and deals are made by the serv
 | Knocked | `seat, card` (the face-down discard), `melds, deadwood_cards, count, gin` (G6) |
 | AdviceGiven | `seat, captain, text, move` (G1.4) |
 | RoundScored | the round result of api.md, plus `scores` (running totals) (G7) |
-| MatchFinished | `scores, winners, totals, bonuses` (G8) |
+| MatchFinished | `scores, winners, totals, bonuses`, `ended_by` (G8.3 only) (G8) |
 
 ### manipulation-rummy
 
@@ -117,7 +118,7 @@ order; `stock` lists codes from the top). Scoring and deals are made by the serv
 | TurnEnded | `seat` (M4) |
 | Knocked | `seat, points` (M8) |
 | RoundScored | `round, outcome, hands, points, winners, knocker, hand_points` (M10) |
-| MatchFinished | `scores, winners, round_scores, bonuses` (M11) |
+| MatchFinished | `scores, winners, round_scores, bonuses`, `ended_by` (M11.5 only) (M11) |
 
 (*) `salt_key` only in a seeded match (see Fair deals).
 
