@@ -6,8 +6,8 @@ a draw, the longest matches the rules allow before item 3 of issue 28) twice thr
 MatchService on a private redis-server: once keeping snapshots every 256 events (now), once
 with no kept snapshot (before: only the latest one). Then loads `--positions` positions
 spread over each match from a service with no cache and prints, per row, the time of one
-load (min / median / p99 / max, ms) and the events folded (max), with the ratio of the
-medians. Speed is measured here, never asserted in a test.
+load (min / median / p99 / max, ms), its process CPU (median, max, ms) and the events folded
+(max), with the ratio of the medians. Speed is measured here, never asserted in a test.
 
     .venv/bin/python bench/history.py                 # 15,000 events, 200 positions
     .venv/bin/python bench/history.py --events 3000   # quicker
@@ -79,22 +79,24 @@ def _reads(client: Any, keep_every: int, match_id: str, positions: list[int]) ->
 
     service.store.entries = counting  # type: ignore[method-assign]
     service.load(match_id, at=positions[0])  # warm the imports and the connection
-    times, most = [], 0
+    times, cpu, most = [], [], 0
     for at in positions:
         folded.clear()
-        started = time.perf_counter()
+        started, used = time.perf_counter(), time.process_time()
         service.load(match_id, at=at)
         times.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - used)
         most = max(most, sum(folded))
-    return times, most
+    return times, most, cpu
 
 
-def _row(name: str, times: list[float], most: int, ratio: str) -> str:
+def _row(name: str, times: list[float], most: int, cpu: list[float], ratio: str) -> str:
     ms = sorted(t * 1000 for t in times)
     p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
     return (
         f"{name:<34} {len(ms):>5} {ms[0]:8.2f} {statistics.median(ms):8.2f} {p99:8.2f} "
-        f"{ms[-1]:8.2f} {most:>7} {ratio:>7}"
+        f"{ms[-1]:8.2f} {statistics.median(cpu) * 1000:8.2f} {max(cpu) * 1000:8.2f} "
+        f"{most:>7} {ratio:>7}"
     )
 
 
@@ -118,7 +120,7 @@ def main() -> int:
         print(f"history reads of a {length}-event gin match, ms per load (no cache)")
         print(
             f"{'row':<34} {'n':>5} {'min':>8} {'median':>8} {'p99':>8} {'max':>8} "
-            f"{'folded':>7} {'ratio':>7}"
+            f"{'cpu med':>8} {'cpu max':>8} {'folded':>7} {'ratio':>7}"
         )
         print(_row("only the latest snapshot (before)", *before, "-"))
         ratio = f"{statistics.median(now[0]) / statistics.median(before[0]):.3f}"

@@ -232,13 +232,17 @@ class EventStore:
         self, match_id: str, snaps: Mapping[str, int], drop_upto: int | None = None
     ) -> None:
         """Add `snaps` (encoded snapshot -> its version) to the kept ones; first drop the kept
-        ones up to version `drop_upto` when given (they were written by other rules code)."""
+        ones up to version `drop_upto` when given (they were written by other rules code).
+        They are a cache written on a read: a failure is logged, and the read goes on."""
         pipe = self._r.pipeline(transaction=False)
         if drop_upto is not None:
             pipe.zremrangebyscore(kept_snaps_key(match_id), "-inf", drop_upto)
         if snaps:
             pipe.zadd(kept_snaps_key(match_id), dict(snaps))
-        pipe.execute()
+        try:
+            pipe.execute()
+        except redis.RedisError as error:
+            log.info("snapshots of %s not kept: %s", match_id, type(error).__name__)
 
     def hget(self, key: str, name: str) -> Any:
         return self._r.hget(key, name)
