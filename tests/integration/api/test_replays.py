@@ -350,3 +350,34 @@ def test_a_bad_format_is_a_validation_error(client: Any, service: Any) -> None:
         "/v1/replays?format=xml", data=body, headers={"Content-Type": "application/x-ndjson"}
     )
     assert "format" in json.dumps(problem(answer, 422, "validation_error")["errors"])
+
+
+def test_ndjson_steps_past_the_estimate_are_422_and_past_the_budget_end_in_a_problem_line(
+    client: Any, service: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 28 item 2: the steps' CPU is estimated before the stream starts (422
+    replay_too_costly then); should the budget run out while streaming, the last line is the
+    problem instead of the remaining steps."""
+    from api import replays
+
+    log, _ = _finished(client, service, "three-hand-gin")
+    body = "".join(json.dumps(e) + "\n" for e in log)
+    headers = {"Content-Type": "application/x-ndjson"}
+    url = "/v1/replays?steps=true&format=ndjson"
+    monkeypatch.setattr(replays, "STEP_CPU_SECONDS", 3600.0)
+    found = problem(client.post(url, data=body, headers=headers), 422, "replay_too_costly")
+    assert "streaming the steps" in found["detail"] and found["event"] == len(log)
+    monkeypatch.setattr(replays, "STEP_CPU_SECONDS", 0.0)
+    spend = replays.CpuBudget.spend
+
+    def poor(self: Any, work: Any, events: int, doing: str = "checking this log") -> Any:
+        if doing == "streaming step 5":
+            raise self.refusal(events, doing)
+        return spend(self, work, events, doing)
+
+    monkeypatch.setattr(replays.CpuBudget, "spend", poor)
+    answer = client.post(url, data=body, headers=headers)
+    lines = [json.loads(line) for line in answer.get_data(as_text=True).splitlines()]
+    assert answer.status_code == 200 and [line.get("seq") for line in lines[1:5]] == [1, 2, 3, 4]
+    assert len(lines) == 6 and lines[-1]["problem"]["code"] == "replay_too_costly"
+    assert "streaming step 5" in lines[-1]["problem"]["detail"]
