@@ -166,7 +166,22 @@ that needs hidden cards uses no seed.
 opening events are made again from MatchCreated (players, options, seed or deal key) and must
 be equal; every later event must be exactly what `decide` gives for the move it records (or
 the due scoring or deal) in the state before it. 422 `invalid_log` names the first event that
-is not, with the broken rule when the move could be read back.
+is not, with the broken rule when the move could be read back. One CPU budget covers reading,
+checking, steps and their encoding (422 `replay_too_costly`, at most 5 s by default);
+`?steps=true` is refused past 32 MiB of steps (413 `replay_too_large`), while
+`?steps=true&format=ndjson` streams one line a step carrying only the round results its event
+added.
+
+## Every match ends
+
+Nothing in the rules stops a match where nobody scores (gin hands that all end drawn with
+`knock_limit` 0, Manipulation rounds of tied hands). So every match has the option
+`max_rounds` (default `max(20, target_score // 2)` in gin, `max(20, target_score // 5)` in
+Manipulation; at most 500 and 300; no bound is refused with 422 `validation_error`). After
+that many rounds without the target the match ends and the standing scores decide, a tie
+shared (Manipulation pays its M11.3 round bonuses first and applies `final_tie`);
+MatchFinished then carries `ended_by: "max_rounds"`. A match recorded before the option
+shows `max_rounds: null` and is played and replayed as it always was.
 """
 
 SPEC_KWARGS: dict[str, Any] = {
