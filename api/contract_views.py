@@ -51,7 +51,26 @@ def closed(required: dict[str, Any], optional: dict[str, Any] | None = None) -> 
 # ---------------------------------------------------------------------------- options
 
 
-def _option(default: Any, limits: dict[str, Any], choices: dict[str, Any], key: str) -> Any:
+DERIVED = {
+    "max_rounds": (
+        "every match ends (issue 28): after this many rounds (hands in gin, draws too) without "
+        "the target, the match ends and the standing scores decide, a tie shared (gin G8.3; "
+        "manipulation M11.5: the M11.3 bonuses are paid, then the totals and `final_tie` "
+        "decide); MatchFinished then has `ended_by: max_rounds`. Default: max(20, "
+        "target_score // 2) in gin, max(20, target_score // 5) in manipulation. In a view, "
+        "null for a match recorded before the option existed (no bound)"
+    )
+}
+"""Options whose default follows from the others (domain/options.py `derived`)."""
+
+
+def _option(
+    default: Any, limits: dict[str, Any], choices: dict[str, Any], key: str, view: bool
+) -> Any:
+    if key in DERIVED:
+        low, high = limits[key]
+        bounded = {"type": "integer", "minimum": low, "maximum": high}
+        return {**(nullable(bounded) if view else bounded), "description": DERIVED[key]}
     if isinstance(default, bool):
         return {"type": "boolean", "default": default}
     if isinstance(default, int):
@@ -60,9 +79,9 @@ def _option(default: Any, limits: dict[str, Any], choices: dict[str, Any], key: 
     return {"type": "string", "enum": list(choices[key]), "default": default}
 
 
-def _options(module: Any) -> dict[str, Any]:
+def _options(module: Any, view: bool = True) -> dict[str, Any]:
     return {
-        key: _option(default, module.LIMITS, module.CHOICES, key)
+        key: _option(default, module.LIMITS, module.CHOICES, key, view)
         for key, default in module.DEFAULTS.items()
     }
 
@@ -71,15 +90,19 @@ def options_components() -> dict[str, dict[str, Any]]:
     """Each game's options: in a create body any subset (defaults fill the rest), in a view
     every one."""
     gin, manipulation = _options(gin_options), _options(manip_options)
+    gin_in, manipulation_in = _options(gin_options, False), _options(manip_options, False)
     return {
         "GinOptions": {**closed(gin), "description": "three-hand-gin options (rules.md 5)"},
         "ManipulationOptions": {
             **closed(manipulation),
             "description": "manipulation-rummy options (rules.md 5)",
         },
-        "GinOptionsInput": {**closed({}, gin), "description": "any gin options; unknown refused"},
+        "GinOptionsInput": {
+            **closed({}, gin_in),
+            "description": "any gin options; unknown refused",
+        },
         "ManipulationOptionsInput": {
-            **closed({}, manipulation),
+            **closed({}, manipulation_in),
             "description": "any manipulation-rummy options; unknown keys are refused",
         },
     }

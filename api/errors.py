@@ -51,6 +51,7 @@ STATUS_OF_CODE = {
     "match_not_finished": 404,
     "invalid_log": 422,
     "replay_too_costly": 422,
+    "replay_too_large": 413,
 }
 
 TITLES = {
@@ -68,6 +69,7 @@ TITLES = {
     "match_not_finished": "The match has no analysis until it is finished",
     "invalid_log": "The log does not follow the rules",
     "replay_too_costly": "Checking the log took more CPU time than its budget",
+    "replay_too_large": "The replay's steps are larger than this form of answer allows",
     "stream_limit": "Too many live streams from this caller",
     "streams_full": "This server holds its most live streams",
     "hints_busy": "This server is busy working out hints",

@@ -323,3 +323,11 @@ class ReplayQuerySchema(Schema):
         load_default=False,
         metadata={"description": "also answer `steps`: the match after every event"},
     )
+    format = fields.String(
+        load_default="json",
+        validate=validate.OneOf(["json", "ndjson"]),
+        metadata={
+            "description": "`ndjson`: answer application/x-ndjson, streamed: the answer, then "
+            "with `steps=true` one line a step holding only the round results it added"
+        },
+    )

@@ -82,7 +82,8 @@ endpoint of that match.
 ## Events
 
 Each event is `{seq, type, v, at, data}`: `seq` counts from 1 and is also the SSE `id:`,
-`type` a past-tense name, `v` the schema version of that type (all 1 today), `at` the RFC 3339
+`type` a past-tense name, `v` the schema version of that type (1, but MatchCreated 2: its
+options always hold `max_rounds`; a v1 one is read as `max_rounds: null`), `at` the RFC 3339
 UTC time it was stored (for people; the fold never reads it). Cards are codes as in api.md.
 The log alone rebuilds every state: chance is data (each deal records the hands and the stock
 order; `stock` lists codes from the top). Scoring and deals are made by the service.
@@ -101,7 +102,7 @@ order; `stock` lists codes from the top). Scoring and deals are made by the serv
 | Knocked | `seat, card` (the face-down discard), `melds, deadwood_cards, count, gin` (G6) |
 | AdviceGiven | `seat, captain, text, move` (G1.4) |
 | RoundScored | the round result of api.md, plus `scores` (running totals) (G7) |
-| MatchFinished | `scores, winners, totals, bonuses` (G8) |
+| MatchFinished | `scores, winners, totals, bonuses`, `ended_by` (G8.3 only) (G8) |
 
 ### manipulation-rummy
 
@@ -117,7 +118,7 @@ order; `stock` lists codes from the top). Scoring and deals are made by the serv
 | TurnEnded | `seat` (M4) |
 | Knocked | `seat, points` (M8) |
 | RoundScored | `round, outcome, hands, points, winners, knocker, hand_points` (M10) |
-| MatchFinished | `scores, winners, round_scores, bonuses` (M11) |
+| MatchFinished | `scores, winners, round_scores, bonuses`, `ended_by` (M11.5 only) (M11) |
 
 (*) `salt_key` only in a seeded match (see Fair deals).
 
@@ -165,7 +166,22 @@ that needs hidden cards uses no seed.
 opening events are made again from MatchCreated (players, options, seed or deal key) and must
 be equal; every later event must be exactly what `decide` gives for the move it records (or
 the due scoring or deal) in the state before it. 422 `invalid_log` names the first event that
-is not, with the broken rule when the move could be read back.
+is not, with the broken rule when the move could be read back. One CPU budget covers reading,
+checking, steps and their encoding (422 `replay_too_costly`, at most 5 s by default);
+`?steps=true` is refused past 32 MiB of steps (413 `replay_too_large`), while
+`?steps=true&format=ndjson` streams one line a step carrying only the round results its event
+added.
+
+## Every match ends
+
+Nothing in the rules stops a match where nobody scores (gin hands that all end drawn with
+`knock_limit` 0, Manipulation rounds of tied hands). So every match has the option
+`max_rounds` (default `max(20, target_score // 2)` in gin, `max(20, target_score // 5)` in
+Manipulation; at most 500 and 300; no bound is refused with 422 `validation_error`). After
+that many rounds without the target the match ends and the standing scores decide, a tie
+shared (Manipulation pays its M11.3 round bonuses first and applies `final_tie`);
+MatchFinished then carries `ended_by: "max_rounds"`. A match recorded before the option
+shows `max_rounds: null` and is played and replayed as it always was.
 """
 
 SPEC_KWARGS: dict[str, Any] = {

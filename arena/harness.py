@@ -210,10 +210,13 @@ def play_match(
 
 
 def _opened(game: Variant, spec: MatchSpec, options: Mapping[str, Any] | None) -> State:
-    """The state after the opening events of a match of bots named after their seats."""
+    """The state after the opening events of a match of bots named after their seats. The
+    options are checked as for a new match, so every arena match has its bound on rounds
+    (`max_rounds`, issue 28 item 3: no bound is refused, InvalidOptions)."""
     players = [{"name": f"{name}-{seat}", "bot": name} for seat, name in enumerate(spec.lineup)]
     state = game.initial_state()
-    for event in game.create(players, options or {}, spec.seed, ""):
+    full = game.validate_options(options or {})
+    for event in game.create(players, full, spec.seed, ""):
         state = game.evolve(state, event)
     return state
 

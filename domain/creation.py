@@ -14,6 +14,10 @@ from domain.errors import InvalidOptions
 from domain.events import Event
 from domain.shuffle import seed_key
 
+MATCH_CREATED_V = 2
+"""v2 (issue 28 item 3): the options always hold `max_rounds`; v1 had none (domain/upcast.py
+reads it as `max_rounds: None`, no bound, so an old match replays as it was played)."""
+
 
 def deal_key(seed: int | None, secret: str) -> str:
     """The key of every shuffle of the match; InvalidOptions for a bad seed or no secret."""
@@ -44,4 +48,4 @@ def match_created(
     }
     if seed is not None and secret:
         data["salt_key"] = secret  # the salts of a seeded match stay secret (shuffle.py)
-    return Event("MatchCreated", data)
+    return Event("MatchCreated", data, MATCH_CREATED_V)

@@ -4,11 +4,16 @@ Each game keeps its own frozen options dataclass and its tables (the accepted ra
 integer option, the accepted values of each string option, a hint for values not played yet);
 `validate` checks a request's options against them with one loop, and `frozen` turns a
 recorded (already valid) options dict back into the dataclass.
+
+A derived option (`max_rounds`, issue 28 item 3) is an integer whose default follows from the
+other options (`derived`: the function that makes it). A match recorded before it existed has
+`None` there (domain/upcast.py): `validate(..., recorded=True)` keeps that, so the old match
+replays as it was played; a new match's options never accept it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
@@ -26,6 +31,7 @@ class OptionTables:
     limits: Mapping[str, tuple[int, int]]
     choices: Mapping[str, tuple[str, ...]]
     hints: Mapping[str, str] = field(default_factory=dict)
+    derived: Mapping[str, Callable[[Mapping[str, Any]], int]] = field(default_factory=dict)
 
     @classmethod
     def of(
@@ -35,14 +41,20 @@ class OptionTables:
         limits: Mapping[str, tuple[int, int]],
         choices: Mapping[str, tuple[str, ...]],
         hints: Mapping[str, str] | None = None,
+        derived: Mapping[str, Callable[[Mapping[str, Any]], int]] | None = None,
     ) -> OptionTables:
         """The tables of a game whose defaults are the fields of `options_type`."""
         defaults = {f.name: getattr(options_type(), f.name) for f in fields(options_type)}
-        return cls(variant, defaults, limits, choices, dict(hints or {}))
+        return cls(variant, defaults, limits, choices, dict(hints or {}), dict(derived or {}))
 
 
-def validate(tables: OptionTables, options: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The full options dict with defaults; InvalidOptions names the first bad key (section 5)."""
+def validate(
+    tables: OptionTables, options: Mapping[str, Any] | None, recorded: bool = False
+) -> dict[str, Any]:
+    """The full options dict with defaults; InvalidOptions names the first bad key (section 5).
+
+    `recorded`: the options of a recorded MatchCreated, where a derived option may be None
+    (recorded before the option existed)."""
     if options is None:
         options = {}
     if not isinstance(options, Mapping):
@@ -50,8 +62,14 @@ def validate(tables: OptionTables, options: Mapping[str, Any] | None) -> dict[st
     _refuse_unknown(tables, options)
     full = dict(tables.defaults)
     for key, value in options.items():
-        _check(tables, key, value)
+        if key not in tables.derived:
+            _check(tables, key, value)
+        elif not (recorded and value is None):
+            _check_int(key, value, tables.limits[key], _hint(tables, key))
         full[key] = value
+    for key, derive in tables.derived.items():
+        if key not in options:
+            full[key] = derive(full)
     return full
 
 

@@ -46,3 +46,13 @@ def _gin_card_drawn_v0(data: dict[str, Any]) -> dict[str, Any]:
     new = {k: val for k, val in data.items() if k != "discard"}
     new["from"] = "discard" if data.get("discard") else "stock"
     return new
+
+
+@upcaster(None, "MatchCreated", 1)
+def _match_created_v1(data: dict[str, Any]) -> dict[str, Any]:
+    """v1 had no `max_rounds` option (issue 28 item 3): such a match had no bound on its
+    rounds, which v2 says with `max_rounds: None` (never accepted for a new match)."""
+    options = data.get("options")
+    if not isinstance(options, dict) or "max_rounds" in options:
+        return data
+    return {**data, "options": {**options, "max_rounds": None}}

@@ -1,8 +1,9 @@
 -- The one atomic append of a match (store/event_store.py). All KEYS share the {match} tag.
--- KEYS: 1 events stream, 2 meta hash, 3 snapshot, 4 idempotency record (or a dummy key)
+-- KEYS: 1 events stream, 2 meta hash, 3 snapshot, 4 idempotency record (or a dummy key),
+--   5 the snapshots kept at intervals (sorted set scored by version)
 -- ARGV: expected version, tx of the entry at that version ("" = do not check),
 --   "1" when KEYS[4] is a real idempotency record key, then n, n * (entry id, 10 field/value args), record ("" none), ttl,
---   m, m * (field, value), snapshot flag, snapshot,
+--   m, m * (field, value), snapshot flag ("0" none, "1" latest, "2" kept, "3" both), snapshot,
 --   j, j * (argc, argc args)  -- follow-up job commands (single server only)
 -- Reply: {"ok", version} | {"conflict", actual, last tx} | {"idem", record}
 local expected = tonumber(ARGV[1])
@@ -36,7 +37,9 @@ if has_idem then redis.call('SET', KEYS[4], record, 'EX', ttl) end
 local m = tonumber(ARGV[i]); i = i + 1
 if m > 0 then redis.call('HSET', KEYS[2], unpack(ARGV, i, i + 2 * m - 1)) end
 i = i + 2 * m
-if ARGV[i] == '1' then redis.call('SET', KEYS[3], ARGV[i + 1]) end
+local flag = ARGV[i]
+if flag == '1' or flag == '3' then redis.call('SET', KEYS[3], ARGV[i + 1]) end
+if flag == '2' or flag == '3' then redis.call('ZADD', KEYS[5], expected + n, ARGV[i + 1]) end
 i = i + 2
 local j = tonumber(ARGV[i]); i = i + 1
 for _ = 1, j do

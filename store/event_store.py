@@ -4,6 +4,7 @@ Keys of a match all carry its hash tag `{<id>}` (one Redis Cluster slot):
     match:{<id>}:events         the stream; entry ids 0-<seq>, never trimmed or edited
     match:{<id>}:meta           hash: variant, players, token hashes, finished flag
     match:{<id>}:snap           the latest snapshot (snapshots.py)
+    match:{<id>}:snaps          sorted set: a snapshot kept at intervals, scored by version
     match:{<id>}:idem:<sha256>  idempotency records (idempotency.py), 24 h
     match:{<id>}:settle         a marker written before a replayed answer's WAIT (replica)
 
@@ -12,6 +13,7 @@ The append is one EVALSHA of `append.lua` (registered once per client, loaded on
       state, that it carries the nonce the cache saw) and that the idempotency key is unused
     XADD each event with the explicit id 0-<expected + i>, stamped with this append's nonce
     SET the idempotency record (EX 24 h), HSET meta, SET the snapshot when one is due
+      (and ZADD it to the kept ones when it crosses a multiple of the keeping interval)
     the follow-up RQ jobs, when the queue is this same server (not a cluster): rq's own
       commands (job hash, SADD, RPUSH), recorded from a non-executed pipeline and replayed
       by the script, so a job exists exactly when its events do
@@ -81,6 +83,10 @@ def snap_key(match_id: str) -> str:
     return f"match:{{{match_id}}}:snap"
 
 
+def kept_snaps_key(match_id: str) -> str:
+    return f"match:{{{match_id}}}:snaps"
+
+
 def _settle_key(match_id: str) -> str:
     return f"match:{{{match_id}}}:settle"
 
@@ -126,6 +132,8 @@ class AppendRequest:
     idem_record: str | None = None
     meta: Mapping[str, str] = field(default_factory=dict)
     snapshot: str | None = None
+    snapshot_latest: bool = True  # SET it as the latest snapshot
+    snapshot_kept: bool = False  # ZADD it to the snapshots kept at intervals
     jobs: Sequence[JobSpec] = ()
     at: str = field(default_factory=codec.now)
     check_tx: str = ""
@@ -212,6 +220,31 @@ class EventStore:
 
     def get(self, key: str) -> Any:
         return self._r.get(key)
+
+    def snapshots_at(self, match_id: str, at: int) -> tuple[Any, Any]:
+        """The raw latest snapshot and the raw kept snapshot with the highest version at or
+        below `at` (None each when absent), in one round trip."""
+        pipe = self._r.pipeline(transaction=False)
+        pipe.get(snap_key(match_id))
+        pipe.zrevrangebyscore(kept_snaps_key(match_id), at, "-inf", start=0, num=1)
+        latest, kept = pipe.execute()
+        return latest, (kept[0] if kept else None)
+
+    def keep_snapshots(
+        self, match_id: str, snaps: Mapping[str, int], drop_upto: int | None = None
+    ) -> None:
+        """Add `snaps` (encoded snapshot -> its version) to the kept ones; first drop the kept
+        ones up to version `drop_upto` when given (they were written by other rules code).
+        They are a cache written on a read: a failure is logged, and the read goes on."""
+        pipe = self._r.pipeline(transaction=False)
+        if drop_upto is not None:
+            pipe.zremrangebyscore(kept_snaps_key(match_id), "-inf", drop_upto)
+        if snaps:
+            pipe.zadd(kept_snaps_key(match_id), dict(snaps))
+        try:
+            pipe.execute()
+        except redis.RedisError as error:
+            log.info("snapshots of %s not kept: %s", match_id, type(error).__name__)
 
     def hget(self, key: str, name: str) -> Any:
         return self._r.hget(key, name)
@@ -350,7 +383,7 @@ class EventStore:
         """The script's KEYS (see append.lua): all in the match's slot."""
         match_id = request.match_id
         keys = [events_key(match_id), meta_key(match_id), snap_key(match_id)]
-        return [*keys, request.idem_key or _no_idem_key(match_id)]
+        return [*keys, request.idem_key or _no_idem_key(match_id), kept_snaps_key(match_id)]
 
     def args(self, request: AppendRequest, stored: list[StoredEvent], tx: str) -> list[Any]:
         """The script's ARGV (see append.lua)."""
@@ -363,7 +396,11 @@ class EventStore:
         args += [request.idem_record or "", TTL_SECONDS, len(request.meta)]
         for name, value in request.meta.items():
             args += [name, value]
-        args += ["0", ""] if request.snapshot is None else ["1", request.snapshot]
+        if request.snapshot is None:
+            args += ["0", ""]
+        else:
+            flag = int(request.snapshot_latest) + 2 * int(request.snapshot_kept)
+            args += [str(flag), request.snapshot]
         commands = self._job_commands(request.jobs) if self.jobs_in_transaction else []
         args.append(len(commands))
         for command in commands:

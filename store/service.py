@@ -101,6 +101,7 @@ class MatchService:
         queue_redis: Any = None,
         pepper: bytes = b"dev-pepper",
         snapshot_every: int = 64,
+        keep_every: int = 256,
         durability: Durability | None = None,
     ) -> None:
         queue_client = queue_redis if queue_redis is not None else redis
@@ -113,6 +114,7 @@ class MatchService:
         )
         self.pepper = pepper
         self.snapshot_every = max(1, snapshot_every)
+        self.keep_every = max(1, keep_every)
         self._lock = threading.Lock()
         self._states: OrderedDict[str, _Cached] = OrderedDict()
         self._metas: OrderedDict[str, _Meta] = OrderedDict()
@@ -198,7 +200,7 @@ class MatchService:
             idem_key=idem_key,
             idem_record=record,
             meta=meta,
-            snapshot=self._snapshot(0, version, state),
+            **self._snapshot(0, version, state),
             jobs=followups(game, state, match_id, version),
         )
 
@@ -293,16 +295,35 @@ class MatchService:
         return cached if cached is not None else self._fresh(match_id, game)
 
     def _load_at(self, match_id: str, game: Variant, at: int) -> Loaded:
+        """The match right after event `at`: from the kept snapshot (or the latest) at or
+        before it plus the events up to `at`, so at most about `keep_every` events are folded
+        wherever `at` is (issue 28 item 5). A fold longer than that (a match older than the
+        kept snapshots, or kept ones written by other rules code) keeps the snapshots it
+        passes, so the next read of that stretch is short."""
+        latest_raw, kept_raw = self.store.snapshots_at(match_id, at)
         starts: list[tuple[int, Any]] = [(0, game.initial_state())]
-        snap = self._from_snapshot(match_id)
-        if snap is not None and snap[0] <= at:
-            starts.append(snap)
+        kept = snapshots.decode_state(kept_raw)
+        for snap in (kept, snapshots.decode_state(latest_raw)):
+            if snap is not None and snap[0] <= at:
+                starts.append(snap)
         version, state = max(starts, key=lambda s: s[0])
         tail = self.store.read(match_id, after=version, upto=at, variant=game.name)
-        if tail:
-            state = fold(game, (item.event for item in tail), state)
-            version = tail[-1].seq
-        return Loaded(game, state, version)
+        passed: dict[str, int] = {}
+        for item in tail:
+            state = game.evolve(state, item.event)
+            if len(tail) > self.keep_every and item.seq % self.keep_every == 0:
+                passed.update(self._encoded(item.seq, state))
+        foreign = kept_raw is not None and kept is None
+        if passed or foreign:
+            self.store.keep_snapshots(match_id, passed, drop_upto=at if foreign else None)
+        return Loaded(game, state, tail[-1].seq if tail else version)
+
+    @staticmethod
+    def _encoded(version: int, state: State) -> dict[str, int]:
+        try:
+            return {snapshots.encode_state(version, state): version}
+        except snapshots.SnapshotError:
+            return {}
 
     def _from_snapshot(self, match_id: str) -> tuple[int, Any] | None:
         return snapshots.decode_state(self.store.get(snap_key(match_id)))
@@ -468,7 +489,7 @@ class MatchService:
             idem_key=refuse.idem_key,
             idem_record=record.dumps() if record is not None else None,
             meta={"finished": "1"} if game.is_finished(new_state) else {},
-            snapshot=self._snapshot(version, new_version, new_state),
+            **self._snapshot(version, new_version, new_state),
             jobs=followups(
                 game, new_state, match_id, new_version, self._meta(match_id).players or None
             ),
@@ -488,14 +509,18 @@ class MatchService:
         after = self._load_at(match_id, game, record.version)
         return Appended(after.version, events, before, after.state, game, True, record.body)
 
-    def _snapshot(self, before: int, after: int, state: State) -> str | None:
-        """A snapshot when this append crosses a multiple of `snapshot_every`."""
-        if after // self.snapshot_every <= before // self.snapshot_every:
-            return None
+    def _snapshot(self, before: int, after: int, state: State) -> dict[str, Any]:
+        """The snapshot fields of an append: a snapshot when it crosses a multiple of
+        `snapshot_every` (the latest) or of `keep_every` (kept at intervals)."""
+        latest = after // self.snapshot_every > before // self.snapshot_every
+        kept = after // self.keep_every > before // self.keep_every
+        if not (latest or kept):
+            return {}
         try:
-            return snapshots.encode_state(after, state)
+            encoded = snapshots.encode_state(after, state)
         except snapshots.SnapshotError:
-            return None
+            return {}
+        return {"snapshot": encoded, "snapshot_latest": latest, "snapshot_kept": kept}
 
     def followups(self, match_id: str) -> list[JobSpec]:
         """The jobs the match's current state needs (for the reconciler)."""

@@ -1,8 +1,14 @@
 """Snapshots of folded state, so a long match loads in constant time.
 
-Every `snapshot_every` events the append also writes `match:{<id>}:snap`: JSON
+Every `snapshot_every` events (64) the append also writes `match:{<id>}:snap`: JSON
 `{"code": <tag>, "version": n, "state": <encoded state>}`. Loading reads the snapshot and folds
-only the events after it.
+only the events after it. Every `keep_every` events (256) the append also keeps the snapshot
+in `match:{<id>}:snaps`, a sorted set scored by version (issue 28 item 5), so the match as it
+was after any event (`?at=`, `/events?after=`) folds from the nearest kept one at or before
+it: at most about 256 events. A read that has to fold further (a match older than the kept
+snapshots, or kept ones other rules code wrote) keeps the ones it passes. Like the latest
+snapshot, the kept ones hold the whole state (every hand, the deal key): they are read by
+the server only, never served, and carry the match's hash tag.
 
 The encoding is a small tagged JSON form of what domain states are made of (frozen
 dataclasses, tuples, StrEnums, cards, ints, strings, dicts), not pickle: decoding resolves

@@ -17,7 +17,7 @@ from typing import Any
 from domain.creation import match_created
 from domain.events import SYSTEM, Event
 from domain.gin.moves import decide, is_finished, legal_moves, pending, to_act
-from domain.gin.options import GinOptions, validate_options
+from domain.gin.options import GinOptions, recorded_options, validate_options
 from domain.gin.state import GinState, Phase, evolve, initial_state
 from domain.gin.views import event_view, view
 from domain.players import roster as players_roster
@@ -55,7 +55,7 @@ def create(
     secret (the store's `secrets.token_hex(32)`): the deal key of an unseeded match, the salt
     key of a seeded one."""
     roster = players_roster(players, VARIANT_NAME, (PLAYERS, PLAYERS), "G1.1")
-    full = validate_options(options)
+    full = recorded_options(options)  # the service validated a new match's options
     created = match_created(VARIANT_NAME, roster, full, seed, secret)
     _, opening = autoplay_system(evolve(initial_state(), created))
     return (created, *opening)

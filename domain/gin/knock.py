@@ -13,7 +13,8 @@ Rulings where rules.md is silent (see the report in the commit history):
 - G8.2 bonuses are added when the match ends: `game_bonus` to the winner, doubled under
   `shutout_rule` = `double_game_bonus` when no other seat scored; `box_bonus_per_hand` to
   every seat for each hand it won; `double_score` doubles the winner's final score on a
-  shutout. The winner is always the seat that reached `target_score` (G8.1).
+  shutout. The winner is the seat that reached `target_score` (G8.1), or, once `max_rounds`
+  hands are played without it (G8.3, issue 28 item 3), the highest score (a tie is shared).
 """
 
 from __future__ import annotations
@@ -227,8 +228,24 @@ def target_reached(state: GinState) -> bool:
     return any(s >= state.options.target_score for s in state.scores)
 
 
+def rounds_exhausted(state: GinState) -> bool:
+    """G8.3: `max_rounds` hands (draws too) have been played (never for a match recorded
+    before the option existed: None)."""
+    most = state.options.max_rounds
+    return most is not None and len(state.rounds) >= most
+
+
+def match_over(state: GinState) -> bool:
+    """After a scored hand: the target is reached (G8.1) or the hands are used up (G8.3)."""
+    return target_reached(state) or rounds_exhausted(state)
+
+
 def finish_event(state: GinState) -> Event:
-    """G8.1 the seat at or over the target wins; G8.2 bonuses (all 0 by default)."""
+    """G8.1 the seat at or over the target wins; G8.2 bonuses (all 0 by default). G8.3 when
+    the hands ran out first: the highest score wins, a tie is shared (each tied seat gets the
+    game bonus, and there is no shutout), and the event says `ended_by: max_rounds`."""
+    if not target_reached(state):
+        return _rounds_out(state)
     target = state.options.target_score
     winner = max(
         range(len(state.scores)), key=lambda s: (state.scores[s] >= target, state.scores[s])
@@ -238,6 +255,20 @@ def finish_event(state: GinState) -> Event:
         "MatchFinished",
         {"scores": final, "winners": [winner], "totals": list(state.scores), "bonuses": bonuses},
     )
+
+
+def _rounds_out(state: GinState) -> Event:
+    top = max(state.scores)
+    winners = [seat for seat, score in enumerate(state.scores) if score == top]
+    if len(winners) == 1:
+        final, bonuses = _with_bonuses(state, winners[0])
+    else:
+        bonuses = [state.options.box_bonus_per_hand * n for n in _hands_won(state)]
+        for seat in winners:
+            bonuses[seat] += state.options.game_bonus
+        final = [s + b for s, b in zip(state.scores, bonuses, strict=True)]
+    data = {"scores": final, "winners": winners, "totals": list(state.scores), "bonuses": bonuses}
+    return Event("MatchFinished", {**data, "ended_by": "max_rounds"})
 
 
 def _hands_won(state: GinState) -> list[int]:

@@ -32,8 +32,8 @@ from domain.gin.knock import (
     finish_event,
     knock_among,
     knock_event,
+    match_over,
     round_result,
-    target_reached,
 )
 from domain.gin.state import (
     CARD_OF,
@@ -100,7 +100,7 @@ def pending(state: GinState) -> dict[str, Any] | None:
     if state.phase == SCORING:
         return {"type": "score_round"}
     if state.phase == DEALING:
-        return {"type": "finish_match" if target_reached(state) else "deal_round"}
+        return {"type": "finish_match" if match_over(state) else "deal_round"}
     return None
 
 
@@ -366,7 +366,7 @@ def _score_round(state: GinState) -> tuple[Event, ...]:
 
 
 def finish_or_deal(state: GinState) -> str:
-    return "finish_match" if target_reached(state) else "deal_round"
+    return "finish_match" if match_over(state) else "deal_round"
 
 
 _SYSTEM: dict[str, Callable[[GinState], tuple[Event, ...]]] = {

@@ -44,6 +44,23 @@ _LIMITS: dict[str, tuple[int, int]] = {
     "target_score": (1, 1_000),
     "game_bonus": (0, 10_000),
     "box_bonus_per_hand": (0, 10_000),
+    # Issue 28 item 3: every match ends. Nobody may knock (`knock_limit` 0 and no gin, or
+    # seats that never knock) and then every hand is a draw and nobody ever scores. After
+    # `max_rounds` hands (draws count) the match ends and the standing scores decide (G8.3).
+    # The most is the default of the highest target: some 21,000 events of drawn hands.
+    "max_rounds": (1, 500),
+}
+
+
+def default_max_rounds(options: Mapping[str, Any]) -> int:
+    """G8.3: half a hand per point of the target, at least 20 (100 points: 50 hands, three
+    times the 15 a match of basic bots takes; 1000 points: 500)."""
+    return max(20, int(options["target_score"]) // 2)
+
+
+_HINTS = {
+    "max_rounds": "every match ends: after this many hands the standing scores decide "
+    "(G8.3); the default is max(20, target_score // 2)",
 }
 
 
@@ -70,6 +87,7 @@ class GinOptions:
     game_bonus: int = 0  # G8.2
     box_bonus_per_hand: int = 0  # G8.2
     shutout_rule: str = "none"  # G8.2
+    max_rounds: int | None = None  # G8.3; None only in matches recorded before it existed
 
     def as_dict(self) -> dict[str, Any]:
         return dict(_as_dict(self))  # a fresh dict: every view may own (and change) its copy
@@ -85,12 +103,25 @@ def _as_dict(options: GinOptions) -> dict[str, Any]:
 
 NAMES = tuple(f.name for f in fields(GinOptions))
 DEFAULTS = GinOptions().as_dict()
-TABLES = OptionTables.of("three-hand-gin", GinOptions, _LIMITS, _CHOICES, _NOT_YET)
+TABLES = OptionTables.of(
+    "three-hand-gin",
+    GinOptions,
+    _LIMITS,
+    _CHOICES,
+    {**_NOT_YET, **_HINTS},
+    {"max_rounds": default_max_rounds},
+)
 
 
 def validate_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
     """The full options dict with defaults; InvalidOptions names the first bad key (section 5)."""
     return validate(TABLES, options)
+
+
+def recorded_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """`validate_options` of a recorded MatchCreated: `max_rounds` may be None (no bound: the
+    match was recorded before it existed, domain/upcast.py)."""
+    return validate(TABLES, options, recorded=True)
 
 
 def options_of(options: Mapping[str, Any]) -> GinOptions:

@@ -53,6 +53,7 @@ from domain.manipulation.moves import (
     pending,
     to_act,
 )
+from domain.manipulation.options import recorded_options
 from domain.manipulation.options import validate_options as _validate_options
 from domain.manipulation.scoring import score_round
 from domain.manipulation.state import NAME, Phase, RoundEnd, State, evolve, pack
@@ -80,7 +81,7 @@ def create(
 ) -> tuple[Event, ...]:
     """MatchCreated, the chance draw of the first dealer (M3.1) and the first deal."""
     roster = players_roster(players, NAME, (MIN_PLAYERS, MAX_PLAYERS), "M1.1")
-    full = validate_options(options)
+    full = recorded_options(options)  # the service validated a new match's options
     created = match_created(NAME, roster, full, seed, secret)
     key = created.data["deal_key"]
     dealer = DealRng(key, "dealer").randbelow(len(roster))

@@ -34,6 +34,23 @@ _LIMITS: dict[str, tuple[int, int]] = {
     "target_score": (1, 1_500),
     "game_bonus": (0, 10_000),
     "round_win_bonus": (0, 10_000),
+    # Issue 28 item 3: every match ends. A round can score nothing (every hand tied, or a
+    # tied knock without an undercut bonus, or `split_equally` rounding down to 0), so after
+    # `max_rounds` rounds the match ends and the totals decide (M11.5). The most is the
+    # default of the highest target.
+    "max_rounds": (1, 300),
+}
+
+
+def default_max_rounds(options: Mapping[str, Any]) -> int:
+    """M11.5: a round per 5 points of the target, at least 20 (150 points: 30 rounds, five
+    times the 6 a match of basic bots takes; 1500 points: 300)."""
+    return max(20, int(options["target_score"]) // 5)
+
+
+_HINTS = {
+    "max_rounds": "every match ends: after this many rounds the totals decide (M11.5); "
+    "the default is max(20, target_score // 5)",
 }
 
 
@@ -60,6 +77,7 @@ class ManipOptions:
     round_bonus_recipients: str = "others_only"  # M11.3, A-M14
     next_dealer: str = "rotate_left"  # M3.3
     final_tie: str = "shared"  # M11.4
+    max_rounds: int | None = None  # M11.5; None only in matches recorded before it existed
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -67,12 +85,25 @@ class ManipOptions:
 
 NAMES = tuple(f.name for f in fields(ManipOptions))
 DEFAULTS = ManipOptions().as_dict()
-TABLES = OptionTables.of("manipulation-rummy", ManipOptions, _LIMITS, _CHOICES)
+TABLES = OptionTables.of(
+    "manipulation-rummy",
+    ManipOptions,
+    _LIMITS,
+    _CHOICES,
+    _HINTS,
+    {"max_rounds": default_max_rounds},
+)
 
 
 def validate_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
     """The full options dict with defaults; InvalidOptions names the first bad key (section 5)."""
     return validate(TABLES, options)
+
+
+def recorded_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """`validate_options` of a recorded MatchCreated: `max_rounds` may be None (no bound: the
+    match was recorded before it existed, domain/upcast.py)."""
+    return validate(TABLES, options, recorded=True)
 
 
 def options_of(options: Mapping[str, Any]) -> ManipOptions:

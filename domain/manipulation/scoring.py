@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from domain.cards import Card, codes
 from domain.events import Event
@@ -88,11 +89,13 @@ class GameEnd:
 
 
 def game_end(
-    scores: Sequence[int], rounds_won: Sequence[int], options: ManipOptions
+    scores: Sequence[int], rounds_won: Sequence[int], options: ManipOptions, rounds: int = 0
 ) -> GameEnd | None:
-    """None while nobody has reached the target with round scores alone (M11.1, A-M16)."""
+    """None while nobody has reached the target with round scores alone (M11.1, A-M16) and
+    fewer than `max_rounds` rounds (`rounds`) are played (M11.5: then the game ends all the
+    same, nobody gets the M11.2 bonus, the M11.3 bonuses are paid and the totals decide)."""
     reached = [s >= options.target_score for s in scores]
-    if not any(reached):
+    if not any(reached) and not rounds_exhausted(rounds, options):
         return None
     bonuses = []
     for seat, won in enumerate(rounds_won):
@@ -102,6 +105,11 @@ def game_end(
         bonuses.append(bonus)
     totals = tuple(s + b for s, b in zip(scores, bonuses, strict=True))
     return GameEnd(totals, tuple(bonuses), final_winners(totals, rounds_won, options))
+
+
+def rounds_exhausted(rounds: int, options: ManipOptions) -> bool:
+    """M11.5: `max_rounds` rounds played (never for a match recorded before the option: None)."""
+    return options.max_rounds is not None and rounds >= options.max_rounds
 
 
 def final_winners(
@@ -123,7 +131,7 @@ def score_round(state: State) -> tuple[Event, ...]:
     """RoundScored, then the next RoundDealt or MatchFinished (M10, M11)."""
     scored = _round_scored(state)
     after = evolve(state, scored)
-    end = game_end(after.scores, after.rounds_won, state.options)
+    end = game_end(after.scores, after.rounds_won, state.options, len(after.results))
     if end is not None:
         return scored, _match_finished(end, after)
     assert state.deal_key is not None and state.dealer is not None
@@ -155,16 +163,17 @@ def _round_scored(state: State) -> Event:
 
 
 def _match_finished(end: GameEnd, after: State) -> Event:
-    """M11: the final scores with their bonuses, after the round that reached the target."""
-    return Event(
-        "MatchFinished",
-        {
-            "scores": list(end.scores),
-            "winners": list(end.winners),
-            "round_scores": list(after.scores),
-            "bonuses": list(end.bonuses),
-        },
-    )
+    """M11: the final scores with their bonuses, after the round that reached the target
+    (or, M11.5, the last of `max_rounds`: then `ended_by: max_rounds`)."""
+    data: dict[str, Any] = {
+        "scores": list(end.scores),
+        "winners": list(end.winners),
+        "round_scores": list(after.scores),
+        "bonuses": list(end.bonuses),
+    }
+    if not any(s >= after.options.target_score for s in after.scores):
+        data["ended_by"] = "max_rounds"
+    return Event("MatchFinished", data)
 
 
 def next_dealer(state: State, winners: Sequence[int]) -> int:

@@ -28,6 +28,7 @@ import pytest
 from domain import gin
 from domain.events import SYSTEM, Event
 from domain.replay import replay
+from domain.upcast import upcast
 from tests.unit.test_gin_support import PLAYERS, fold, random_match
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -66,7 +67,9 @@ GOLDEN: dict[str, dict[str, Any]] = {
 
 def load(name: str) -> list[Event]:
     lines = (FIXTURES / name).read_text().splitlines()
-    return [Event.from_json(json.loads(line)) for line in lines if line.strip()]
+    events = [Event.from_json(json.loads(line)) for line in lines if line.strip()]
+    variant = events[0].data["variant"]
+    return [upcast(event, variant) for event in events]  # as the store reads (v1 MatchCreated)
 
 
 def move_of(event: Event) -> tuple[int, dict[str, Any]]:

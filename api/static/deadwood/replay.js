@@ -1,10 +1,12 @@
-// The replay page: send a chosen NDJSON log to POST /v1/replays?steps=true; show the first
-// event that breaks the rules when the server refuses it, else step through every event with
-// the match as it stood right after it (every hand face up: a published log hides nothing).
+// The replay page: send a chosen NDJSON log to POST /v1/replays?steps=true&format=ndjson; show
+// the first event that breaks the rules when the server refuses it, else step through every
+// event with the match as it stood right after it (every hand face up: a published log hides
+// nothing). Each streamed step carries only the round results its event added (issue 28): the
+// page keeps them once and gives each step the rounds up to it.
 "use strict";
 (function (D) {
   const $ = (id) => document.getElementById(id);
-  const replay = { steps: [], events: [], names: [], judged: {} };
+  const replay = { steps: [], events: [], names: [], rounds: [], judged: {} };
 
   function verdict(text, className) {
     const line = $("verdict");
@@ -47,12 +49,17 @@
     const decision = replay.judged[k];
     $("judgment").replaceChildren();
     if (decision) $("judgment").append(D.judgmentBadge(decision), " " + D.judgmentText(decision));
-    $("table").replaceChildren(D.renderTable(step.match, step.hands));
-    $("rounds").replaceChildren(D.renderRounds(step.match));
+    const match = Object.assign({}, step.match, { rounds: replay.rounds.slice(0, step.rounds) });
+    $("table").replaceChildren(D.renderTable(match, step.hands));
+    $("rounds").replaceChildren(D.renderRounds(match));
   }
 
-  function passed(result, events) {
-    replay.steps = result.steps;
+  function passed(result, steps, events) {
+    replay.rounds = [];
+    replay.steps = steps.map((step) => {
+      replay.rounds.push(...(step.rounds_added || []));
+      return { seq: step.seq, type: step.type, match: step.match, hands: step.hands, rounds: replay.rounds.length };
+    });
     replay.events = events;
     replay.names = result.match.seats.map((s) => s.name);
     const m = result.match;
@@ -98,10 +105,23 @@
     $("table").replaceChildren();
     const text = await file.text();
     const sent = text.indexOf('"annotation"') >= 0 || text.indexOf('"hindsight"') >= 0 ? plainLog(text) : text;
-    const response = await fetch("/v1/replays?steps=true", { method: "POST", body: sent, headers: { "Content-Type": "application/x-ndjson", Accept: "application/json" } });
-    const body = await response.json().catch(() => ({ code: "bad_response", detail: "HTTP " + response.status }));
-    if (response.ok) passed(body, parseLines(text));
-    else refused(body, parseLines(text));
+    const response = await fetch("/v1/replays?steps=true&format=ndjson", { method: "POST", body: sent, headers: { "Content-Type": "application/x-ndjson", Accept: "application/x-ndjson, application/problem+json" } });
+    const answer = await response.text().catch(() => "");
+    const lines = response.ok ? parseLines(answer) : [];
+    const last = lines[lines.length - 1];
+    if (response.ok && lines.length && lines.every((l) => l) && !(last && last.problem)) {
+      passed(lines[0], lines.slice(1), parseLines(text));
+      return;
+    }
+    let problem = last && last.problem;
+    if (!problem) {
+      try {
+        problem = JSON.parse(answer);
+      } catch (e) {
+        problem = { code: "bad_response", detail: "HTTP " + response.status };
+      }
+    }
+    refused(problem, parseLines(text));
   }
 
   const go = (k) => replay.steps.length && show(Math.min(Math.max(k, 1), replay.steps.length));

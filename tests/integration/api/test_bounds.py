@@ -79,3 +79,22 @@ def test_g1_4_the_fourth_advice_in_a_captain_turn_is_refused(client: Any) -> Non
     assert view["turn"] == roles["captain"]
     assert client.post(url, json={"type": "pass_upcard"}, headers=captain).status_code == 200
     assert client.post(url, json=advice, headers=advisor).status_code == 200
+
+
+@pytest.mark.parametrize("variant", ["three-hand-gin", "manipulation-rummy"])
+def test_every_match_has_a_bound_on_its_rounds(client: Any, variant: str) -> None:
+    """Issue 28 item 3: `max_rounds` is an option like any other, shown in the view with its
+    default (following the target); no bound (null, 0) and more than the most are refused
+    with 422 validation_error naming it and the rule."""
+    n, most = (3, 500) if variant == "three-hand-gin" else (2, 300)
+    match_id, _ = create(client, variant, n, options={"target_score": 1000})
+    options = client.get(f"/v1/matches/{match_id}").get_json()["options"]
+    assert options["max_rounds"] == (500 if variant == "three-hand-gin" else 200)
+    body = {"variant": variant, "players": [{"name": f"p{i}"} for i in range(n)]}
+    for bad in (None, 0, most + 1, "many"):
+        found = problem(
+            client.post("/v1/matches", json={**body, "options": {"max_rounds": bad}}),
+            422,
+            "validation_error",
+        )
+        assert "max_rounds" in found["detail"] and f"1..{most}" in found["detail"], found

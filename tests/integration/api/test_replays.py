@@ -293,3 +293,91 @@ def test_steps_give_the_match_after_every_event_as_the_log_rebuilds_it(
 def test_without_steps_the_answer_has_none(client: Any, service: Any) -> None:
     log, _ = _finished(client, service, "three-hand-gin")
     assert "steps" not in _post(client, log).get_json()
+
+
+@pytest.mark.parametrize("variant", ["three-hand-gin", "manipulation-rummy"])
+def test_ndjson_steps_carry_only_what_each_event_added(
+    client: Any, service: Any, variant: str
+) -> None:
+    """Issue 28 item 2: `?steps=true&format=ndjson` streams the answer, then one line a step
+    whose view has no `rounds`, only the results its event added; adding them up gives the
+    steps of `?steps=true` exactly."""
+    log, _ = _finished(client, service, variant)
+    body = "".join(json.dumps(e) + "\n" for e in log)
+    headers = {"Content-Type": "application/x-ndjson"}
+    whole = client.post("/v1/replays?steps=true", data=body, headers=headers).get_json()
+    answer = client.post("/v1/replays?steps=true&format=ndjson", data=body, headers=headers)
+    assert answer.status_code == 200 and answer.mimetype == "application/x-ndjson"
+    first, *steps = [json.loads(line) for line in answer.get_data(as_text=True).splitlines()]
+    assert first == {k: v for k, v in whole.items() if k != "steps"}
+    assert len(steps) == len(whole["steps"]) == len(log)
+    rounds: list[Any] = []
+    for step, full in zip(steps, whole["steps"], strict=True):
+        assert "rounds" not in step["match"]
+        rounds += step["rounds_added"]
+        assert {**step["match"], "rounds": rounds} == full["match"]
+        assert (step["seq"], step["type"], step["hands"]) == (
+            full["seq"],
+            full["type"],
+            full["hands"],
+        )
+    assert rounds == whole["rounds"] and rounds
+    alone = client.post("/v1/replays?format=ndjson", data=body, headers=headers)
+    assert [json.loads(line) for line in alone.get_data(as_text=True).splitlines()] == [first]
+
+
+def test_json_steps_past_their_byte_limit_are_413_replay_too_large(
+    client: Any, service: Any
+) -> None:
+    """Issue 28 item 2: the JSON steps repeat every past round, so they are refused once
+    their encoding passes REPLAY_STEPS_MAX_BYTES, naming the event and the NDJSON form."""
+    from api import create_app
+
+    log, _ = _finished(client, service, "three-hand-gin")
+    small = create_app({"SERVICE": service, "REPLAY_STEPS_MAX_BYTES": 100_000})
+    body = "".join(json.dumps(e) + "\n" for e in log)
+    answer = small.test_client().post(
+        "/v1/replays?steps=true", data=body, headers={"Content-Type": "application/x-ndjson"}
+    )
+    found = problem(answer, 413, "replay_too_large")
+    assert 1 < found["event"] < len(log) and "format=ndjson" in found["detail"]
+
+
+def test_a_bad_format_is_a_validation_error(client: Any, service: Any) -> None:
+    log, _ = _finished(client, service, "three-hand-gin")
+    body = "".join(json.dumps(e) + "\n" for e in log)
+    answer = client.post(
+        "/v1/replays?format=xml", data=body, headers={"Content-Type": "application/x-ndjson"}
+    )
+    assert "format" in json.dumps(problem(answer, 422, "validation_error")["errors"])
+
+
+def test_ndjson_steps_past_the_estimate_are_422_and_past_the_budget_end_in_a_problem_line(
+    client: Any, service: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 28 item 2: the steps' CPU is estimated before the stream starts (422
+    replay_too_costly then); should the budget run out while streaming, the last line is the
+    problem instead of the remaining steps."""
+    from api import replays
+
+    log, _ = _finished(client, service, "three-hand-gin")
+    body = "".join(json.dumps(e) + "\n" for e in log)
+    headers = {"Content-Type": "application/x-ndjson"}
+    url = "/v1/replays?steps=true&format=ndjson"
+    monkeypatch.setattr(replays, "STEP_CPU_SECONDS", 3600.0)
+    found = problem(client.post(url, data=body, headers=headers), 422, "replay_too_costly")
+    assert "streaming the steps" in found["detail"] and found["event"] == len(log)
+    monkeypatch.setattr(replays, "STEP_CPU_SECONDS", 0.0)
+    spend = replays.CpuBudget.spend
+
+    def poor(self: Any, work: Any, events: int, doing: str = "checking this log") -> Any:
+        if doing == "streaming step 5":
+            raise self.refusal(events, doing)
+        return spend(self, work, events, doing)
+
+    monkeypatch.setattr(replays.CpuBudget, "spend", poor)
+    answer = client.post(url, data=body, headers=headers)
+    lines = [json.loads(line) for line in answer.get_data(as_text=True).splitlines()]
+    assert answer.status_code == 200 and [line.get("seq") for line in lines[1:5]] == [1, 2, 3, 4]
+    assert len(lines) == 6 and lines[-1]["problem"]["code"] == "replay_too_costly"
+    assert "streaming step 5" in lines[-1]["problem"]["detail"]

@@ -13,8 +13,9 @@ from rq.serializers import JSONSerializer
 
 from api import create_app
 from cli.cluster import LocalCluster
+from domain.replay import replay
 from store.durability import Durability
-from store.event_store import events_key, meta_key, snap_key
+from store.event_store import events_key, kept_snaps_key, meta_key, snap_key
 from store.jobs import QUEUES
 from store.service import MatchService
 from tests.support import cluster_play
@@ -40,6 +41,29 @@ def test_keys_of_many_matches_land_on_all_three_primaries(
         assert cluster_client.keyslot(meta_key(match_id)) == cluster_client.keyslot(
             snap_key(match_id)
         )
+        assert cluster_client.keyslot(meta_key(match_id)) == cluster_client.keyslot(
+            kept_snaps_key(match_id)
+        )
+
+
+def test_snapshots_kept_at_intervals_live_on_the_match_slot(
+    cluster_client: RedisCluster, redis_client: redis.Redis
+) -> None:
+    """Issue 28 item 5 on a cluster: the append script keeps snapshots in the match's slot
+    and a past position loads from the nearest one (one pipelined read on that slot)."""
+    service = MatchService(
+        cluster_client, queue_redis=redis_client, pepper=b"test-pepper", keep_every=8
+    )
+    match_id = cluster_play.new_gin(service, 7)
+    rng = random.Random(7)
+    for _ in range(40):
+        cluster_play.step(service, match_id, rng)
+    assert cluster_client.zcard(kept_snaps_key(match_id)) >= 3
+    version = service.load(match_id).version
+    cold = MatchService(cluster_client, queue_redis=redis_client, pepper=b"test-pepper")
+    log = [item.event for item in service.events(match_id, limit=10_000)]
+    for at in (1, 9, version // 2, version - 1):
+        assert cold.load(match_id, at=at).state == replay(log[:at])
 
 
 def test_store_tier_moves_replays_and_a_cold_load_agree(

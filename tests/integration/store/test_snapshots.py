@@ -125,3 +125,77 @@ def test_a_long_match_loads_from_the_snapshot_plus_a_short_tail(
     fresh.store.entries = counting  # type: ignore[method-assign]
     fresh.load(match_id)
     assert sum(folded) < 8 + 3
+
+
+def _counting_reads(service: MatchService) -> list[int]:
+    """The number of events each of the service's stream reads returns (what it folds)."""
+    folded: list[int] = []
+    entries = service.store.entries
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        rows = entries(*args, **kwargs)
+        folded.append(len(rows))
+        return rows
+
+    service.store.entries = counting  # type: ignore[method-assign]
+    return folded
+
+
+def test_any_past_position_folds_a_bounded_number_of_events(redis_client: redis.Redis) -> None:
+    """Issue 28 item 5: snapshots are kept every `keep_every` events, so loading the match
+    as it was after ANY event (GET ?at=, /events?after=) folds fewer than `keep_every` + one
+    move's events, and gives the state a full replay of that prefix gives. Before, a position
+    below the latest snapshot folded from event 1."""
+    service = MatchService(redis_client, pepper=b"test-pepper", snapshot_every=8, keep_every=16)
+    match_id = store_play.create(service, store_play.GIN).match_id
+    store_play.play(service, match_id, 150)
+    log = [e.event for e in service.events(match_id, limit=10_000)]
+    assert len(log) > 120
+    fresh = MatchService(redis_client, pepper=b"test-pepper", snapshot_every=8, keep_every=16)
+    folded = _counting_reads(fresh)
+    for at in range(1, len(log) + 1):
+        folded.clear()
+        loaded = fresh.load(match_id, at=at)
+        assert loaded.version == at
+        assert sum(folded) < 16 + 8, f"at={at} folded {sum(folded)} events"
+        if at % 7 == 0 or at == len(log):
+            assert loaded.state == replay(log[:at])
+
+
+def test_a_match_without_kept_snapshots_keeps_them_on_its_first_long_read(
+    redis_client: redis.Redis,
+) -> None:
+    """A match written before snapshots were kept (or whose kept ones other rules code
+    wrote) folds from the start once, keeping the snapshots it passes; then any position
+    folds little. The kept snapshots stay on the match's hash slot and are never shown."""
+    service = MatchService(redis_client, pepper=b"test-pepper", snapshot_every=8, keep_every=16)
+    match_id = store_play.create(service, store_play.GIN).match_id
+    store_play.play(service, match_id, 120)
+    kept = f"match:{{{match_id}}}:snaps"
+    assert redis_client.zcard(kept) > 3
+    redis_client.delete(kept)
+    fresh = MatchService(redis_client, pepper=b"test-pepper", snapshot_every=8, keep_every=16)
+    folded = _counting_reads(fresh)
+    latest = snapshots.decode_state(redis_client.get(snap_key(match_id)))
+    assert latest is not None
+    at = latest[0] - 1
+    fresh.load(match_id, at=at)
+    assert sum(folded) == at
+    assert redis_client.zcard(kept) == at // 16
+    for version, raw in [(int(s), m) for m, s in redis_client.zrange(kept, 0, -1, withscores=True)]:
+        assert snapshots.decode_state(raw) is not None and version % 16 == 0
+    folded.clear()
+    fresh.load(match_id, at=at - 3)
+    assert sum(folded) < 16 + 8
+    # kept ones written by other rules code are dropped and made again
+    member = redis_client.zrange(kept, 0, 0)[0]
+    payload = json.loads(member)
+    redis_client.zrem(kept, member)
+    redis_client.zadd(kept, {json.dumps({**payload, "code": "another-build"}): payload["version"]})
+    folded.clear()
+    assert fresh.load(match_id, at=payload["version"]).state == replay(
+        [e.event for e in fresh.events(match_id, limit=10_000)][: payload["version"]]
+    )
+    assert all(
+        json.loads(m)["code"] == snapshots.code_tag() for m in redis_client.zrange(kept, 0, -1)
+    )
