@@ -157,8 +157,8 @@ def _play_moves(http: httpx.Client, match_id: str, tokens: list[str], count: int
             if moves:
                 url = f"/v1/matches/{match_id}/moves"
                 took, status = _timed(
-                    lambda t=token, m=moves[0]: (
-                        http.post(url, json=m, headers=_bearer(t)).status_code
+                    lambda t=token, m=moves[0], u=url: (
+                        http.post(u, json=m, headers=_bearer(t)).status_code
                     )
                 )
                 assert status == 200, status
