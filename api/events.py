@@ -17,7 +17,7 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api import docs
+from api import docs, examples
 from api.addresses import client_network
 from api.common import (
     bearer_token,
@@ -185,7 +185,7 @@ class EventStream(MethodView):
         200,
         content_type="text/event-stream",
         description=docs.SSE_DESCRIPTION,
-        example="id: 4\nevent: CardDrawn\ndata: {...}\n\n",
+        example=examples.STREAM,
     )
     @blp.doc(
         security=docs.SECURITY,
@@ -225,7 +225,7 @@ class Log(MethodView):
         200,
         content_type="application/x-ndjson",
         description=docs.LOG_DESCRIPTION,
-        example='{"seq":1,"type":"MatchCreated","v":1,"at":"...","data":{...}}\n',
+        example=examples.LOG,
     )
     @blp.doc(security=docs.SECURITY, responses=docs.problems(401, 403, 404))
     def get(self, match_id: str) -> Any:
