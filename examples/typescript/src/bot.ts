@@ -15,8 +15,8 @@ import {
   connect,
   createMatch,
   legalMoves,
+  nextEvent,
   sendMove,
-  sleep,
   view,
 } from "./client.js";
 import { chooseGin } from "./gin.js";
@@ -41,8 +41,8 @@ interface Played {
 /**
  * Plays every seat we hold a token of until `done(view)`. The loop: read the match as a
  * spectator; when a seat of ours is to act, read its view (its hand) and its legal moves,
- * choose one and send it with If-Match. Other seats (the server's bots) and the worker's
- * scoring and dealing are waited for by reading again a little later.
+ * choose one and send it with If-Match. Otherwise (another seat's turn, or the server
+ * scoring or dealing) wait on the live stream for the next event, and read again.
  */
 async function play(
   api: Api,
@@ -58,8 +58,9 @@ async function play(
     if (done(now)) return { view: now, moves, kinds: [...kinds].sort() };
     const token = now.turn === null ? undefined : tokens.get(now.turn);
     if (token === undefined) {
+      // Not ours to act: the server scores or deals, or another seat (a bot) plays.
       if (Date.now() - quiet > PATIENCE_MS) throw new Error(`nothing happened: ${matchId}`);
-      await sleep(50);
+      await nextEvent(api, matchId, now.version);
       continue;
     }
     const seatView = await view(api, matchId, token);

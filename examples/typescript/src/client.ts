@@ -126,3 +126,42 @@ export async function sendMove(
   if (response.status === 409 || response.status === 412) return null;
   throw new ProblemError(response.status, error);
 }
+
+/**
+ * Waits on the live stream (Server-Sent Events) until an event after `version` is stored,
+ * the stream ends, or `ms` pass; then the caller reads the view again. `Last-Event-ID` starts
+ * the stream after that seq. A refused or dropped stream (429 stream_limit, 503) just waits.
+ */
+export async function nextEvent(
+  api: Api,
+  matchId: string,
+  version: number,
+  token?: string | null,
+  ms = 15_000,
+): Promise<void> {
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), ms);
+  try {
+    const { data, response } = await api.GET("/v1/matches/{match_id}/events/stream", {
+      params: { path: { match_id: matchId }, header: { "Last-Event-ID": String(version) } },
+      headers: as(token),
+      parseAs: "stream",
+      signal: stop.signal,
+    });
+    if (!data) {
+      await sleep(response.status === 429 || response.status === 503 ? retryAfter(response) : 200);
+      return;
+    }
+    const text = new TextDecoder();
+    let seen = "";
+    for await (const chunk of data) {
+      seen += text.decode(chunk, { stream: true });
+      if (/^id: /m.test(seen)) return; // an event: the match moved on
+    }
+  } catch (error) {
+    if (!stop.signal.aborted && !(error instanceof TypeError)) throw error;
+  } finally {
+    clearTimeout(timer);
+    stop.abort(); // close the stream: it holds one of the caller's places
+  }
+}
