@@ -22,6 +22,7 @@ from api.contract_views import (
     ref,
     view_components,
 )
+from api.schemas import ReplayQuerySchema, StreamQuerySchema
 
 OPERATIONS: dict[tuple[str, str], str] = {
     ("/v1/matches", "post"): "create_match",
@@ -141,6 +142,7 @@ def apply(spec: Any) -> None:
     created["links"] = links(paths)
     _one_of_nullable(spec.components.schemas)
     input_defaults(paths, spec.components.schemas)
+    _lost_queries(spec)
 
 
 def _body(operation: dict[str, Any], name: str) -> None:
@@ -169,6 +171,24 @@ def links(paths: dict[str, Any]) -> dict[str, Any]:
                 "description": f"{operation_id} on the new match with seat {seat}'s token",
             }
     return out
+
+
+QUERIES: dict[str, Any] = {"stream_events": StreamQuerySchema, "replay_log": ReplayQuerySchema}
+"""Operations whose `@blp.doc(parameters=[a header])` replaces, in flask-smorest, the query
+parameters of their `@blp.arguments(..., location="query")`: `_lost_queries` adds them back."""
+
+
+def _lost_queries(spec: Any) -> None:
+    converter = next(p.converter for p in spec.plugins if getattr(p, "converter", None))
+    for item in spec._paths.values():
+        for operation in item.values():
+            if not isinstance(operation, dict) or operation.get("operationId") not in QUERIES:
+                continue
+            parameters = operation.get("parameters", [])
+            if not any(p.get("in") == "query" for p in parameters):
+                schema = QUERIES[operation["operationId"]]
+                queries = converter.schema2parameters(schema, location="query")
+                operation["parameters"] = [*queries, *parameters]
 
 
 def input_defaults(paths: dict[str, Any], schemas: dict[str, Any]) -> None:

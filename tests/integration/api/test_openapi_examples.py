@@ -121,3 +121,28 @@ def test_the_replay_example_replays_to_its_response(client: Any) -> None:
     answer = client.post("/v1/replays", json=examples.REPLAY_LOG)
     assert answer.status_code == 200, answer.get_json()
     assert answer.get_json() == examples.REPLAY_RESULT
+
+
+def test_every_query_argument_is_documented() -> None:
+    """Each `@blp.arguments(..., location="query")` field is a query parameter of its
+    operation (flask-smorest drops them when `@blp.doc` gives parameters of its own)."""
+    app = create_app({"SERVICE": object()})
+    checked = 0
+    for rule in app.url_map.iter_rules():
+        view_class = getattr(app.view_functions[rule.endpoint], "view_class", None)
+        path = rule.rule.replace("<", "{").replace(">", "}")
+        for method in ("get", "post"):
+            doc = getattr(getattr(view_class, method, None), "_apidoc", {})
+            for argument in doc.get("arguments", {}).get("parameters", []):
+                if argument["in"] != "query":
+                    continue
+                schema = argument["schema"]
+                fields = (schema if isinstance(schema, type) else type(schema))().fields
+                listed = {
+                    p["name"]
+                    for p in DOCUMENT["paths"][path][method].get("parameters", [])
+                    if p["in"] == "query"
+                }
+                assert {f.data_key or name for name, f in fields.items()} <= listed, path
+                checked += 1
+    assert checked >= 4  # the view's ?at=, the events page, the stream, the replay
