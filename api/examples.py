@@ -15,8 +15,18 @@ from domain.bots import catalogue
 from domain.gin.options import DEFAULTS as GIN_DEFAULTS
 from domain.manipulation.options import DEFAULTS as MANIPULATION_DEFAULTS
 
+
+def _codes(text: str) -> list[str]:
+    return text.split()
+
+
 GIN_OPTIONS: Any = {**GIN_DEFAULTS, "gin_bonus": 25}
 MANIPULATION_OPTIONS: Any = dict(MANIPULATION_DEFAULTS)
+
+STOCK = _codes(
+    "6H 7H QD TS 4S 2C 5D QH JH 5C AS 3C 6D JD 9C 2D 7C 3H 7D 6S 4H TC AD QS 7S KH KC AH KD 9S 8D"
+)
+"""The stock of the replayed deal, from the top."""
 
 CREATE: Any = {
     "variant": "three-hand-gin",
@@ -311,39 +321,7 @@ REPLAY_LOG: Any = [
             ],
             "round": 1,
             "salt": "327a6e8ff03af53ec249adb47a71ba69841b204859c39f22c83f6507473ea25f",
-            "stock": [
-                "6H",
-                "7H",
-                "QD",
-                "TS",
-                "4S",
-                "2C",
-                "5D",
-                "QH",
-                "JH",
-                "5C",
-                "AS",
-                "3C",
-                "6D",
-                "JD",
-                "9C",
-                "2D",
-                "7C",
-                "3H",
-                "7D",
-                "6S",
-                "4H",
-                "TC",
-                "AD",
-                "QS",
-                "7S",
-                "KH",
-                "KC",
-                "AH",
-                "KD",
-                "9S",
-                "8D",
-            ],
+            "stock": STOCK,
             "upcard": "2S",
         },
     },
