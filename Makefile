@@ -34,9 +34,15 @@ typecheck: $(STAMP)
 # tests/e2e/browser runs in headless Chromium when Debian's chromium and chromium-driver are there.
 CHROMIUM_PRESENT := $(shell command -v chromium >/dev/null && test -x /usr/bin/chromedriver && echo yes)
 
+# tests/e2e/test_typescript_bot.py builds and runs examples/typescript when node and npm are there.
+NODE_PRESENT := $(shell command -v node >/dev/null && command -v npm >/dev/null && echo yes)
+
 pytest: $(STAMP)
 ifneq ($(CHROMIUM_PRESENT),yes)
 	@echo "browser tests NOT run: no chromium + /usr/bin/chromedriver (apt-get install chromium chromium-driver)"
+endif
+ifneq ($(NODE_PRESENT),yes)
+	@echo "TypeScript bot NOT run: no node + npm (install Node 20+ with npm)"
 endif
 	$(BIN)/pytest
 

@@ -9,6 +9,7 @@ describes what both together accept.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from api.contract_moves import REF
@@ -21,6 +22,7 @@ from api.contract_views import (
     ref,
     view_components,
 )
+from api.schemas import ReplayQuerySchema, StreamQuerySchema
 
 OPERATIONS: dict[tuple[str, str], str] = {
     ("/v1/matches", "post"): "create_match",
@@ -143,6 +145,8 @@ def apply(spec: Any) -> None:
     created = paths["/v1/matches"]["post"]["responses"]["201"]
     created["links"] = links(paths)
     _one_of_nullable(spec.components.schemas)
+    input_defaults(paths, spec.components.schemas)
+    _lost_queries(spec)
 
 
 def _body(operation: dict[str, Any], name: str) -> None:
@@ -173,6 +177,68 @@ def links(paths: dict[str, Any]) -> dict[str, Any]:
                 "description": f"{operation_id} on the new match with seat {seat}'s token",
             }
     return out
+
+
+QUERIES: dict[str, Any] = {"stream_events": StreamQuerySchema, "replay_log": ReplayQuerySchema}
+"""Operations whose `@blp.doc(parameters=[a header])` replaces, in flask-smorest, the query
+parameters of their `@blp.arguments(..., location="query")`: `_lost_queries` adds them back."""
+
+
+def _lost_queries(spec: Any) -> None:
+    converter = next(p.converter for p in spec.plugins if getattr(p, "converter", None))
+    for item in spec._paths.values():
+        for operation in item.values():
+            if not isinstance(operation, dict) or operation.get("operationId") not in QUERIES:
+                continue
+            parameters = operation.get("parameters", [])
+            if not any(p.get("in") == "query" for p in parameters):
+                schema = QUERIES[operation["operationId"]]
+                queries = converter.schema2parameters(schema, location="query")
+                operation["parameters"] = [*queries, *parameters]
+
+
+def input_defaults(paths: dict[str, Any], schemas: dict[str, Any]) -> None:
+    """Every schema a request body reaches states its defaults in words, not with `default`.
+
+    A TypeScript author's generator (openapi-typescript 7, default settings) makes each
+    property with a `default` required in the type, requests too (its issues #1741, #2012),
+    so `options: {target_score: 25}` would not type-check. The server fills in what a request
+    leaves out, so there the default is prose ("Default: `25`."); the views, which always
+    carry every option, keep `default`. Query parameters keep theirs (generators read them as
+    optional)."""
+    for name in sorted(_reached(paths, schemas)):
+        properties = schemas[name].get("properties", {})
+        for key, member in properties.items():
+            if isinstance(member, dict) and "default" in member:
+                member = dict(member)  # a copy: the views' schemas may share the member
+                said = f"Default: `{json.dumps(member.pop('default'))}`."
+                text = member.get("description")
+                member["description"] = f"{text.rstrip('.')}. {said}" if text else said
+                properties[key] = member
+
+
+def _reached(paths: dict[str, Any], schemas: dict[str, Any]) -> set[str]:
+    """The names of the component schemas a request body refers to, directly or not."""
+    todo = [
+        operation["requestBody"]
+        for item in paths.values()
+        for operation in item.values()
+        if isinstance(operation, dict) and "requestBody" in operation
+    ]
+    found: set[str] = set()
+    while todo:
+        node = todo.pop()
+        if isinstance(node, list):
+            todo.extend(node)
+        elif isinstance(node, dict):
+            target = node.get("$ref")
+            if isinstance(target, str) and target.startswith(REF):
+                name = target.removeprefix(REF)
+                if name not in found and name in schemas:
+                    found.add(name)
+                    todo.append(schemas[name])
+            todo.extend(node.values())
+    return found
 
 
 def _one_of_nullable(schemas: dict[str, Any]) -> None:

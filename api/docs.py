@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from api.examples import CREATE, CREATE_MANIPULATION
+
 PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
 
 PROBLEM_DESCRIPTIONS = {
@@ -107,26 +109,35 @@ LOCATION_HEADER = {
     **ETAG_HEADER,
 }
 
-CREATE_EXAMPLE = {
-    "variant": "three-hand-gin",
-    "players": [{"name": "ana"}, {"name": "ben"}, {"name": "cy", "bot": "random"}],
-    "seed": 42,
-    "options": {"gin_bonus": 25},
+CREATE_EXAMPLES = {
+    "three-hand-gin": {"summary": "three seats, seeded, one option given", "value": CREATE},
+    "manipulation-rummy": {"summary": "two seats, seeded", "value": CREATE_MANIPULATION},
 }
 
 MOVE_EXAMPLES = {
-    name: {"value": value}
-    for name, value in {
-        "take_upcard": {"type": "take_upcard"},
-        "pass_upcard": {"type": "pass_upcard"},
-        "draw_gin": {"type": "draw", "from": "stock"},
-        "discard": {"type": "discard", "card": "7H"},
-        "knock": {"type": "knock", "card": "7H", "melds": [["7C", "7D", "7S"]]},
-        "advise": {"type": "advise", "text": "keep the sevens", "move": {"type": "pass_upcard"}},
-        "draw_manipulation": {"type": "draw"},
-        "meld": {"type": "meld", "table": [["7H", "8H", "9H"], ["QS", "QD", "JK=QC"]]},
-        "end_turn": {"type": "end_turn"},
-        "pass": {"type": "pass"},
+    name: {"summary": summary, "value": value}
+    for name, (summary, value) in {
+        "take_upcard": ("gin: take the upcard", {"type": "take_upcard"}),
+        "pass_upcard": ("gin: pass the upcard", {"type": "pass_upcard"}),
+        "draw_gin": ("gin: draw from the stock", {"type": "draw", "from": "stock"}),
+        "draw_discard": ("gin: draw the discard", {"type": "draw", "from": "discard"}),
+        "discard": ("gin: discard", {"type": "discard", "card": "7H"}),
+        "knock": (
+            "gin: knock, discarding 7H face down (melds optional)",
+            {"type": "knock", "card": "7H", "melds": [["7C", "7D", "7S"]]},
+        ),
+        "advise": (
+            "gin: the advisor advises the captain",
+            {"type": "advise", "text": "keep the sevens", "move": {"type": "pass_upcard"}},
+        ),
+        "draw_manipulation": ("manipulation: draw", {"type": "draw"}),
+        "meld": (
+            "manipulation: the whole table after the meld",
+            {"type": "meld", "table": [["7H", "8H", "9H"], ["QS", "QD", "JK=QC"]]},
+        ),
+        "knock_manipulation": ("manipulation: knock", {"type": "knock"}),
+        "end_turn": ("manipulation: end the turn", {"type": "end_turn"}),
+        "pass": ("manipulation: pass in the final turns", {"type": "pass"}),
     }.items()
 }
 

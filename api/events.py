@@ -17,7 +17,7 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api import docs
+from api import docs, examples
 from api.addresses import client_network
 from api.analysis import (
     RETRY_AFTER,
@@ -193,7 +193,7 @@ class EventStream(MethodView):
         200,
         content_type="text/event-stream",
         description=docs.SSE_DESCRIPTION,
-        example="id: 4\nevent: CardDrawn\ndata: {...}\n\n",
+        example=examples.STREAM,
     )
     @blp.doc(
         security=docs.SECURITY,
@@ -234,7 +234,7 @@ class Log(MethodView):
         200,
         content_type="application/x-ndjson",
         description=docs.LOG_DESCRIPTION,
-        example='{"seq":1,"type":"MatchCreated","v":1,"at":"...","data":{...}}\n',
+        example=examples.LOG,
     )
     @blp.alt_response(202, schema=AnalysisPendingSchema, headers=RETRY_AFTER)
     @blp.doc(security=docs.SECURITY, responses=docs.problems(401, 403, 404, 422))

@@ -1,5 +1,7 @@
-"""The OpenAPI document: what flask-smorest generates from the blueprints, plus the prose that
-api.md leaves to it (event types and data, redaction, the fair-deal commitment bytes).
+"""The OpenAPI document: what flask-smorest generates from the blueprints, the precise schemas
+of api/contract*.py, the examples of api/examples.py, and DESCRIPTION: what a client needs
+(a first match, auth, versions, idempotency, errors, limits, events, redaction, fair deals).
+It is written for its readers; how the document came to be belongs in the git history.
 
 `deadwood openapi > openapi.yaml` (or `make openapi`) writes it;
 tests/integration/api/test_openapi.py fails when the committed file and the app disagree.
@@ -12,79 +14,135 @@ from typing import Any
 import yaml
 from flask_smorest import Api
 
-from api import contract
+from api import contract, examples
 from api.schemas import EventSchema, ProblemSchema, ReplayEventSchema
 
 DESCRIPTION = """\
-Deadwood hosts matches of three-handed Gin Rummy and Manipulation Rummy for third-party
-clients and bots. Every match is an append-only log of events; a *view* is the match as one
-caller may see it. This document describes `shared/spec/api.md` exactly and adds to it:
+Deadwood hosts matches of three-handed Gin Rummy and Manipulation Rummy for people and bots.
+A match is an append-only log of events; a *view* is the match as one caller may see it, and
+every answer shows a seat only what that seat may see. Bodies are JSON (`application/json`),
+except the log (`application/x-ndjson`) and the live stream (`text/event-stream`). This
+document is served at `GET /v1/openapi.json`; every operation below shows an example request
+and response.
 
-- Problem details (`application/problem+json`) carry `type`, `title`, `status`, `detail` and
-  `code`; `validation_error` adds `errors: {field: [messages]}`; `invalid_log` (a replay that
-  breaks the rules) adds `event`, the seq of the first bad event. Other codes: `bad_request`
-  (400), `not_found` (404, a path that is not an endpoint), `method_not_allowed` (405),
-  `payload_too_large` (413), `uri_too_long` (414, a request line over 4094 bytes),
-  `unsupported_media_type` (415, also for any Content-Encoding but identity),
-  `headers_too_large` (431), `rate_limited` (429, with `Retry-After` in seconds),
-  `replay_too_costly` (422, a replay whose check uses more CPU time than its budget),
-  `internal_error` (500), `store_unavailable` (503: the event store is down or restarting;
-  try again). `advice_limit` (422): the three-hand-gin advisor may advise at most 3 times per
-  turn of the captain (the count starts again when the captain's turn ends and at each deal).
-- Creating a match with an `Idempotency-Key`: the key is a secret. Anyone who sends the same
-  key and body within 24 h gets the same match and all its seat tokens, so a create's key
-  must be 16 to 200 characters: use a fresh random one (a uuid4) and never share or log it.
-- `target_score` is at most 1000 (three-hand-gin) and 1500 (manipulation-rummy), ten times
-  the standard target.
-- JSON bodies are strict: a key twice in one object, NaN or Infinity, and numbers out of the
-  range of a double are 400 `bad_request` naming the problem. Seat and bot names are plain
-  text: control characters, bidirectional controls (U+202A-U+202E, U+2066-U+2069, ...) and
-  lone surrogates are 422. Integers in a query string or in Last-Event-ID are ASCII digits.
-- Views may carry more members than api.md lists: three-hand-gin adds `knock` (the knocker's
-  spread while it is on the table) and `you.role`; manipulation-rummy adds `rounds_won` and
-  `final_turns_left`.
-- `GET .../legal-moves` answers `{version, seat, moves}` (seat null and no moves for a
-  spectator). `GET .../events` answers `{version, events}`. A replayed idempotent POST carries
-  the header `Idempotent-Replayed: true`. `GET /v1/openapi.json` serves this document.
+## A first match in five calls
 
-## A document to generate from
+1. **Create**: `POST /v1/matches` with `{"variant": "three-hand-gin", "players": [{"name":
+   "ana"}, {"name": "ben"}, {"name": "cy"}]}`. The 201 answer has the match `id` and, for each
+   seat without a `bot`, its bearer `token`, shown only this once. Options you leave out take
+   their defaults; `"bot": "expert"` (see `GET /v1/bots`) makes a seat the server's.
+2. **View**: `GET /v1/matches/{id}` with `Authorization: Bearer <token>`: the match as that
+   seat sees it: `turn` (the seat to act, or null while the server scores or deals), `you.hand`
+   and the `version` (also the `ETag` header).
+3. **Legal moves**: `GET /v1/matches/{id}/legal-moves`: `{version, seat, moves}`, every move
+   the seat may make now (none when it is not its turn). Choose from these; do not rely on
+   phase names.
+4. **Move**: `POST /v1/matches/{id}/moves` with one of those moves, `If-Match: "<version>"`
+   and a fresh `Idempotency-Key`: 200 `{version, events, match}`.
+5. **Stream**: `GET /v1/matches/{id}/events/stream` (Server-Sent Events) sends each event as
+   it is stored; read the view again when one comes, and move when `turn` is your seat.
 
-OpenAPI 3.1, so that a nullable member keeps its type: `oneOf: [{$ref}, {type: "null"}]`
-(openapi-python-client reads it as `Model | None`; the 3.0 form apispec wrote,
-`anyOf: [{type: object, nullable: true}, {$ref}]`, made it an empty model) and schemathesis
-4 validates it as JSON Schema 2020-12. A move is one schema per `type` (`const`, no other
-members), joined by `oneOf` with a `discriminator`; each view, create body and created match
-is one schema per `variant` (player counts, options with their ranges, the game's members).
-`POST /v1/matches` links its `id` and each seat's token to every match operation. A number
-with a zero fraction (`3.0`) is read as that integer, as JSON Schema counts it. A body that
-fits this document may still be refused by the rules, never by its shape: a move (422
-illegal_move, invalid_card, or validation_error for a member of the other game's move), a
-log (422 invalid_log), `?at=` past the last event, a reused Idempotency-Key.
+Repeat until the view's `status` is `finished`. Scoring a hand, dealing the next one and the
+moves of bot seats are made by the server moments after the move that makes them due.
 
-## Rate limits
+## Auth: seat tokens and spectators
 
-A server may limit requests per client address and per seat token; a request over a limit
-gets 429 `rate_limited` with `Retry-After` and changes nothing. `deadwood up` turns these on
-by default: match creation 20 per minute per address; moves 4 per second and 120 per minute
-per seat token, and 40 per second and 1200 per minute per address. Its `--rate-create`,
-`--rate-moves` and `--rate-moves-address` flags (or `DEADWOOD_RATELIMIT_CREATE`,
-`DEADWOOD_RATELIMIT_MOVES`, `DEADWOOD_RATELIMIT_MOVES_ADDRESS`) change them; `off` turns one
-off. A bot waits for its turn (the events stream, or polling a few times a second), so it
-stays well within them.
+`POST /v1/matches` returns one token per seat played by a client. Send it as `Authorization:
+Bearer <token>` to see and act as that seat. Without the header the caller is a spectator:
+they read views, legal moves (`seat: null`, no moves), events, the stream and, once the match
+is finished, the log; moves and hints are 403 `forbidden`. A malformed header or a token of
+another match is 401 `unauthorized` on every endpoint of that match. The server keeps only a
+hash of each token: a lost token cannot be shown again.
 
-## Auth
+## Versions: ETag and If-Match
 
-`Authorization: Bearer <token>` with a token returned by `POST /v1/matches`. Without it the
-caller is a spectator: they may read views, events and the log, and get 403 `forbidden` for
-moves and hints. A malformed header or a token of another match is 401 `unauthorized` on every
-endpoint of that match.
+A match's `version` is the number of events in its log. Every answer that shows a match
+carries it, and the `ETag` header `"<version>"`. Send `If-Match: "<version>"` with a move to
+make it only if the match is still at that version: otherwise 412 `version_conflict` and
+nothing is appended (read the view again and choose again). An If-Match that is not one strong
+tag `"<n>"` is 412 too; `*` or no If-Match: any version.
+
+## Idempotency: retry without moving twice
+
+Creates and moves take an `Idempotency-Key` header (1 to 200 visible ASCII characters).
+Within 24 h, a repeat with the same key and the same body gets the first answer again and
+appends nothing (a repeated move's answer has the header `Idempotent-Replayed: true`); the
+same key with another body is 422 `idempotency_key_reused`. So when an answer is lost (a
+timeout, a 503), send the same request with the same key. A create's key gives back the
+match and all its seat tokens, so it is a secret of 16 to 200 characters: use a fresh random
+one (a uuid4) and never share or log it.
+
+## Errors
+
+Every refusal is a problem (`application/problem+json`, RFC 9457): `{type, title, status,
+detail, code}`. Switch on `code`; `detail` says what was wrong in words, a broken rule by its
+number ("cannot knock: 69 deadwood after discarding KD, the limit is 10 (G6.2, G5.5)").
+`validation_error` adds `errors: {field: [messages]}`; `invalid_log` adds `event`, the seq of
+the first bad event. No problem carries a stack trace or a card another seat holds.
+
+- 400 `bad_request`: the body is not UTF-8 JSON, nests deeper than 32 levels, repeats a key
+  in one object, or holds NaN, Infinity or a number out of the range of a double.
+- 401 `unauthorized`: a malformed bearer token, or one of another match.
+- 403 `forbidden`: a spectator, or a seat that may not make that move; `match_in_progress`:
+  the log of a match that is not finished.
+- 404 `unknown_match`; `not_found`: a path that is not an endpoint. 405 `method_not_allowed`.
+- 408 `request_timeout`: the request body did not arrive within 60 s.
+- 409 `not_your_turn`: another seat is to act (for a hint: the seat has no move now).
+- 412 `version_conflict`: If-Match names another version; nothing was appended.
+- 413 `payload_too_large`: a body over 64 KiB (8 MiB for `POST /v1/replays`).
+- 414 `uri_too_long`: a request line over 4094 bytes. 431 `headers_too_large`.
+- 415 `unsupported_media_type`: a body that is not UTF-8 `application/json` (for replays also
+  `application/x-ndjson`), or any Content-Encoding but identity.
+- 422 `validation_error` (a malformed body or query), `illegal_move` (the rule in `detail`),
+  `invalid_card`, `advice_limit`, `idempotency_key_reused`; for replays `invalid_log` and
+  `replay_too_costly`.
+- 429 `rate_limited`, `stream_limit`: see Limits; wait `Retry-After` seconds.
+- 500 `internal_error`.
+- 503 `store_unavailable`: the event store is down or restarting: try again (a write with the
+  same Idempotency-Key); `streams_full`, `hints_busy`: see Limits.
+
+A body that fits this document may still be refused by the rules, never by its shape: a move
+(422 `illegal_move`, `invalid_card`, or `validation_error` for a member of the other game's
+move), a log (422 `invalid_log`), `?at=` past the last event (422), a reused Idempotency-Key.
+
+## Limits
+
+- **Bodies**: 64 KiB (`POST /v1/replays`: a whole log of up to 8 MiB), arriving within 60 s.
+  JSON is strict: a key twice in one object, NaN or Infinity and numbers out of the range of
+  a double are 400; a number with a zero fraction (`3.0`) is read as that integer. Seat and
+  bot names are printable text (no control, bidirectional-control or unassigned characters,
+  not only spaces): otherwise 422. Integers in a query string or in Last-Event-ID are ASCII
+  digits.
+- **Rates**: a server may limit requests per client address (each IPv4 address, each IPv6
+  /64) and per seat token; a request over a limit is 429 `rate_limited` with `Retry-After`
+  and changes nothing. The defaults of `deadwood up`: 20 creates per minute per address;
+  4 moves per second and 120 per minute per seat token, 40 per second and 1200 per minute per
+  address; 1 hint per second and 30 per minute per seat token, 4 per second and 120 per
+  minute per address. A bot that waits for its turn on the stream stays well within them.
+- **Streams**: each live stream holds a place: 16 per address, 4 per seat token, 200 per
+  server process. Beyond them the stream is refused 429 `stream_limit` or 503 `streams_full`
+  with `Retry-After`. A heartbeat comment comes at least every 15 s; a stream ends when the
+  match is finished or after an hour: reconnect with `Last-Event-ID` to resume.
+- **Hints**: each server process works out one hint at a time and a caller waits at most 2 s
+  for its turn (503 `hints_busy`, with `Retry-After`). The three-hand-gin advisor may advise 3
+  times per turn of the captain (422 `advice_limit`; the count starts again when the
+  captain's turn ends and at each deal).
+- **Matches**: `target_score` is at most 1000 (three-hand-gin) and 1500 (manipulation-rummy),
+  ten times the standard target.
+
+## Cards and seats
+
+A card is two characters, rank `A 2 3 4 5 6 7 8 9 T J Q K` and suit `C D H S` (`TS` the ten
+of spades); `JK` is a joker in a hand or the stock, and on the Manipulation table a joker
+carries the card it stands for (`JK=8S`). Codes are upper case; any other is 422
+`invalid_card`, naming it. Seats are numbered from 0 in the order the players were given.
 
 ## Events
 
 Each event is `{seq, type, v, at, data}`: `seq` counts from 1 and is also the SSE `id:`,
 `type` a past-tense name, `v` the schema version of that type (1, but MatchCreated 2: its
 options always hold `max_rounds`; a v1 one is read as `max_rounds: null`), `at` the RFC 3339
-UTC time it was stored (for people; the fold never reads it). Cards are codes as in api.md.
+UTC time it was stored (for people: no rule reads it). Cards are codes (above).
 The log alone rebuilds every state: chance is data (each deal records the hands and the stock
 order; `stock` lists codes from the top). Scoring and deals are made by the service.
 
@@ -101,7 +159,7 @@ order; `stock` lists codes from the top). Scoring and deals are made by the serv
 | CardDiscarded | `seat, card`; a discard that leaves 2 stock cards ends the hand as a draw (G5.6) |
 | Knocked | `seat, card` (the face-down discard), `melds, deadwood_cards, count, gin` (G6) |
 | AdviceGiven | `seat, captain, text, move` (G1.4) |
-| RoundScored | the round result of api.md, plus `scores` (running totals) (G7) |
+| RoundScored | the round result (as in a view's `rounds`), plus `scores` (running totals) (G7) |
 | MatchFinished | `scores, winners, totals, bonuses`, `ended_by` (G8.3 only) (G8) |
 
 ### manipulation-rummy
@@ -221,6 +279,7 @@ def finish_spec(api: Api) -> None:
             },
         }
     contract.apply(spec)
+    examples.apply(spec._paths)
     for unused in ("Player", "NestedMove", "Error", "PaginationMetadata"):  # unreferenced
         spec.components.schemas.pop(unused, None)
 

@@ -58,6 +58,32 @@ def test_openapi_documents_every_route_and_problem() -> None:
         assert needle in text
 
 
+def test_request_schemas_give_defaults_in_words_and_views_keep_them() -> None:
+    """openapi-typescript (default settings) types a property with `default` as required,
+    in requests too, so `options: {target_score: 25}` would not compile (issue 29). No schema
+    a request body reaches has a `default`; each input option says its default in words, the
+    domain's; the views' options keep `default`, as the domain fills every one in."""
+    from api.contract import _reached
+    from domain.gin import options as gin_options
+    from domain.manipulation import options as manip_options
+
+    document = spec_dict(create_app({"SERVICE": object()}))
+    schemas = document["components"]["schemas"]
+    reached = _reached(document["paths"], schemas)
+    assert {"CreateGinMatch", "GinOptionsInput", "ManipulationOptionsInput"} <= reached
+    assert "ReplayEvent" in reached
+    for name in reached:
+        for key, member in schemas[name].get("properties", {}).items():
+            assert "default" not in member, (name, key)
+    for module, name in ((gin_options, "Gin"), (manip_options, "Manipulation")):
+        given = schemas[f"{name}OptionsInput"]["properties"]
+        shown = schemas[f"{name}Options"]["properties"]
+        assert set(given) == set(shown) == set(module.DEFAULTS)
+        for key, default in module.DEFAULTS.items():
+            assert f"Default: `{json.dumps(default)}`." in given[key]["description"], key
+            assert shown[key]["default"] == default, key
+
+
 @schemathesis.serializer("application/x-ndjson")
 def _ndjson(ctx: Any, value: Any) -> bytes:
     items = value if isinstance(value, list) else [value]
