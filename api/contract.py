@@ -34,6 +34,8 @@ OPERATIONS: dict[tuple[str, str], str] = {
     ("/v1/replays", "post"): "replay_log",
     ("/v1/bots", "get"): "list_bots",
     ("/v1/health", "get"): "get_health",
+    ("/v1/health/live", "get"): "get_liveness",
+    ("/v1/health/ready", "get"): "get_readiness",
 }
 MAX_SEATS = 5
 """Links name each seat's token up to the largest match (manipulation-rummy, M1.1)."""

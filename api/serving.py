@@ -7,18 +7,23 @@ problem+json like every other refusal (api.md Conventions); anything else gunico
 itself keeps gunicorn's own answer. Both `deadwood up` and the reliability tests run it:
 
     gunicorn --worker-class api.serving.ProblemGeventWorker 'api:create_app()'
+
+`Logger` gives gunicorn's own lines (start, stop, worker timeouts) the format of
+store/logs.py (DEADWOOD_LOG_FORMAT); the access log is the app's (api/observe.py).
 """
 
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
-from gunicorn import util
+from gunicorn import glogging, util
 from gunicorn.http.errors import LimitRequestHeaders, LimitRequestLine
 from gunicorn.workers.ggevent import GeventWorker
 
 from api.errors import PROBLEM_TYPE
+from store import logs, metrics
 
 WORKER_CLASS = "api.serving.ProblemGeventWorker"
 
@@ -74,3 +79,19 @@ class ProblemGeventWorker(GeventWorker):  # type: ignore[misc]
                     self.log.debug("Failed to send error message.")
                 return
         super().handle_error(req, client, addr, exc)
+
+    def run(self) -> None:
+        try:
+            super().run()
+        finally:  # its live gauges (open streams) stop counting (multiprocess mode)
+            metrics.mark_process_dead(os.getpid())
+
+
+class Logger(glogging.Logger):  # type: ignore[misc]
+    """gunicorn's logger, writing its error log in store/logs.py's format."""
+
+    def setup(self, cfg: Any) -> None:
+        logs.configure("api")  # the app's lines (the workers inherit it from the master)
+        super().setup(cfg)
+        for handler in self.error_log.handlers:
+            logs.install_on(handler, "gunicorn")

@@ -2,6 +2,8 @@
 
     deadwood up [--host H] [--port P] [--data-dir D] [--redis-port R] [--workers N] [--cluster]
                 [--rate-create LIMIT] [--rate-moves LIMIT] [--rate-moves-address LIMIT]
+    deadwood api / worker       one process kind each (cli/serve.py)
+    deadwood --version
     deadwood openapi            print the OpenAPI document (YAML) of the app
     deadwood arena ...          bot-against-bot matches (cli/arena.py)
 
@@ -24,6 +26,7 @@ directory (cli/pepper.py). Rate limits are on by default (cli/limits.py).
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import signal
 import subprocess
@@ -34,18 +37,23 @@ from pathlib import Path
 from types import FrameType
 
 from cli import limits as cli_limits
+from cli import serve as cli_serve
 from cli.cluster import up_env
 from cli.limits import limits_env
 from cli.pepper import pepper_env
 from cli.procs import free_port, port_free, redis_server_binary
 from cli.supervise import Child, Supervisor
+from store import logs
 from store.durability import durability_from_env
+
+log = logging.getLogger("deadwood.launcher")
 
 DEFAULT_REDIS_PORT = 6390
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="deadwood", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"deadwood {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     up = sub.add_parser("up", help="run Redis (embedded), the API and a worker in the foreground")
     up.add_argument("--host", default="127.0.0.1")
@@ -56,6 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     cli_limits.add_arguments(up)
     up.add_argument("--cluster", action="store_true", help="event store on a local Redis Cluster")
     sub.add_parser("openapi", help="print the OpenAPI document as YAML")
+    cli_serve.register(sub)
     try:
         from cli import arena as cli_arena
     except ImportError:  # the arena needs arena.harness
@@ -74,6 +83,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "up":
         return Launcher(args).run()
     return int(args.handler(args))
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("deadwood")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def _openapi() -> int:
@@ -96,15 +114,24 @@ class Launcher:
         self.stopping = False
 
     def say(self, text: str) -> None:
-        print(f"deadwood: {text}", flush=True)
+        """A launcher line: `deadwood: ...` on stdout, or a JSON log line under
+        DEADWOOD_LOG_FORMAT=json (store/logs.py)."""
+        if logs.json_format():
+            log.info("%s", text)
+        else:
+            print(f"deadwood: {text}", flush=True)
 
     def run(self) -> int:
         signal.signal(signal.SIGINT, self._on_signal)
         signal.signal(signal.SIGTERM, self._on_signal)
+        logs.configure("launcher")
         try:
             data = Path(self.args.data_dir).resolve()
             data.mkdir(parents=True, exist_ok=True)
             env = {**os.environ, **pepper_env(data, self.say), **limits_env(self.args, self.say)}
+            env["PROMETHEUS_MULTIPROC_DIR"] = str(
+                cli_serve.metrics_dir({"PROMETHEUS_MULTIPROC_DIR": str(data / "metrics")})
+            )
             if not self.redis_url:
                 self.redis_url = self._start_redis(data)
             env["REDIS_URL"] = self.redis_url
@@ -169,25 +196,20 @@ class Launcher:
             client.close()
 
     def _gunicorn_command(self) -> list[str]:
+        """`deadwood api` (which becomes gunicorn, so the child is gunicorn's master)."""
         return [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "--worker-class",
-            "api.serving.ProblemGeventWorker",  # gevent, with problem+json 414/431
+            *_deadwood(),
+            "api",
+            "--host",
+            self.args.host,
+            "--port",
+            str(self.args.port),
             "--workers",
             str(self.args.workers),
-            "--bind",
-            f"{self.args.host}:{self.args.port}",
-            "--graceful-timeout",
-            "5",
-            "--access-logfile",
-            "-",
-            "api:create_app()",
         ]
 
     def _worker(self) -> list[str]:
-        return [sys.executable, "-c", "import sys, workers.run as r; sys.exit(r.main())"]
+        return [*_deadwood(), "worker"]
 
     # --- running and stopping -----------------------------------------------------------------
 
@@ -219,6 +241,11 @@ class Launcher:
             proc.send_signal(signal.SIGTERM)
         finally:
             client.close()
+
+
+def _deadwood() -> list[str]:
+    """This very `deadwood` command, as a child's argv prefix."""
+    return [sys.executable, "-m", "cli"]
 
 
 if __name__ == "__main__":
