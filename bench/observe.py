@@ -1,0 +1,128 @@
+"""What metrics and request-id/access logging cost POST moves/s (issue 34), in one run.
+
+    python bench/observe.py [--seconds S] [--rounds R] [--workers W] [--clients 8]
+
+Two API servers on one private Redis (AOF, everysec), both run as `deadwood api` runs them
+(gunicorn, the problem+json gevent worker, the logger class of api/serving.py):
+- **on**: the defaults: metrics in multiprocess mode (a PROMETHEUS_MULTIPROC_DIR), a request
+  id per request and one access line per request, written (JSON) to a file;
+- **off**: DEADWOOD_METRICS=0 and DEADWOOD_ACCESS_LOG=0 (no metric is updated, no access
+  line is written, /metrics is not served).
+The clients are bench/api.py's (gin: three seats of one match per client; manipulation: two).
+The rows take turns, round after round, and a row's "on / off" is the median over the rounds
+of its rate over the same round's "off" rate. No workers run. Read the ratio, not the
+absolute figures: the 2 cores of this machine run servers, Redis and clients together.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import importlib.util
+import os
+import statistics
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from cli.procs import free_port, wait_port
+from cli.serve import gunicorn_argv
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _bench_api() -> Any:
+    """bench/api.py (its servers and clients), loaded by path: `api` is the server's package."""
+    spec = importlib.util.spec_from_file_location("bench_api", ROOT / "bench" / "api.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+BENCH = _bench_api()
+GinPlayer, MovePlayer, run_level = BENCH.GinPlayer, BENCH.MovePlayer, BENCH.run_level
+
+
+class ObservedServers(BENCH.Servers):  # type: ignore[misc, name-defined]
+    def deadwood_api(self, name: str, env: dict[str, str]) -> int:
+        port = free_port()
+        command = gunicorn_argv("127.0.0.1", port, self.workers)
+        metrics_dir = self.tmp / f"metrics-{name}"
+        metrics_dir.mkdir()
+        log = (self.tmp / f"{name}.log").open("ab")
+        full = {
+            **os.environ,
+            "DEADWOOD_TOKEN_PEPPER": "bench-pepper",
+            "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir),
+            "DEADWOOD_LOG_FORMAT": "json",
+            **env,
+        }
+        proc = subprocess.Popen(command, env=full, cwd=ROOT, stdout=log, stderr=log)
+        self.procs.append(proc)
+        wait_port(port, proc)
+        return port
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="per row and round")
+    parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--clients", type=int, default=8)
+    args = parser.parse_args()
+    servers = ObservedServers(args.workers)
+    measured: dict[str, list[dict[str, Any]]] = {}
+    lines = 0
+    try:
+        url = servers.redis("main")
+        off = servers.deadwood_api(
+            "off", {"REDIS_URL": url, "DEADWOOD_METRICS": "0", "DEADWOOD_ACCESS_LOG": "0"}
+        )
+        on = servers.deadwood_api("on", {"REDIS_URL": url})
+        rows = [
+            ("gin, off", GinPlayer, off),
+            ("gin, on", GinPlayer, on),
+            ("manipulation, off", MovePlayer, off),
+            ("manipulation, on", MovePlayer, on),
+        ]
+        for _ in range(max(1, args.rounds)):
+            for name, kind, port in rows:
+                make = functools.partial(kind, port)
+                measured.setdefault(name, []).append(run_level(make, args.clients, args.seconds))
+        lines = sum(1 for _ in (servers.tmp / "on.log").open())
+    finally:
+        servers.stop()
+    report(measured, args, lines)
+    return 0
+
+
+def report(measured: dict[str, list[dict[str, Any]]], args: Any, lines: int) -> None:
+    print(
+        f"POST moves/s with metrics + request ids + access lines on vs off, gunicorn gevent "
+        f"-w {args.workers}, {args.clients} clients, {args.rounds} rounds of "
+        f"{args.seconds:.0f} s per row"
+    )
+    header = f"{'row':<20} | {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} | {'on / off':>8}"
+    header += f" {'(min..max)':>12}"
+    print(header)
+    print("-" * len(header))
+    for game in ("gin", "manipulation"):
+        off, on = measured[f"{game}, off"], measured[f"{game}, on"]
+        ratios = sorted(a["rate"] / b["rate"] for a, b in zip(on, off, strict=True))
+        for name, rounds in ((f"{game}, off", off), (f"{game}, on", on)):
+            every = sorted(x for one in rounds for x in one["latencies"])
+            rate = statistics.median(one["rate"] for one in rounds)
+            p50 = statistics.median(every) * 1000
+            p99 = every[min(len(every) - 1, int(len(every) * 0.99))] * 1000
+            ratio = ""
+            if name.endswith("on"):
+                ratio = (
+                    f"{statistics.median(ratios):>8.3f} {f'{ratios[0]:.2f}..{ratios[-1]:.2f}':>12}"
+                )
+            print(f"{name:<20} | {rate:>8.0f} {p50:>7.1f} {p99:>7.1f} | {ratio}")
+    print(f"access lines written by the 'on' server: {lines}")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
