@@ -22,18 +22,17 @@ client behind a proxy (issue 34).
 from __future__ import annotations
 
 import hmac
-import logging
 import time
 from typing import Any
 
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Request, Response, current_app, g, request
 
+from api.common import current_request
 from api.errors import ApiError
 from store import logs, metrics
 
-access_log = logging.getLogger("deadwood.access")
-
 MOVES_ENDPOINT = "moves.Moves"
+STREAM_ENDPOINT = "events.EventStream"
 UNMATCHED = "unmatched"
 
 
@@ -70,50 +69,48 @@ def _on(value: Any) -> bool:
 
 
 def _start() -> None:
-    g.started = time.perf_counter()
-    rid = logs.valid_request_id(request.headers.get("X-Request-ID")) or logs.new_request_id()
-    g.request_id = rid
+    req = current_request()
+    store = g._get_current_object()
+    store.started = time.perf_counter()
+    given = req.headers.get("X-Request-ID")
+    rid = (given and logs.valid_request_id(given)) or logs.new_request_id()
+    store.request_id = rid
     logs.request_id_var.set(rid)
-    args = request.view_args
+    args = req.view_args
     if args and "match_id" in args:
         logs.match_id_var.set(str(args["match_id"])[:64])
 
 
 def _finish(response: Response) -> Response:
-    rid = g.get("request_id")
+    store = g._get_current_object()
+    rid = getattr(store, "request_id", None)
     if rid is None:
         return response
     response.headers["X-Request-ID"] = rid
     settings: _Settings = current_app.extensions["deadwood_observe"]
-    elapsed = time.perf_counter() - g.get("started", time.perf_counter())
-    rule = request.url_rule
+    if not (settings.metrics or settings.access):
+        return response
+    req = current_request()
+    elapsed = time.perf_counter() - store.started
+    rule = req.url_rule
     route = rule.rule if rule is not None else UNMATCHED
     status = response.status_code
     if settings.metrics:
-        _count(route, request.method, status, elapsed, response)
+        _count(req, store, route, status, elapsed, response)
     if settings.access:
-        seat = g.get("seat")
-        access_log.info(
-            "%s %s %d %.1fms",
-            request.method,
-            request.path,
-            status,
-            elapsed * 1000,
-            extra={
-                "route": route,
-                "method": request.method,
-                "status": status,
-                "duration_ms": round(elapsed * 1000, 2),
-                "seat": seat,
-            },
-        )
+        seat = getattr(store, "seat", None)
+        logs.access(req.method, req.path, status, elapsed, route, seat)
     return response
 
 
 _children: dict[tuple[str, str, int], tuple[Any, Any]] = {}
+_moves: dict[str, Any] = {}
 
 
-def _count(route: str, method: str, status: int, elapsed: float, response: Response) -> None:
+def _count(
+    req: Request, store: Any, route: str, status: int, elapsed: float, response: Response
+) -> None:
+    method = req.method
     key = (route, method, status)
     pair = _children.get(key)
     if pair is None:
@@ -125,14 +122,18 @@ def _count(route: str, method: str, status: int, elapsed: float, response: Respo
         )
     pair[0].inc()
     pair[1].observe(elapsed)
-    if request.endpoint == MOVES_ENDPOINT and method == "POST":
-        if status == 200:
-            metrics.MOVES.labels("accepted", "").inc()
-        else:
-            metrics.MOVES.labels("refused", g.get("problem_code") or str(status)).inc()
-    if status == 429:
+    endpoint = req.endpoint
+    if endpoint == MOVES_ENDPOINT and method == "POST":
+        code = "" if status == 200 else getattr(store, "problem_code", None) or str(status)
+        counter = _moves.get(code)
+        if counter is None:
+            counter = _moves[code] = metrics.MOVES.labels(
+                "accepted" if status == 200 else "refused", code
+            )
+        counter.inc()
+    elif status == 429:
         metrics.RATE_LIMITED.labels(route).inc()
-    if response.mimetype == "text/event-stream" and status == 200:
+    elif endpoint == STREAM_ENDPOINT and status == 200:
         metrics.LIVE_STREAMS.inc()
         response.call_on_close(metrics.LIVE_STREAMS.dec)
 

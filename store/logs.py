@@ -23,6 +23,7 @@ the launcher all import (the domain stays pure: it logs nothing).
 from __future__ import annotations
 
 import contextvars
+import itertools
 import json
 import logging
 import os
@@ -50,6 +51,8 @@ _REQUEST_ID = re.compile(r"[A-Za-z0-9._:@/+=-]{1,128}")
 _BEARER = re.compile(r"(?i)(bearer\s+)[^\s\"',;]+")
 
 _configured: str | None = None
+_json = False
+_access_level_off = False
 
 
 def valid_request_id(text: str | None) -> str | None:
@@ -59,8 +62,52 @@ def valid_request_id(text: str | None) -> str | None:
     return None
 
 
+_ID_PREFIX = secrets.token_hex(6)
+_ID_COUNTER = itertools.count(int.from_bytes(secrets.token_bytes(3), "big"))
+
+
 def new_request_id() -> str:
-    return secrets.token_hex(12)
+    """24 hex digits: a random prefix per process and a counter (no system call a request)."""
+    return f"{_ID_PREFIX}{next(_ID_COUNTER) & 0xFFFFFFFFFFFF:012x}"
+
+
+def access(
+    method: str, path: str, status: int, seconds: float, route: str, seat: int | None
+) -> None:
+    """One access line, in the configured format, straight to stderr: the hot path of every
+    request skips the logging machinery (record, filters, handler lock), not the format."""
+    if _access_level_off:
+        return
+    ms = round(seconds * 1000, 2)
+    created = time.time()
+    if _json:
+        line = json.dumps(
+            {
+                "time": _iso(created),
+                "level": "INFO",
+                "logger": "deadwood.access",
+                "message": f"{method} {path} {status} {ms}ms",
+                "request_id": request_id_var.get(),
+                "match_id": match_id_var.get(),
+                "seat": seat,
+                "process": _configured,
+                "route": route,
+                "method": method,
+                "status": status,
+                "duration_ms": ms,
+            },
+            separators=(",", ":"),
+        )
+    else:
+        parts = [f"req={request_id_var.get()}"]
+        match_id = match_id_var.get()
+        if match_id is not None:
+            parts.append(f"match={match_id}")
+        if seat is not None:
+            parts.append(f"seat={seat}")
+        line = f"{_iso(created)} INFO deadwood.access [{' '.join(parts)}] "
+        line += f"{method} {path} {status} {ms}ms"
+    sys.stderr.write(line + "\n")
 
 
 def scrub(text: str) -> str:
@@ -167,7 +214,7 @@ def level() -> int:
 
 def configure(process: str, *, force: bool = False) -> None:
     """Send every logger's lines to stderr in the configured format (once per process)."""
-    global _configured
+    global _configured, _json, _access_level_off
     if _configured is not None and not force:
         return
     handler = _Stderr()
@@ -180,7 +227,13 @@ def configure(process: str, *, force: bool = False) -> None:
     handler._deadwood = True  # type: ignore[attr-defined]
     root.addHandler(handler)
     root.setLevel(level())
+    # No line shows the caller's file and line, thread or process names: skipping the lookups
+    # (the stack walk of findCaller above all) keeps a line cheap on the request path.
+    logging._srcfile = None
+    logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
     _configured = process
+    _json = json_format()
+    _access_level_off = level() > logging.INFO
 
 
 def install_on(handler: logging.Handler, process: str) -> None:
@@ -203,6 +256,12 @@ def bound(
         request_id_var.reset(rid)
 
 
+_second: list[Any] = [-1, ""]
+
+
 def _iso(created: float) -> str:
-    whole = time.gmtime(created)
-    return time.strftime("%Y-%m-%dT%H:%M:%S", whole) + f".{int(created % 1 * 1000):03d}Z"
+    """RFC 3339 UTC with milliseconds (the seconds part formatted once a second)."""
+    whole = int(created)
+    if whole != _second[0]:
+        _second[0], _second[1] = whole, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
+    return f"{_second[1]}.{int(created % 1 * 1000):03d}Z"
