@@ -135,9 +135,15 @@ def _service(app: Flask) -> Any:
     cluster = bool(app.config.get("REDIS_CLUSTER", cluster_enabled()))
     store = store_client(url, cluster=cluster)
     queue_redis = store if queue == url and not cluster else redis.Redis.from_url(queue)
+    from store.archive import Archive, archive_dir_from_env
+
     pepper = pepper_from_env(allow_dev=bool(app.config.get("TESTING")))
     return MatchService(
-        store, queue_redis=queue_redis, pepper=pepper, durability=durability_from_env()
+        store,
+        queue_redis=queue_redis,
+        pepper=pepper,
+        durability=durability_from_env(),
+        archive=Archive(archive_dir_from_env()),
     )
 
 

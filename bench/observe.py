@@ -9,9 +9,10 @@ Two API servers on one private Redis (AOF, everysec), both run as `deadwood api`
 - **off**: DEADWOOD_METRICS=0 and DEADWOOD_ACCESS_LOG=0 (no metric is updated, no access
   line is written, /metrics is not served).
 The clients are bench/api.py's (gin: three seats of one match per client; manipulation: two).
-The rows take turns, round after round, and a row's "on / off" is the median over the rounds
-of its rate over the same round's "off" rate. No workers run. Read the ratio, not the
-absolute figures: the 2 cores of this machine run servers, Redis and clients together.
+The rows take turns, round after round ("on" first in every other round), and a row's
+"on / off" is the median over the rounds of its rate over the same round's "off" rate. No
+workers run. Read the ratio, not the absolute figures: the 2 cores of this machine run
+servers, Redis and clients together.
 """
 
 from __future__ import annotations
@@ -66,8 +67,8 @@ class ObservedServers(BENCH.Servers):  # type: ignore[misc, name-defined]
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=5.0, help="per row and round")
-    parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=3.0, help="per row and round")
+    parser.add_argument("--rounds", type=int, default=12)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--clients", type=int, default=8)
     args = parser.parse_args()
@@ -86,8 +87,9 @@ def main() -> int:
             ("manipulation, off", MovePlayer, off),
             ("manipulation, on", MovePlayer, on),
         ]
-        for _ in range(max(1, args.rounds)):
-            for name, kind, port in rows:
+        for turn in range(max(1, args.rounds)):
+            # every other round runs "on" first, so a drift in the load favours neither
+            for name, kind, port in rows if turn % 2 == 0 else _swapped(rows):
                 make = functools.partial(kind, port)
                 measured.setdefault(name, []).append(run_level(make, args.clients, args.seconds))
         lines = sum(1 for _ in (servers.tmp / "on.log").open())
@@ -95,6 +97,10 @@ def main() -> int:
         servers.stop()
     report(measured, args, lines)
     return 0
+
+
+def _swapped(rows: list[Any]) -> list[Any]:
+    return [rows[1], rows[0], rows[3], rows[2]]
 
 
 def report(measured: dict[str, list[dict[str, Any]]], args: Any, lines: int) -> None:

@@ -129,6 +129,7 @@ class Launcher:
             data = Path(self.args.data_dir).resolve()
             data.mkdir(parents=True, exist_ok=True)
             env = {**os.environ, **pepper_env(data, self.say), **limits_env(self.args, self.say)}
+            env.setdefault("DEADWOOD_ARCHIVE_DIR", str(data / "archive"))
             env["PROMETHEUS_MULTIPROC_DIR"] = str(
                 cli_serve.metrics_dir({"PROMETHEUS_MULTIPROC_DIR": str(data / "metrics")})
             )

@@ -65,6 +65,25 @@ def reconcile_forever(interval: float) -> None:
     while True:
         time.sleep(interval)
         reconcile_once()
+        retire_once()
+
+
+def retire_once() -> int:
+    """Archive and remove the matches finished more than DEADWOOD_RETAIN_DAYS ago (none when
+    it is unset); errors are logged, not raised."""
+    from store.archive import Archive, archive_dir_from_env, retain_days_from_env, retire
+
+    days = retain_days_from_env()
+    if days <= 0:
+        return 0
+    try:
+        done = retire(_service(), Archive(archive_dir_from_env()), days)
+    except redis.RedisError as error:
+        log.warning("retention pass failed: %s", error)
+        return 0
+    if done:
+        log.info("retention: %d finished match(es) archived and removed from Redis", done)
+    return done
 
 
 class _Observed:
