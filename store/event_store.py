@@ -434,6 +434,12 @@ class EventStore:
         except redis.RedisError as error:
             log.warning("match %s not moved to the finished index: %r", match_id, error)
 
+    def mark_finished_many(self, match_ids: Sequence[str]) -> None:
+        """`mark_finished` for many (a full reconciler pass), two commands in all."""
+        if match_ids:
+            self._r.zadd(FINISHED_KEY, dict.fromkeys(match_ids, time.time()), nx=True)
+            self._r.zrem(ACTIVE_KEY, *match_ids)
+
     def active_entries(self, batch: int = 1000) -> Any:
         """(id, unix time it was indexed) of each match in the active index (ZSCAN)."""
         for raw, score in self._r.zscan_iter(ACTIVE_KEY, count=batch):

@@ -86,9 +86,7 @@ def _from_scan(service: MatchService, batch: int) -> Iterator[str]:
         flags = store.finished_flags(chunk)
         playing = [m for m, flag in zip(chunk, flags, strict=True) if flag != "1"]
         store.index_active(playing)
-        for match_id, flag in zip(chunk, flags, strict=True):
-            if flag == "1":
-                store.mark_finished(match_id)
+        store.mark_finished_many([m for m, flag in zip(chunk, flags, strict=True) if flag == "1"])
         yield from playing
 
 
