@@ -131,7 +131,7 @@ def _count(
                 "accepted" if status == 200 else "refused", code
             )
         counter.inc()
-    elif status == 429:
+    if status == 429:
         metrics.RATE_LIMITED.labels(route).inc()
     elif endpoint == STREAM_ENDPOINT and status == 200:
         metrics.LIVE_STREAMS.inc()

@@ -7,8 +7,9 @@
 `api` becomes (exec) gunicorn with the gevent worker that answers 414 and 431 as
 problem+json (api/serving.py), the log format of store/logs.py for gunicorn's own lines and
 no gunicorn access log (the app writes one line per request, with its duration and request
-id). It needs a directory for the metrics of its worker processes: PROMETHEUS_MULTIPROC_DIR,
-else a fresh temporary one (emptied at each start: counters start from 0 with the process).
+id). It needs a directory for the metrics of its worker processes: PROMETHEUS_MULTIPROC_DIR
+(made if missing, never emptied: the files of processes gone keep counting, so counters
+only grow), else a fresh temporary one.
 The rate limits default as under `deadwood up` (cli/limits.py).
 """
 
@@ -71,15 +72,17 @@ def gunicorn_argv(host: str, port: int, workers: int) -> list[str]:
     ]
 
 
-def metrics_dir(env: dict[str, str]) -> Path:
-    """PROMETHEUS_MULTIPROC_DIR, made and emptied, else a fresh temporary directory."""
+def metrics_dir(env: dict[str, str], *, empty: bool = False) -> Path:
+    """PROMETHEUS_MULTIPROC_DIR (made if missing; emptied first with `empty`: the launcher
+    does so once at its start, never a child, whose restart must keep the others' files),
+    else a fresh temporary directory."""
     given = env.get("PROMETHEUS_MULTIPROC_DIR")
     if not given:
         return Path(tempfile.mkdtemp(prefix="deadwood-metrics-"))
     path = Path(given)
-    if path.exists():
+    if empty and path.exists():
         shutil.rmtree(path)
-    path.mkdir(parents=True)
+    path.mkdir(parents=True, exist_ok=True)
     return path
 
 

@@ -21,6 +21,13 @@ on a local 3-primary/3-replica Redis Cluster (cli/cluster.py); jobs stay on the 
 
 With no DEADWOOD_TOKEN_PEPPER the token pepper is generated once and kept in the data
 directory (cli/pepper.py). Rate limits are on by default (cli/limits.py).
+
+The API and the worker are started as `deadwood api` and `deadwood worker` (cli/serve.py), so
+a deployment of your own runs exactly what `up` runs. They share `<data dir>/metrics`
+(PROMETHEUS_MULTIPROC_DIR, emptied at each start of `up`), so the API's /metrics shows the
+worker's figures; archives of retired matches go to `<data dir>/archive` unless
+DEADWOOD_ARCHIVE_DIR says otherwise. Launcher lines are `deadwood: ...` on stdout, or JSON
+log lines with DEADWOOD_LOG_FORMAT=json (store/logs.py).
 """
 
 from __future__ import annotations
@@ -130,9 +137,8 @@ class Launcher:
             data.mkdir(parents=True, exist_ok=True)
             env = {**os.environ, **pepper_env(data, self.say), **limits_env(self.args, self.say)}
             env.setdefault("DEADWOOD_ARCHIVE_DIR", str(data / "archive"))
-            env["PROMETHEUS_MULTIPROC_DIR"] = str(
-                cli_serve.metrics_dir({"PROMETHEUS_MULTIPROC_DIR": str(data / "metrics")})
-            )
+            shared = {"PROMETHEUS_MULTIPROC_DIR": str(data / "metrics")}  # emptied once, here
+            env["PROMETHEUS_MULTIPROC_DIR"] = str(cli_serve.metrics_dir(shared, empty=True))
             if not self.redis_url:
                 self.redis_url = self._start_redis(data)
             env["REDIS_URL"] = self.redis_url
