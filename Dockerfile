@@ -2,7 +2,8 @@
 #   docker build -t deadwood .
 #   docker run deadwood deadwood api --host 0.0.0.0   (or: deadwood worker)
 # compose.yaml runs Redis, the API and workers from it. No test tools are installed: the
-# image gets the package and its runtime dependencies only (`pip install .`, not `.[test]`).
+# image gets the runtime dependencies pinned in requirements.lock (`make lock`) and the
+# package itself (not `.[test]`).
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -11,6 +12,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
 WORKDIR /app
+COPY requirements.lock ./
+RUN pip install -r requirements.lock
 COPY pyproject.toml README.md ./
 COPY domain ./domain
 COPY store ./store
@@ -19,7 +22,7 @@ COPY workers ./workers
 COPY cli ./cli
 COPY arena ./arena
 COPY deadwood_client ./deadwood_client
-RUN pip install . && rm -rf /app/*
+RUN pip install --no-deps . && rm -rf /app/*
 
 # A user of its own, no shell login, owning only its data directory.
 RUN useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin deadwood \

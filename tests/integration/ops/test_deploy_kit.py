@@ -44,7 +44,8 @@ def test_the_image_is_slim_runs_as_a_user_and_has_no_test_tools() -> None:
     last_user = max(i for i, (word, _) in enumerate(rows) if word == "USER")
     assert all(word != "RUN" for word, _ in rows[last_user + 1 :])  # nothing runs as root after
     runs = " ".join(arg for word, arg in rows if word == "RUN")
-    assert "pip install ." in runs and "[test]" not in runs
+    assert "pip install -r requirements.lock" in runs and "pip install --no-deps ." in runs
+    assert "[test]" not in runs
     for tool in ("pytest", "hypothesis", "ruff", "mypy", "schemathesis", "selenium"):
         assert tool not in runs
     copied = [arg.split()[0] for word, arg in rows if word == "COPY"]
@@ -95,3 +96,16 @@ def test_deadwood_version() -> None:
         [sys.executable, "-m", "cli", "--version"], capture_output=True, text=True, check=True
     )
     assert re.fullmatch(r"deadwood \d+\.\d+\.\d+\n", done.stdout)
+
+
+def test_the_lock_file_pins_every_runtime_dependency_as_pyproject_does() -> None:
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    lines = (ROOT / "requirements.lock").read_text().splitlines()
+    locked = dict(line.split("==") for line in lines if line and not line.startswith("#"))
+    for requirement in project["dependencies"]:
+        name, version = requirement.split("==")
+        assert locked.get(name.lower().replace("_", "-")) == version, requirement
+    for tool in ("pytest", "hypothesis", "ruff", "mypy", "schemathesis", "selenium"):
+        assert tool not in locked
