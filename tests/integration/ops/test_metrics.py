@@ -86,3 +86,21 @@ def test_metrics_off_serves_no_endpoint(service: Any) -> None:
     client = create_app({"TESTING": True, "SERVICE": service, "METRICS": 0}).test_client()
     problem(client.get("/metrics"), 404, "not_found")
     assert client.get("/v1/health/live").headers["X-Request-ID"]
+
+
+def test_a_worker_serves_its_own_metrics(service: Any) -> None:
+    """`deadwood worker --metrics-port P`: the job and reconciler figures over HTTP."""
+    import urllib.request
+
+    from cli.procs import free_port
+    from workers.reconcile import reconcile
+    from workers.run import serve_metrics
+
+    reconcile(service)
+    port = free_port()
+    serve_metrics(port)
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as response:
+        text = response.read().decode()
+    families = {family.name for family in text_string_to_metric_families(text)}
+    assert {"deadwood_jobs", "deadwood_reconciler_passes"} <= families
+    assert 'deadwood_reconciler_passes_total{kind="full"}' in text
