@@ -109,3 +109,26 @@ def test_the_lock_file_pins_every_runtime_dependency_as_pyproject_does() -> None
         assert locked.get(name.lower().replace("_", "-")) == version, requirement
     for tool in ("pytest", "hypothesis", "ruff", "mypy", "schemathesis", "selenium"):
         assert tool not in locked
+
+
+def test_the_sample_dashboard_names_only_metrics_that_exist() -> None:
+    import json
+
+    from prometheus_client.metrics import MetricWrapperBase
+
+    from store import metrics
+
+    dashboard = json.loads((ROOT / "deploy" / "grafana-dashboard.json").read_text())
+    exprs = " ".join(t["expr"] for p in dashboard["panels"] for t in p["targets"])
+    named = set(re.findall(r"deadwood_[a-z_]+", exprs))
+    known = {
+        family.name
+        for metric in vars(metrics).values()
+        if isinstance(metric, MetricWrapperBase)
+        for family in metric.describe()
+    }
+    known |= {"deadwood_queue_depth", "deadwood_matches_in_play", "deadwood_workers_live"}
+    suffixes = ("_total", "_bucket", "_sum", "_count")
+    for name in named:
+        base = next((name[: -len(s)] for s in suffixes if name.endswith(s)), name)
+        assert base in known or name in known, name
