@@ -13,8 +13,9 @@ Settings (environment):
 
 What a line may carry: a request id, a match id, a seat number, a route, a status, a job id.
 Never a token, a hand, a card or a seed: the callers log only those fields (the access line
-logs the path without its query string, the 500 handler only the exception's class and
-frames), and `scrub` blanks anything that looks like a bearer token as a last guard.
+logs the path without its query string), an exception is shown by its class and frames,
+never its message, and `scrub` blanks anything that looks like a bearer token as a last
+guard.
 
 This module lives in `store/` because it is the lowest layer that the API, the workers and
 the launcher all import (the domain stays pure: it logs nothing).
@@ -31,6 +32,7 @@ import re
 import secrets
 import sys
 import time
+import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -151,6 +153,7 @@ class JsonFormatter(logging.Formatter):
                 line[key] = value
         if record.exc_info and record.exc_info[0] is not None:
             line["exception"] = record.exc_info[0].__name__  # never its message
+            line["frames"] = frames(record.exc_info[2])
         return json.dumps(line, separators=(",", ":"), default=str)
 
 
@@ -175,8 +178,14 @@ class TextFormatter(logging.Formatter):
         text = f"{_iso(record.created)} {record.levelname} {record.name}{context} "
         text += scrub(record.getMessage())
         if record.exc_info and record.exc_info[0] is not None:
-            text += f" ({record.exc_info[0].__name__})"  # the class, never the message
+            # the class and where it was raised, never its message (it could name a card)
+            text += f" ({record.exc_info[0].__name__} at {frames(record.exc_info[2])})"
         return text
+
+
+def frames(tb: Any) -> str:
+    """`file:line in function` of each frame a traceback passed through."""
+    return "; ".join(f"{f.filename}:{f.lineno} in {f.name}" for f in traceback.extract_tb(tb))
 
 
 def json_format() -> bool:

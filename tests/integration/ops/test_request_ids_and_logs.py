@@ -149,3 +149,13 @@ def _burst_one(service: Any) -> None:
         worker.work(burst=True, max_jobs=1, logging_level="INFO")
     finally:
         set_service(None)
+
+
+def test_an_exception_is_logged_by_class_and_frames_never_its_message(json_lines: Any) -> None:
+    try:
+        raise KeyError("AS 7H secret hand")
+    except KeyError:
+        logging.getLogger("deadwood.test").exception("could not load")
+    (line,) = json_lines()
+    assert line["exception"] == "KeyError" and "test_request_ids_and_logs.py" in line["frames"]
+    assert "7H" not in json.dumps(line)
