@@ -11,7 +11,9 @@ dropped once it is older than GRACE_SECONDS.
 
 A full pass (`full=True`, and the first pass ever on a store whose index was never built)
 SCANs every match stream instead (on every primary of a cluster), indexes what is not
-finished, and marks the index built.
+finished, and marks the index built. The worker's timer makes every 120th pass a full one
+(workers/run.py FULL_EVERY), so a match the index missed (created by an API older than the
+index, during an upgrade) is found within the hour.
 
 Run at worker start and on a timer (workers/run.py), or by hand:
 `python -m workers.reconcile [--full]`.

@@ -49,10 +49,16 @@ def _service() -> MatchService:
     return service_from_env()
 
 
-def reconcile_once() -> list[str]:
+FULL_EVERY = 120
+"""Every 120th timed pass (an hour at the default 30 s) is a full one (a SCAN of every
+stream): it indexes a match the index missed (one created by an API older than the index,
+during an upgrade), at a cost that grows with every match kept in Redis."""
+
+
+def reconcile_once(*, full: bool = False) -> list[str]:
     """One reconciler pass; Redis errors are logged, not raised (the timer goes on)."""
     try:
-        return reconcile(_service())
+        return reconcile(_service(), full=full)
     except redis.RedisError as error:
         log.warning("reconciler pass failed: %s", error)
         return []
@@ -62,9 +68,11 @@ def reconcile_forever(interval: float) -> None:
     """The timer: a reconciler pass every `interval` seconds (until the worker exits)."""
     die_with_parent(signal.SIGKILL)
     logs.configure("reconciler")
+    passes = 0
     while True:
         time.sleep(interval)
-        reconcile_once()
+        passes += 1
+        reconcile_once(full=passes % FULL_EVERY == 0)
         retire_once()
 
 
