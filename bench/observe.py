@@ -1,6 +1,7 @@
 """What metrics and request-id/access logging cost POST moves/s (issue 34), in one run.
 
     python bench/observe.py [--seconds S] [--rounds R] [--workers W] [--clients 8]
+    python bench/observe.py --cpu [--rounds R] [--moves N]
 
 Two API servers on one private Redis (AOF, everysec), both run as `deadwood api` runs them
 (gunicorn, the problem+json gevent worker, the logger class of api/serving.py):
@@ -13,6 +14,13 @@ The rows take turns, round after round ("on" first in every other round), and a 
 "on / off" is the median over the rounds of its rate over the same round's "off" rate. No
 workers run. Read the ratio, not the absolute figures: the 2 cores of this machine run
 servers, Redis and clients together.
+
+`--cpu` measures the same two configurations in this one process instead, with Flask's test
+client (no HTTP server, no sockets but Redis's): the CPU time this process spends on each
+move of bench/api.py's manipulation client (and the GET it may need), the "on" and "off"
+apps taking turns move by move; a round is `--moves` moves of each, and the ratio is the
+median over the rounds. It counts the app's own CPU only (not Redis's, not other
+processes'), so the load of a shared machine moves it far less than the rates above.
 """
 
 from __future__ import annotations
@@ -65,13 +73,96 @@ class ObservedServers(BENCH.Servers):  # type: ignore[misc, name-defined]
         return port
 
 
+class _TestConnection:
+    """bench/api.py's Connection, over Flask's test client."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+
+    def request(self, method: str, path: str, body: Any = None, headers: Any = None) -> Any:
+        response = self.client.open(path, method=method, json=body, headers=headers or {})
+        if response.status_code >= 300:
+            raise RuntimeError(f"{method} {path}: {response.status_code}")
+        return response.get_json()
+
+
+def cpu(args: Any) -> int:
+    import sys
+    import tempfile
+    import time
+
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="deadwood-bench-metrics-")
+    os.environ["DEADWOOD_LOG_FORMAT"] = "json"
+    sys.path.insert(0, str(ROOT))  # the server's `api`, not bench/api.py next to this script
+    import redis
+
+    from api import create_app
+    from store import logs
+    from store.service import MatchService
+
+    logs.configure("bench")
+    servers = ObservedServers(1)
+    log = (servers.tmp / "access.log").open("w")
+    try:
+        service = MatchService(redis.Redis.from_url(servers.redis("cpu")), pepper=b"bench")
+        apps = {
+            "off": create_app({"SERVICE": service, "METRICS": 0, "ACCESS_LOG": 0}),
+            "on": create_app({"SERVICE": service}),
+        }
+        per_move: dict[str, list[float]] = {"off": [], "on": []}
+        players = {}
+        for name, app in apps.items():
+            player = MovePlayer.__new__(MovePlayer)
+            player.http = _TestConnection(app.test_client())
+            player.seed = 0  # the same seeds, so both play the very same games, move for move
+            players[name] = player
+        sys.stderr, saved = log, sys.stderr  # the access lines go to a file
+        try:
+            for name in apps:
+                players[name].new_match()
+            for _round in range(args.rounds):
+                spent, moves = {"off": 0.0, "on": 0.0}, {"off": 0, "on": 0}
+                while min(moves.values()) < args.moves:
+                    for name in ("off", "on") if sum(moves.values()) % 2 else ("on", "off"):
+                        started = time.process_time()
+                        moved = players[name].step() is not None  # None: a new match
+                        if moved:
+                            spent[name] += time.process_time() - started
+                            moves[name] += 1
+                for name in apps:
+                    per_move[name].append(spent[name] / moves[name] * 1e6)
+        finally:
+            sys.stderr = saved
+    finally:
+        log.close()
+        servers.stop()
+    off, on = (statistics.median(per_move[k]) for k in ("off", "on"))
+    ratios = sorted(a / b for a, b in zip(per_move["on"], per_move["off"], strict=True))
+    print(
+        f"CPU per manipulation move in this process (Flask test client, GETs included), "
+        f"{args.rounds} rounds of {args.moves} moves each, on and off taking turns move by move"
+    )
+    print(f"{'app':<6} | {'CPU us/move':>11}")
+    print(f"{'off':<6} | {off:>11.0f}")
+    print(f"{'on':<6} | {on:>11.0f}")
+    print(
+        f"on - off: {on - off:.0f} us a move; on / off: {statistics.median(ratios):.3f} "
+        f"({ratios[0]:.2f}..{ratios[-1]:.2f}); moves/s at equal CPU: off / on = {off / on:.3f}"
+    )
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cpu", action="store_true", help="CPU per move, in this process")
+    parser.add_argument("--moves", type=int, default=400, help="--cpu: moves per batch")
     parser.add_argument("--seconds", type=float, default=3.0, help="per row and round")
     parser.add_argument("--rounds", type=int, default=12)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--clients", type=int, default=8)
     args = parser.parse_args()
+    if args.cpu:
+        return cpu(args)
     servers = ObservedServers(args.workers)
     measured: dict[str, list[dict[str, Any]]] = {}
     lines = 0
