@@ -78,7 +78,7 @@ def _start() -> None:
     logs.request_id_var.set(rid)
     args = req.view_args
     if args and "match_id" in args:
-        logs.match_id_var.set(str(args["match_id"])[:64])
+        logs.match_id_var.set(logs.safe_match_id(str(args["match_id"])))
 
 
 def _finish(response: Response) -> Response:

@@ -82,6 +82,7 @@ def access(
         return
     ms = round(seconds * 1000, 2)
     created = time.time()
+    path = safe_path(path)
     if _json:
         line = json.dumps(
             {
@@ -110,6 +111,25 @@ def access(
         line = f"{_iso(created)} INFO deadwood.access [{' '.join(parts)}] "
         line += f"{method} {path} {status} {ms}ms"
     sys.stderr.write(line + "\n")
+
+
+_MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+PATH_MAX = 512
+
+
+def safe_match_id(text: str) -> str:
+    """`text` when it can be a match id; else a placeholder (a log line never carries what a
+    client put in the path's place: control characters, a pasted token)."""
+    return text if _MATCH_ID.fullmatch(text) else "(not a match id)"
+
+
+def safe_path(path: str) -> str:
+    """A request path for a log line: control characters shown as `?` (no forged lines in
+    the text format), at most PATH_MAX characters."""
+    if len(path) > PATH_MAX:
+        path = path[:PATH_MAX] + "..."
+    return _CONTROL.sub("?", path)
 
 
 def scrub(text: str) -> str:

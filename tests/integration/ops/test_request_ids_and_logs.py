@@ -38,6 +38,10 @@ def json_lines(
         return [json.loads(line) for line in capsys.readouterr().err.splitlines() if line]
 
     yield read
+    _unconfigure()
+
+
+def _unconfigure() -> None:
     root = logging.getLogger()
     for handler in list(root.handlers):
         if getattr(handler, "_deadwood", False):
@@ -159,3 +163,16 @@ def test_an_exception_is_logged_by_class_and_frames_never_its_message(json_lines
     (line,) = json_lines()
     assert line["exception"] == "KeyError" and "test_request_ids_and_logs.py" in line["frames"]
     assert "7H" not in json.dumps(line)
+
+
+def test_a_hostile_path_cannot_forge_a_log_line(client: FlaskClient, capsys: Any) -> None:
+    logs.configure("test", force=True)
+    try:
+        capsys.readouterr()
+        client.get("/v1/matches/m_x%0A2026-01-01T00:00:00Z%20INFO%20forged/legal-moves")
+        err = capsys.readouterr().err
+    finally:
+        _unconfigure()
+    access = [line for line in err.splitlines() if "deadwood.access" in line]
+    assert len(access) == 1 and "(not a match id)" in access[0]
+    assert not any(line.startswith("2026-01-01") for line in err.splitlines())
