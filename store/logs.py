@@ -84,22 +84,16 @@ def access(
     created = time.time()
     path = safe_path(path)
     if _json:
-        line = json.dumps(
-            {
-                "time": _iso(created),
-                "level": "INFO",
-                "logger": "deadwood.access",
-                "message": f"{method} {path} {status} {ms}ms",
-                "request_id": request_id_var.get(),
-                "match_id": match_id_var.get(),
-                "seat": seat,
-                "process": _configured,
-                "route": route,
-                "method": method,
-                "status": status,
-                "duration_ms": ms,
-            },
-            separators=(",", ":"),
+        # Built by hand: every field but the message is of a safe character set (a request id,
+        # a checked match id, a route template, a method), so one string needs encoding.
+        match_id = match_id_var.get()
+        line = (
+            f'{{"time":"{_iso(created)}","level":"INFO","logger":"deadwood.access",'
+            f'"message":{json.dumps(f"{method} {path} {status} {ms}ms")},'
+            f'"request_id":{_quoted(request_id_var.get())},"match_id":{_quoted(match_id)},'
+            f'"seat":{"null" if seat is None else int(seat)},"process":{_quoted(_configured)},'
+            f'"route":{json.dumps(route)},"method":{json.dumps(method)},"status":{int(status)},'
+            f'"duration_ms":{ms}}}'
         )
     else:
         parts = [f"req={request_id_var.get()}"]
@@ -116,6 +110,10 @@ def access(
 _MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 PATH_MAX = 512
+
+
+def _quoted(text: str | None) -> str:
+    return "null" if text is None else json.dumps(text)
 
 
 def safe_match_id(text: str) -> str:
