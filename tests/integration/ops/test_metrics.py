@@ -104,3 +104,18 @@ def test_a_worker_serves_its_own_metrics(service: Any) -> None:
     families = {family.name for family in text_string_to_metric_families(text)}
     assert {"deadwood_jobs", "deadwood_reconciler_passes"} <= families
     assert 'deadwood_reconciler_passes_total{kind="full"}' in text
+
+
+def test_open_live_streams_are_counted_until_closed(client: FlaskClient, service: Any) -> None:
+    def streams() -> float:
+        families = _scrape(client)
+        return _value(families.get("deadwood_live_streams", []), "deadwood_live_streams")
+
+    match_id, _ = create(client, seed=3)
+    before = streams()
+    stream = client.get(f"/v1/matches/{match_id}/events/stream", buffered=False)
+    assert stream.status_code == 200
+    next(iter(stream.response))  # the stream is open and has sent its first bytes
+    assert streams() == before + 1
+    stream.close()
+    assert streams() == before
