@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export HYPOTHESIS_PROFILE ?= ci
 
-.PHONY: up openapi test lint typecheck pytest bench soak clean
+.PHONY: up openapi test lint typecheck pytest bench soak clean lock
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,10 @@ up: $(STAMP)
 # Regenerate openapi.yaml from the app (tests/integration/api/test_openapi.py compares the two).
 openapi: $(STAMP)
 	$(BIN)/deadwood openapi > openapi.yaml
+
+# Pin the server's runtime environment as installed here (the Dockerfile installs from it).
+lock: $(STAMP)
+	$(BIN)/python deploy/lock.py > requirements.lock
 
 test: $(STAMP) lint typecheck pytest
 

@@ -23,6 +23,10 @@ Configuration (each key may come from `test_config`; the environment gives the d
     RATELIMIT_CREATE / RATELIMIT_MOVES / RATELIMIT_HINTS   e.g. "30 per minute"; unset: no
                               limit (api/ratelimit.py)
     CORS_ORIGINS              origins allowed from a browser; unset: none (api/cors.py)
+    TRUSTED_PROXIES           0; N > 0: trust N proxy hops of X-Forwarded-For (api/observe.py)
+    METRICS / METRICS_TOKEN   metrics on (DEADWOOD_METRICS=0: off) / a bearer token for
+                              GET /metrics (api/observe.py)
+    ACCESS_LOG                1: an access line per request (0: none)
     TESTING                   allows the development token pepper (store.connection)
 
 The browser pages (/docs, /watch/<id>, /replay) are api/pages.py.
@@ -30,7 +34,8 @@ The browser pages (/docs, /watch/<id>, /replay) are api/pages.py.
 The app refuses to start (InsecurePepper) without DEADWOOD_TOKEN_PEPPER, or with the public
 development pepper, unless DEADWOOD_DEV=1 or TESTING.
 
-`gunicorn -k gevent 'api:create_app()'` serves it.
+`deadwood api` serves it under gunicorn (cli/serve.py), whose logger class (api/serving.py)
+configures the logs of the process (store/logs.py).
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ from typing import Any
 from flask import Flask, g
 from flask_smorest import Api
 
-from api import cors, errors, pages, ratelimit
+from api import cors, errors, observe, pages, ratelimit
 from api.body import check_media, read_body
 from api.common import current_request
 from api.deadline import BodyDeadline
@@ -95,6 +100,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(pages.blp)
     finish_spec(api)
     errors.register(app)
+    observe.init_app(app)
     app.before_request(_bound_request)
     app.extensions["deadwood"] = {
         "api": api,
@@ -150,16 +156,22 @@ def _service(app: Flask) -> Any:
     most = int(app.config["REDIS_MAX_CONNECTIONS"])
     store = store_client(url, cluster=cluster, max_connections=most)
     queue_redis = store if queue == url and not cluster else redis.Redis.from_url(queue)
+    from store.archive import Archive, archive_dir_from_env
+
     pepper = pepper_from_env(allow_dev=bool(app.config.get("TESTING")))
     return MatchService(
-        store, queue_redis=queue_redis, pepper=pepper, durability=durability_from_env()
+        store,
+        queue_redis=queue_redis,
+        pepper=pepper,
+        durability=durability_from_env(),
+        archive=Archive(archive_dir_from_env()),
     )
 
 
 def _register_blueprints(api: Api) -> None:
-    from api import analysis, bots, events, matches, moves, replays
+    from api import analysis, bots, events, health, matches, moves, replays
 
-    for module in (matches, moves, events, replays, bots, analysis):
+    for module in (matches, moves, events, replays, bots, health, analysis):
         api.register_blueprint(module.blp)
 
 

@@ -17,6 +17,7 @@ from flask import Request, Response, current_app, request
 from api.errors import ApiError
 from domain.events import Event
 from domain.variants import State, Variant, get_variant
+from store.logs import seat_var
 
 _BEARER = re.compile(r"Bearer +([\x21-\x7e]+) *", re.IGNORECASE)
 _IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,200}")
@@ -62,6 +63,7 @@ def caller_seat(match_id: str) -> int | None:
     if found is None:
         raise ApiError("unauthorized", "the Authorization header must be 'Bearer <token>'", 401)
     seat: int = service().authenticate(match_id, found.group(1))
+    seat_var.set(seat)  # on the request's log lines (store/logs.py)
     return seat
 
 

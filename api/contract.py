@@ -37,6 +37,8 @@ OPERATIONS: dict[tuple[str, str], str] = {
     ("/v1/replays", "post"): "replay_log",
     ("/v1/bots", "get"): "list_bots",
     ("/v1/health", "get"): "get_health",
+    ("/v1/health/live", "get"): "get_liveness",
+    ("/v1/health/ready", "get"): "get_readiness",
 }
 UNLINKED = frozenset({"get_analysis"})
 """Operations no link of a new match leads to: an analysis is 404 until the match is finished

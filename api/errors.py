@@ -14,6 +14,9 @@ Each error class maps to exactly one status and `code` (api.md "Conventions"):
                    payload_too_large, 415 unsupported_media_type, 422 validation_error,
                    500 internal_error, 503 store_unavailable
 
+Every problem made while answering a request carries its `request_id` (api/observe.py), so a
+caller's "my move got a 503" can be matched to the server's log lines.
+
 A problem never carries a stack trace, and the generic 500 is logged without the exception's
 message (which could name a card), only its class and the frames it passed through.
 """
@@ -26,7 +29,7 @@ import traceback
 from typing import Any
 
 import redis
-from flask import Flask, Response
+from flask import Flask, Response, g, has_request_context
 from werkzeug.exceptions import HTTPException
 
 from domain.errors import RulesError
@@ -52,6 +55,7 @@ STATUS_OF_CODE = {
     "invalid_log": 422,
     "replay_too_costly": 422,
     "replay_too_large": 413,
+    "not_ready": 503,
 }
 
 TITLES = {
@@ -83,6 +87,7 @@ TITLES = {
     "precondition_required": "A precondition header is malformed",
     "internal_error": "Internal server error",
     "store_unavailable": "The event store is unavailable",
+    "not_ready": "A part the service needs is not ready",
 }
 
 CODE_OF_HTTP_STATUS = {
@@ -125,6 +130,11 @@ def problem(status: int, code: str, detail: str, **extra: Any) -> Response:
         "code": code,
     }
     body.update(extra)
+    if has_request_context():
+        g.problem_code = code  # the moves metric counts refusals by code (api/observe.py)
+        request_id = g.get("request_id")
+        if request_id is not None:
+            body["request_id"] = request_id
     return Response(
         json.dumps(body, separators=(",", ":")),
         status=status,

@@ -290,6 +290,9 @@ class ProblemSchema(Schema):
         metadata={"description": "validation_error: the messages of each field"},
     )
     event = fields.Integer(metadata={"description": "invalid_log: seq of the first bad event"})
+    request_id = fields.String(
+        metadata={"description": "the request's id (also the X-Request-ID response header)"}
+    )
 
 
 class EventSchema(Schema):
@@ -313,6 +316,20 @@ class BotSchema(Schema):
 
 class HealthSchema(Schema):
     status = fields.String(required=True, validate=validate.OneOf(("ok",)))
+
+
+class LiveSchema(Schema):
+    status = fields.String(required=True, validate=validate.OneOf(("live",)))
+
+
+class ReadySchema(Schema):
+    status = fields.String(required=True, validate=validate.OneOf(("ready",)))
+    checks = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        required=True,
+        metadata={"description": "event_store, queue, workers: `ok` or why not"},
+    )
 
 
 class ReplayQuerySchema(Schema):

@@ -9,19 +9,24 @@ transfer coding it does not know: 501) too, with a `code` and without the reques
 Both `deadwood up` and the reliability tests run it:
 
     gunicorn --worker-class api.serving.ProblemGeventWorker 'api:create_app()'
+
+`Logger` gives gunicorn's own lines (start, stop, worker timeouts) the format of
+store/logs.py (DEADWOOD_LOG_FORMAT); the access log is the app's (api/observe.py).
 """
 
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
-from gunicorn import util
+from gunicorn import glogging, util
 from gunicorn.http import errors as http_errors
 from gunicorn.http.errors import LimitRequestHeaders, LimitRequestLine
 from gunicorn.workers.ggevent import GeventWorker
 
 from api.errors import PROBLEM_TYPE
+from store import logs, metrics
 
 WORKER_CLASS = "api.serving.ProblemGeventWorker"
 
@@ -103,3 +108,19 @@ class ProblemGeventWorker(GeventWorker):  # type: ignore[misc]
             util.write_nonblock(client, problem_bytes(*found))
         except OSError:
             self.log.debug("Failed to send error message.")
+
+    def run(self) -> None:
+        try:
+            super().run()
+        finally:  # its live gauges (open streams) stop counting (multiprocess mode)
+            metrics.mark_process_dead(os.getpid())
+
+
+class Logger(glogging.Logger):  # type: ignore[misc]
+    """gunicorn's logger, writing its error log in store/logs.py's format."""
+
+    def setup(self, cfg: Any) -> None:
+        logs.configure("api")  # the app's lines (the workers inherit it from the master)
+        super().setup(cfg)
+        for handler in self.error_log.handlers:
+            logs.install_on(handler, "gunicorn")

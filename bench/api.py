@@ -133,7 +133,8 @@ class Servers:
         ]
 
     def _spawn(self, command: list[str], port: int, env: dict[str, str] | None = None) -> None:
-        proc = subprocess.Popen(command, env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
+        with (self.tmp / "servers.log").open("ab") as log:  # their access lines and errors
+            proc = subprocess.Popen(command, env=env, cwd=ROOT, stdout=log, stderr=log)
         self.procs.append(proc)
         wait_port(port, proc)
 

@@ -2,6 +2,8 @@
 
     deadwood up [--host H] [--port P] [--data-dir D] [--redis-port R] [--workers N] [--cluster]
                 [--rate-create LIMIT] [--rate-moves LIMIT] [--rate-moves-address LIMIT]
+    deadwood api / worker       one process kind each (cli/serve.py)
+    deadwood --version
     deadwood openapi            print the OpenAPI document (YAML) of the app
     deadwood arena ...          bot-against-bot matches (cli/arena.py)
     deadwood analyze LOG        judge every decision of a finished match's log (cli/analyze.py)
@@ -20,11 +22,19 @@ on a local 3-primary/3-replica Redis Cluster (cli/cluster.py); jobs stay on the 
 
 With no DEADWOOD_TOKEN_PEPPER the token pepper is generated once and kept in the data
 directory (cli/pepper.py). Rate limits are on by default (cli/limits.py).
+
+The API and the worker are started as `deadwood api` and `deadwood worker` (cli/serve.py), so
+a deployment of your own runs exactly what `up` runs. They share `<data dir>/metrics`
+(PROMETHEUS_MULTIPROC_DIR, emptied at each start of `up`), so the API's /metrics shows the
+worker's figures; archives of retired matches go to `<data dir>/archive` unless
+DEADWOOD_ARCHIVE_DIR says otherwise. Launcher lines are `deadwood: ...` on stdout, or JSON
+log lines with DEADWOOD_LOG_FORMAT=json (store/logs.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import signal
 import subprocess
@@ -35,18 +45,23 @@ from pathlib import Path
 from types import FrameType
 
 from cli import limits as cli_limits
+from cli import serve as cli_serve
 from cli.cluster import up_env
 from cli.limits import limits_env
 from cli.pepper import pepper_env
 from cli.procs import free_port, port_free, redis_server_binary
 from cli.supervise import Child, Supervisor
+from store import logs
 from store.durability import durability_from_env
+
+log = logging.getLogger("deadwood.launcher")
 
 DEFAULT_REDIS_PORT = 6390
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="deadwood", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"deadwood {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     up = sub.add_parser("up", help="run Redis (embedded), the API and a worker in the foreground")
     up.add_argument("--host", default="127.0.0.1")
@@ -57,6 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     cli_limits.add_arguments(up)
     up.add_argument("--cluster", action="store_true", help="event store on a local Redis Cluster")
     sub.add_parser("openapi", help="print the OpenAPI document as YAML")
+    cli_serve.register(sub)
     try:
         from cli import arena as cli_arena
     except ImportError:  # the arena needs arena.harness
@@ -80,6 +96,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     return int(args.handler(args))
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("deadwood")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def _openapi() -> int:
     from api import create_app
     from api.spec import spec_yaml
@@ -100,15 +125,24 @@ class Launcher:
         self.stopping = False
 
     def say(self, text: str) -> None:
-        print(f"deadwood: {text}", flush=True)
+        """A launcher line: `deadwood: ...` on stdout, or a JSON log line under
+        DEADWOOD_LOG_FORMAT=json (store/logs.py)."""
+        if logs.json_format():
+            log.info("%s", text)
+        else:
+            print(f"deadwood: {text}", flush=True)
 
     def run(self) -> int:
         signal.signal(signal.SIGINT, self._on_signal)
         signal.signal(signal.SIGTERM, self._on_signal)
+        logs.configure("launcher")
         try:
             data = Path(self.args.data_dir).resolve()
             data.mkdir(parents=True, exist_ok=True)
             env = {**os.environ, **pepper_env(data, self.say), **limits_env(self.args, self.say)}
+            env.setdefault("DEADWOOD_ARCHIVE_DIR", str(data / "archive"))
+            shared = {"PROMETHEUS_MULTIPROC_DIR": str(data / "metrics")}  # emptied once, here
+            env["PROMETHEUS_MULTIPROC_DIR"] = str(cli_serve.metrics_dir(shared, empty=True))
             if not self.redis_url:
                 self.redis_url = self._start_redis(data)
             env["REDIS_URL"] = self.redis_url
@@ -173,25 +207,20 @@ class Launcher:
             client.close()
 
     def _gunicorn_command(self) -> list[str]:
+        """`deadwood api` (which becomes gunicorn, so the child is gunicorn's master)."""
         return [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "--worker-class",
-            "api.serving.ProblemGeventWorker",  # gevent, with problem+json 414/431
+            *_deadwood(),
+            "api",
+            "--host",
+            self.args.host,
+            "--port",
+            str(self.args.port),
             "--workers",
             str(self.args.workers),
-            "--bind",
-            f"{self.args.host}:{self.args.port}",
-            "--graceful-timeout",
-            "5",
-            "--access-logfile",
-            "-",
-            "api:create_app()",
         ]
 
     def _worker(self) -> list[str]:
-        return [sys.executable, "-c", "import sys, workers.run as r; sys.exit(r.main())"]
+        return [*_deadwood(), "worker"]
 
     # --- running and stopping -----------------------------------------------------------------
 
@@ -223,6 +252,11 @@ class Launcher:
             proc.send_signal(signal.SIGTERM)
         finally:
             client.close()
+
+
+def _deadwood() -> list[str]:
+    """This very `deadwood` command, as a child's argv prefix."""
+    return [sys.executable, "-m", "cli"]
 
 
 if __name__ == "__main__":

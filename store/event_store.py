@@ -20,6 +20,17 @@ The append is one EVALSHA of `append.lua` (registered once per client, loaded on
 A script runs atomically: all of it happens or none. With a cluster, or a queue on another
 server, the jobs are enqueued after the script and the reconciler heals a lost one.
 
+The active index (`deadwood:active`, a sorted set of the match ids not finished, scored by
+the time each was indexed) and the finished
+index (`deadwood:finished`, a sorted set of match ids by the time they finished) are kept
+as separate steps around the script, never inside it: in a Redis Cluster they live in slots
+of their own, and a script may touch one slot only. A create adds its match to the active
+index *before* its script (so the index holds every match in play, and at worst an id whose
+create failed); the append that finishes a match moves it to the finished index after its
+script. The reconciler reads only the active index and repairs both: an id with no stream,
+or a finished match still listed, is dropped (workers/reconcile.py); a full SCAN at the
+first start of a worker indexes the matches written before the index existed.
+
 With DEADWOOD_DURABILITY=replica the script is followed by `WAIT 1 <ms>` in the same
 pipeline (same connection, still one round trip); no ack in time -> NotReplicated.
 
@@ -45,7 +56,7 @@ import redis
 from redis import exceptions as rx
 
 from domain.events import Event
-from store import codec, connection
+from store import codec, connection, metrics
 from store.codec import StoredEvent
 from store.connection import is_cluster
 from store.durability import Durability
@@ -69,6 +80,15 @@ LOST_REPLY = (
 
 MAX_BLOCK_MS = 10_000
 """The longest single XREAD BLOCK, whatever the socket timeout."""
+
+
+ACTIVE_KEY = "deadwood:active"
+FINISHED_KEY = "deadwood:finished"
+INDEX_BUILT_KEY = "deadwood:active:built"
+
+_APPENDED = metrics.APPENDS.labels("ok")
+_CONFLICTS = metrics.APPENDS.labels("conflict")
+_IDEMPOTENT = metrics.APPENDS.labels("idempotent")
 
 
 def events_key(match_id: str) -> str:
@@ -272,6 +292,10 @@ class EventStore:
         Conflict or IdemTaken, and then nothing was written; NotReplicated (durability
         `replica`) when it was written but no replica confirmed it in time."""
         tx = secrets.token_hex(8)
+        finishing = request.meta.get("finished") == "1"
+        if request.expected == 0 and not finishing:
+            # before the script: the index may hold a failed create, never miss a match
+            self._r.zadd(ACTIVE_KEY, {request.match_id: time.time()}, nx=True)
         stored = [
             StoredEvent(request.expected + i + 1, event, request.at)
             for i, event in enumerate(request.events)
@@ -279,9 +303,17 @@ class EventStore:
         reply, replicas = self._run(request, self.keys(request), self.args(request, stored, tx), tx)
         kind = codec.text(reply[0])
         if kind == "conflict":
+            if metrics.ENABLED:
+                _CONFLICTS.inc()
             raise Conflict(int(reply[1]), codec.text(reply[2]))
         if kind == "idem":
+            if metrics.ENABLED:
+                _IDEMPOTENT.inc()
             raise IdemTaken(reply[1])
+        if metrics.ENABLED:
+            _APPENDED.inc()
+        if finishing:
+            self.mark_finished(request.match_id)
         if not self.jobs_in_transaction and request.jobs:
             self._enqueue_after(request.jobs)
         if self.durability.waits_for_replica and replicas < 1:
@@ -430,6 +462,59 @@ class EventStore:
                 if match_id is not None:
                     yield match_id
 
+    # --- the active and finished indexes ----------------------------------------------------
+
+    def mark_finished(self, match_id: str, at: float | None = None) -> None:
+        """Move a match from the active index to the finished one (best effort: the
+        reconciler drops a finished match it still finds in the active index)."""
+        try:
+            self._r.zadd(FINISHED_KEY, {match_id: time.time() if at is None else at}, nx=True)
+            self._r.zrem(ACTIVE_KEY, match_id)
+        except redis.RedisError as error:
+            log.warning("match %s not moved to the finished index: %r", match_id, error)
+
+    def mark_finished_many(self, match_ids: Sequence[str]) -> None:
+        """`mark_finished` for many (a full reconciler pass), two commands in all."""
+        if match_ids:
+            self._r.zadd(FINISHED_KEY, dict.fromkeys(match_ids, time.time()), nx=True)
+            self._r.zrem(ACTIVE_KEY, *match_ids)
+
+    def active_entries(self, batch: int = 1000) -> Any:
+        """(id, unix time it was indexed) of each match in the active index (ZSCAN)."""
+        for raw, score in self._r.zscan_iter(ACTIVE_KEY, count=batch):
+            yield codec.text(raw), float(score)
+
+    def active_count(self) -> int:
+        return int(self._r.zcard(ACTIVE_KEY))
+
+    def unindex(self, match_id: str) -> None:
+        self._r.zrem(ACTIVE_KEY, match_id)
+
+    def index_active(self, match_ids: Sequence[str]) -> None:
+        if match_ids:
+            now = time.time()
+            self._r.zadd(ACTIVE_KEY, dict.fromkeys(match_ids, now), nx=True)
+
+    def index_built(self) -> bool:
+        return bool(self._r.exists(INDEX_BUILT_KEY))
+
+    def mark_index_built(self) -> None:
+        self._r.set(INDEX_BUILT_KEY, str(int(time.time())))
+
+    def finished_before(self, cutoff: float, count: int = 500) -> list[str]:
+        """Ids of matches that finished before `cutoff` (unix time), oldest first."""
+        rows: Any = self._r.zrangebyscore(FINISHED_KEY, "-inf", cutoff, start=0, num=count)
+        return [codec.text(raw) for raw in rows]
+
+    def finished_flags(self, match_ids: Sequence[str]) -> list[str | None]:
+        """The `finished` meta field of each match (None: no meta), in one pipeline."""
+        if self.cluster:
+            return [_text_or_none(self._r.hget(meta_key(m), "finished")) for m in match_ids]
+        pipe = self._r.pipeline(transaction=False)
+        for match_id in match_ids:
+            pipe.hget(meta_key(match_id), "finished")
+        return [_text_or_none(raw) for raw in pipe.execute()]
+
     def _landed(self, request: AppendRequest, tx: str) -> bool:
         """Did this append (nonce `tx`) commit? Read its first entry back."""
         if not request.events:
@@ -451,6 +536,10 @@ class EventStore:
             self.queues.enqueue(jobs)
         except redis.RedisError:
             log.exception("follow-up jobs %s not enqueued; the reconciler will", jobs)
+
+
+def _text_or_none(raw: Any) -> str | None:
+    return None if raw is None else codec.text(raw)
 
 
 def _sha1(text: str) -> str:

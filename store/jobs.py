@@ -17,7 +17,9 @@ a person waits at most for the one job running.
 (RQ allows only letters, digits, `_` and `-` in job ids, so the `score:{m}:{r}` of
 architecture.md is spelled with dashes.) A job's arguments are the match id and a version and
 nothing else: never cards, seeds or views (the no-leak rule). Functions are named by dotted
-path, so the store never imports the workers.
+path, so the store never imports the workers. The request id of the request (or job) that
+made a job rides in the job's `meta` (`request_id`), not its arguments, so the worker's log
+lines of that job carry it (store/logs.py).
 """
 
 from __future__ import annotations
@@ -33,8 +35,10 @@ from redis.client import Pipeline
 from rq import Queue, Retry, Worker
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
+from rq.worker.base import BaseWorker
 
 from domain.variants import State, Variant
+from store.logs import request_id_var
 
 SCORING = "scoring"
 BOTS = "bots"
@@ -158,6 +162,7 @@ class Queues:
         return self._queues[name]
 
     def make_job(self, spec: JobSpec) -> Job:
+        request_id = request_id_var.get()
         return self.queue(spec.queue).create_job(
             spec.func,
             args=spec.args,
@@ -166,6 +171,7 @@ class Queues:
             result_ttl=RESULT_TTL,
             retry=Retry(max=3, interval=[1, 2, 5]),
             description=f"{spec.func}({spec.match_id!r}, {spec.version})",
+            meta={"request_id": request_id} if request_id else None,
         )
 
     def enqueue(self, specs: Sequence[JobSpec], pipeline: Pipeline | None = None) -> None:
@@ -187,6 +193,12 @@ class Queues:
         if status == JobStatus.STARTED:
             return self._worker_alive(job)
         return True
+
+    def live_workers(self) -> list[BaseWorker]:
+        """The rq workers whose record exists (its TTL is kept by heartbeats) and that are
+        not marked dead."""
+        found = Worker.all(connection=self.connection, serializer=JSONSerializer)
+        return [worker for worker in found if worker.death_date is None]
 
     def _worker_alive(self, job: Job) -> bool:
         """A started job is live while the worker running it is: its rq worker record exists

@@ -103,6 +103,7 @@ class MatchService:
         snapshot_every: int = 64,
         keep_every: int = 256,
         durability: Durability | None = None,
+        archive: Any = None,
     ) -> None:
         queue_client = queue_redis if queue_redis is not None else redis
         self.queues = Queues(queue_client)
@@ -113,6 +114,7 @@ class MatchService:
             durability=durability,
         )
         self.pepper = pepper
+        self.archive = archive  # store.archive.Archive: where retired matches are kept
         self.snapshot_every = max(1, snapshot_every)
         self.keep_every = max(1, keep_every)
         self._lock = threading.Lock()
@@ -236,6 +238,11 @@ class MatchService:
                 codec.text(k): codec.text(v)
                 for k, v in self.store.hgetall(meta_key(match_id)).items()
             }
+            if "variant" not in fields and self._restored(match_id):
+                fields = {
+                    codec.text(k): codec.text(v)
+                    for k, v in self.store.hgetall(meta_key(match_id)).items()
+                }
             if "variant" not in fields:
                 raise UnknownMatch(f"match {match_id!r} does not exist")
             meta = _Meta(fields["variant"], _players(fields), _token_hashes(fields))
@@ -243,6 +250,14 @@ class MatchService:
                 self._metas[match_id] = meta
                 _trim(self._metas)
         return meta
+
+    def _restored(self, match_id: str) -> bool:
+        """A match retired from Redis is written back from its archive (store/archive.py)."""
+        if self.archive is None:
+            return False
+        from store.archive import restore
+
+        return restore(self.store, self.archive, match_id)
 
     def variant_name(self, match_id: str) -> str:
         """The match's game; UnknownMatch when there is no such match."""
@@ -625,6 +640,7 @@ def _variants_by_state_type() -> dict[type, Variant]:
 def service_from_env() -> MatchService:
     """The service the environment names (REDIS_URL, QUEUE_URL, DEADWOOD_REDIS_CLUSTER,
     DEADWOOD_TOKEN_PEPPER, DEADWOOD_DURABILITY; store/connection.py)."""
+    from store.archive import Archive, archive_dir_from_env
     from store.connection import pepper_from_env, queue_from_env, redis_from_env
     from store.durability import durability_from_env
 
@@ -633,4 +649,5 @@ def service_from_env() -> MatchService:
         queue_redis=queue_from_env(),
         pepper=pepper_from_env(),
         durability=durability_from_env(),
+        archive=Archive(archive_dir_from_env()),
     )

@@ -1,58 +1,127 @@
 """The reconciler: a lost follow-up job heals itself.
 
-It scans the match streams (`SCAN match:*:events`, on every primary of a cluster), skips
-finished matches (a flag written with the last event), and for each match whose current
-state needs a job (a round to score, a bot to move) that is not live (queued in its queue,
-scheduled, deferred or running), it enqueues that job with its deterministic id. A job
-made twice is harmless: it carries the version it was made for, and a stale or repeated
-run appends nothing.
+A pass reads the active index (`deadwood:active`, store/event_store.py), so its cost
+follows the matches in play, not every match ever played. For each match there whose
+current state needs a job (a round to score, a bot to move) that is not live (queued in its
+queue, scheduled, deferred or running), it enqueues that job with its deterministic id. A
+job made twice is harmless: it carries the version it was made for, and a stale or repeated
+run appends nothing. The pass also repairs the index: a finished match still listed moves to
+the finished index; an id with no match behind it (a create that failed after indexing) is
+dropped once it is older than GRACE_SECONDS.
 
-Run at worker start and on a timer (workers/run.py), or by hand: `python -m workers.reconcile`.
+A full pass (`full=True`, and the first pass ever on a store whose index was never built)
+SCANs every match stream instead (on every primary of a cluster), indexes what is not
+finished, and marks the index built. The worker's timer makes every 120th pass a full one
+(workers/run.py FULL_EVERY), so a match the index missed (created by an API older than the
+index, during an upgrade) is found within the hour.
+
+Run at worker start and on a timer (workers/run.py), or by hand:
+`python -m workers.reconcile [--full]`.
 """
 
 from __future__ import annotations
 
+import argparse
 import logging
+import time
+from collections.abc import Iterable, Iterator
+from itertools import islice
 
 import redis
 
+from store import metrics
 from store.service import MatchService
 
 log = logging.getLogger(__name__)
 
+GRACE_SECONDS = 60.0
+"""How long an indexed id may have no stream (its create's script may still be running)."""
 
-def reconcile(service: MatchService, *, batch: int = 500) -> list[str]:
+
+def reconcile(service: MatchService, *, batch: int = 500, full: bool = False) -> list[str]:
     """Enqueue every missing follow-up job; the ids of the jobs enqueued."""
+    started = time.monotonic()
+    store = service.store
+    full = full or not store.index_built()
     enqueued: list[str] = []
-    for match_id in service.store.scan_matches(batch):
-        if service.is_finished(match_id):
-            continue
-        try:
-            specs = service.followups(match_id)
-        except Exception:  # one broken match must not stop the scan
-            log.exception("reconciler could not load match %s", match_id)
-            continue
-        for spec in specs:
-            if service.queues.is_live(spec):
-                continue
-            # The job may have just finished after appending: only a match still at the
-            # job's version needs it (a stale copy would be harmless, but is noise).
-            if service.store.version(match_id) != spec.version:
-                continue
-            service.queues.replace(spec)
-            enqueued.append(spec.job_id)
+    candidates = _from_scan(service, batch) if full else _from_index(service, batch)
+    for match_id in candidates:
+        enqueued += _heal(service, match_id)
+    if full:
+        store.mark_index_built()
+    if metrics.ENABLED:
+        metrics.RECONCILER_PASSES.labels("full" if full else "index").inc()
+        metrics.RECONCILER_ENQUEUED.inc(len(enqueued))
+        metrics.RECONCILER_SECONDS.observe(time.monotonic() - started)
     if enqueued:
         log.info("reconciler enqueued %d job(s): %s", len(enqueued), ", ".join(enqueued))
     return enqueued
 
 
-def main() -> None:
+def _chunks(items: Iterable[str], size: int) -> Iterator[list[str]]:
+    it = iter(items)
+    while chunk := list(islice(it, size)):
+        yield chunk
+
+
+def _from_index(service: MatchService, batch: int) -> Iterator[str]:
+    """The indexed matches still in play; repairs the index on the way."""
+    store = service.store
+    now = time.time()
+    entries = dict(store.active_entries(batch))
+    for chunk in _chunks(entries, batch):
+        for match_id, flag in zip(chunk, store.finished_flags(chunk), strict=True):
+            if flag == "1":
+                store.mark_finished(match_id)
+            elif flag is None:
+                old = now - entries[match_id] > GRACE_SECONDS
+                if old and not store.version(match_id):
+                    store.unindex(match_id)
+            else:
+                yield match_id
+
+
+def _from_scan(service: MatchService, batch: int) -> Iterator[str]:
+    """Every match not finished, from a SCAN of the streams; indexes them as it goes."""
+    store = service.store
+    for chunk in _chunks(store.scan_matches(batch), batch):
+        flags = store.finished_flags(chunk)
+        playing = [m for m, flag in zip(chunk, flags, strict=True) if flag != "1"]
+        store.index_active(playing)
+        store.mark_finished_many([m for m, flag in zip(chunk, flags, strict=True) if flag == "1"])
+        yield from playing
+
+
+def _heal(service: MatchService, match_id: str) -> list[str]:
+    try:
+        specs = service.followups(match_id)
+    except Exception:  # one broken match must not stop the pass
+        log.exception("reconciler could not load match %s", match_id)
+        return []
+    enqueued = []
+    for spec in specs:
+        if service.queues.is_live(spec):
+            continue
+        # The job may have just finished after appending: only a match still at the
+        # job's version needs it (a stale copy would be harmless, but is noise).
+        if service.store.version(match_id) != spec.version:
+            continue
+        service.queues.replace(spec)
+        enqueued.append(spec.job_id)
+    return enqueued
+
+
+def main(argv: list[str] | None = None) -> None:
+    from store import logs
     from store.service import service_from_env
 
-    logging.basicConfig(level=logging.INFO)
+    parser = argparse.ArgumentParser(prog="python -m workers.reconcile")
+    parser.add_argument("--full", action="store_true", help="SCAN every stream, rebuild index")
+    args = parser.parse_args(argv)
+    logs.configure("reconciler")
     svc = service_from_env()
     try:
-        print("\n".join(reconcile(svc)) or "nothing to do")
+        print("\n".join(reconcile(svc, full=args.full)) or "nothing to do")
     except redis.RedisError as error:
         raise SystemExit(f"reconciler: {error}") from None
 

@@ -7,7 +7,15 @@ for every match with a person) with the JSON serializer and the scheduler (which
 retried jobs after their interval). The worker is rq's SimpleWorker by default (jobs run in
 this process; SIGALRM enforces the job timeouts); `--fork` uses rq's forking Worker instead.
 
-    python -m workers.run [--burst] [--reconcile-every SECONDS] [--fork]
+    deadwood worker [--burst] [--reconcile-every SECONDS] [--fork] [--metrics-port PORT]
+    python -m workers.run ...   (the same)
+
+Logs are configured by store/logs.py (DEADWOOD_LOG_LEVEL, DEADWOOD_LOG_FORMAT); each line a
+job logs carries the job's match id and the request id of the request that made it (the
+job's `meta`). Job outcomes, durations and reconciler passes are counted
+(store/metrics.py): with PROMETHEUS_MULTIPROC_DIR shared with the API (as `deadwood up`
+does) the API's `/metrics` shows them; `--metrics-port` (or DEADWOOD_WORKER_METRICS_PORT)
+serves this worker's own `/metrics` too.
 """
 
 from __future__ import annotations
@@ -15,9 +23,11 @@ from __future__ import annotations
 import argparse
 import logging
 import multiprocessing
+import os
 import signal
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import redis
 from rq import Queue, SimpleWorker, Worker
@@ -25,6 +35,7 @@ from rq.exceptions import StopRequested
 from rq.serializers import JSONSerializer
 from rq.worker.base import BaseWorker
 
+from store import logs, metrics
 from store.connection import InsecurePepper, pepper_from_env, queue_from_env
 from store.jobs import QUEUES
 from store.service import MatchService, service_from_env
@@ -38,10 +49,16 @@ def _service() -> MatchService:
     return service_from_env()
 
 
-def reconcile_once() -> list[str]:
+FULL_EVERY = 120
+"""Every 120th timed pass (an hour at the default 30 s) is a full one (a SCAN of every
+stream): it indexes a match the index missed (one created by an API older than the index,
+during an upgrade), at a cost that grows with every match kept in Redis."""
+
+
+def reconcile_once(*, full: bool = False) -> list[str]:
     """One reconciler pass; Redis errors are logged, not raised (the timer goes on)."""
     try:
-        return reconcile(_service())
+        return reconcile(_service(), full=full)
     except redis.RedisError as error:
         log.warning("reconciler pass failed: %s", error)
         return []
@@ -50,10 +67,59 @@ def reconcile_once() -> list[str]:
 def reconcile_forever(interval: float) -> None:
     """The timer: a reconciler pass every `interval` seconds (until the worker exits)."""
     die_with_parent(signal.SIGKILL)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s reconciler %(message)s")
+    logs.configure("reconciler")
+    passes = 0
     while True:
         time.sleep(interval)
-        reconcile_once()
+        passes += 1
+        reconcile_once(full=passes % FULL_EVERY == 0)
+        retire_once()
+
+
+def retire_once() -> int:
+    """Archive and remove the matches finished more than DEADWOOD_RETAIN_DAYS ago (none when
+    it is unset); errors are logged, not raised."""
+    from store.archive import Archive, archive_dir_from_env, retain_days_from_env, retire
+
+    days = retain_days_from_env()
+    if days <= 0:
+        return 0
+    try:
+        done = retire(_service(), Archive(archive_dir_from_env()), days)
+    except redis.RedisError as error:
+        log.warning("retention pass failed: %s", error)
+        return 0
+    if done:
+        log.info("retention: %d finished match(es) archived and removed from Redis", done)
+    return done
+
+
+class _Observed:
+    """An rq worker whose jobs log with their match id and request id, and are counted."""
+
+    def perform_job(self, job: Any, queue: Any, *args: Any, **kwargs: Any) -> bool:
+        match_id = str(job.args[0]) if job.args else None
+        request_id = (job.meta or {}).get("request_id")
+        started = time.monotonic()
+        with logs.bound(request_id=request_id, match_id=match_id):
+            ok: bool = super().perform_job(job, queue, *args, **kwargs)  # type: ignore[misc]
+        if metrics.ENABLED:
+            metrics.JOBS.labels(queue.name, "finished" if ok else "failed").inc()
+            metrics.JOB_DURATION.labels(queue.name).observe(time.monotonic() - started)
+        return ok
+
+    def handle_job_retry(self, job: Any, queue: Any, *args: Any, **kwargs: Any) -> None:
+        if metrics.ENABLED:
+            metrics.JOBS.labels(queue.name, "retried").inc()
+        super().handle_job_retry(job, queue, *args, **kwargs)  # type: ignore[misc]
+
+
+class ObservedSimpleWorker(_Observed, SimpleWorker):
+    """rq's SimpleWorker, observed."""
+
+
+class ObservedWorker(_Observed, Worker):
+    """rq's forking Worker, observed."""
 
 
 def run_workers(
@@ -68,7 +134,9 @@ def run_workers(
     while True:
         worker = worker_class(queues, connection=connection, serializer=JSONSerializer)
         try:
-            worker.work(burst=burst, with_scheduler=True, logging_level="INFO")
+            worker.work(
+                burst=burst, with_scheduler=True, logging_level=logging.getLevelName(logs.level())
+            )
         except redis.RedisError as error:
             log.warning("rq worker stopped: %s", error)
         except StopRequested:
@@ -118,12 +186,26 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--burst", action="store_true", help="stop when the queues are empty")
     parser.add_argument("--reconcile-every", type=float, default=30.0, metavar="SECONDS")
     parser.add_argument("--fork", action="store_true", help="run each job in a forked process")
+    parser.add_argument(
+        "--metrics-port",
+        type=int,
+        default=int(os.environ.get("DEADWOOD_WORKER_METRICS_PORT") or 0),
+        help="serve this worker's /metrics on this port (0: none)",
+    )
     return parser.parse_args(argv)
+
+
+def serve_metrics(port: int) -> None:
+    """This worker's own /metrics (every process's, in multiprocess mode)."""
+    from prometheus_client import start_http_server
+
+    start_http_server(port, registry=metrics.registry_for_scrape())
+    log.info("worker metrics on http://0.0.0.0:%d/metrics", port)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logs.configure("worker")
     try:
         pepper_from_env()
     except InsecurePepper as error:
@@ -138,7 +220,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             target=reconcile_forever, args=(args.reconcile_every,), name="reconciler", daemon=True
         )
         timer.start()
-    worker_class: type[BaseWorker] = Worker if args.fork else SimpleWorker
+    if args.metrics_port and metrics.ENABLED:
+        serve_metrics(args.metrics_port)
+    worker_class: type[BaseWorker] = ObservedWorker if args.fork else ObservedSimpleWorker
     try:
         run_workers(worker_class, queues, connection, burst=args.burst)
     finally:

@@ -28,7 +28,8 @@ from tests.support.reliability_audit import audit_all, table, wait_settled
 from tests.support.reliability_load import Stats, create_matches, run_load
 from tests.support.reliability_procs import free_port, soak
 
-CHILDREN = {"redis": "redis-server", "api": "gunicorn", "worker": "workers.run"}
+# the worker child is `deadwood worker` (cli/serve.py); the API child execs gunicorn
+CHILDREN = {"redis": "redis-server", "api": "gunicorn", "worker": "-m cli worker"}
 
 
 @dataclass

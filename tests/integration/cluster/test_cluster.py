@@ -197,3 +197,22 @@ def test_replica_durability_acknowledges_moves_and_their_replays(
     seat = first.events[0].event.data.get("seat", -1)
     repeat = service._replay(match_id, cluster_client.get(_record_key(match_id, "k")), "f", seat)
     assert repeat.replayed and repeat.events == first.events
+
+
+def test_the_active_index_on_a_cluster(
+    cluster_service: MatchService, cluster_client: RedisCluster, redis_client: redis.Redis
+) -> None:
+    """The index lives in a slot of its own, kept by separate commands around the append
+    script: matches on every primary are indexed at create, and an index pass (the index is
+    built) finds their lost jobs without a SCAN."""
+    from store.event_store import ACTIVE_KEY
+
+    cluster_service.store.mark_index_built()
+    ids: list[str] = []
+    while len({_primary_of(cluster_client, events_key(m)) for m in ids}) < 3 and len(ids) < 60:
+        ids.append(cluster_play.new_gin(cluster_service, len(ids), bots=3))
+    indexed = {raw.decode() for raw in cluster_client.zrange(ACTIVE_KEY, 0, -1)}
+    assert set(ids) <= indexed
+    redis_client.flushdb()
+    enqueued = reconcile(cluster_service)
+    assert sorted(enqueued) == sorted(f"bot-{m}-{cluster_service.load(m).version}" for m in ids)

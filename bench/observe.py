@@ -1,0 +1,225 @@
+"""What metrics and request-id/access logging cost POST moves/s (issue 34), in one run.
+
+    python bench/observe.py [--seconds S] [--rounds R] [--workers W] [--clients 8]
+    python bench/observe.py --cpu [--rounds R] [--moves N]
+
+Two API servers on one private Redis (AOF, everysec), both run as `deadwood api` runs them
+(gunicorn, the problem+json gevent worker, the logger class of api/serving.py):
+- **on**: the defaults: metrics in multiprocess mode (a PROMETHEUS_MULTIPROC_DIR), a request
+  id per request and one access line per request, written (JSON) to a file;
+- **off**: DEADWOOD_METRICS=0 and DEADWOOD_ACCESS_LOG=0 (no metric is updated, no access
+  line is written, /metrics is not served).
+The clients are bench/api.py's (gin: three seats of one match per client; manipulation: two).
+The rows take turns, round after round ("on" first in every other round), and a row's
+"on / off" is the median over the rounds of its rate over the same round's "off" rate. No
+workers run. Read the ratio, not the absolute figures: the 2 cores of this machine run
+servers, Redis and clients together.
+
+`--cpu` measures the same two configurations in this one process instead, with Flask's test
+client (no HTTP server, no sockets but Redis's): the CPU time this process spends on each
+move of bench/api.py's manipulation client (and the GET it may need), the "on" and "off"
+apps taking turns move by move; a round is `--moves` moves of each, and the ratio is the
+median over the rounds. It counts the app's own CPU only (not Redis's, not other
+processes'), so the load of a shared machine moves it far less than the rates above.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import importlib.util
+import os
+import statistics
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from cli.procs import free_port, wait_port
+from cli.serve import gunicorn_argv
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _bench_api() -> Any:
+    """bench/api.py (its servers and clients), loaded by path: `api` is the server's package."""
+    spec = importlib.util.spec_from_file_location("bench_api", ROOT / "bench" / "api.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+BENCH = _bench_api()
+GinPlayer, MovePlayer, run_level = BENCH.GinPlayer, BENCH.MovePlayer, BENCH.run_level
+
+
+class ObservedServers(BENCH.Servers):  # type: ignore[misc, name-defined]
+    def deadwood_api(self, name: str, env: dict[str, str]) -> int:
+        port = free_port()
+        command = gunicorn_argv("127.0.0.1", port, self.workers)
+        metrics_dir = self.tmp / f"metrics-{name}"
+        metrics_dir.mkdir()
+        log = (self.tmp / f"{name}.log").open("ab")
+        full = {
+            **os.environ,
+            "DEADWOOD_TOKEN_PEPPER": "bench-pepper",
+            "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir),
+            "DEADWOOD_LOG_FORMAT": "json",
+            **env,
+        }
+        proc = subprocess.Popen(command, env=full, cwd=ROOT, stdout=log, stderr=log)
+        self.procs.append(proc)
+        wait_port(port, proc)
+        return port
+
+
+class _TestConnection:
+    """bench/api.py's Connection, over Flask's test client."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+
+    def request(self, method: str, path: str, body: Any = None, headers: Any = None) -> Any:
+        response = self.client.open(path, method=method, json=body, headers=headers or {})
+        if response.status_code >= 300:
+            raise RuntimeError(f"{method} {path}: {response.status_code}")
+        return response.get_json()
+
+
+def cpu(args: Any) -> int:
+    import sys
+    import tempfile
+    import time
+
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="deadwood-bench-metrics-")
+    os.environ["DEADWOOD_LOG_FORMAT"] = "json"
+    sys.path.insert(0, str(ROOT))  # the server's `api`, not bench/api.py next to this script
+    import redis
+
+    from api import create_app
+    from store import logs
+    from store.service import MatchService
+
+    logs.configure("bench")
+    servers = ObservedServers(1)
+    log = (servers.tmp / "access.log").open("w")
+    try:
+        service = MatchService(redis.Redis.from_url(servers.redis("cpu")), pepper=b"bench")
+        apps = {
+            "off": create_app({"SERVICE": service, "METRICS": 0, "ACCESS_LOG": 0}),
+            "on": create_app({"SERVICE": service}),
+        }
+        per_move: dict[str, list[float]] = {"off": [], "on": []}
+        players = {}
+        for name, app in apps.items():
+            player = MovePlayer.__new__(MovePlayer)
+            player.http = _TestConnection(app.test_client())
+            player.seed = 0  # the same seeds, so both play the very same games, move for move
+            players[name] = player
+        sys.stderr, saved = log, sys.stderr  # the access lines go to a file
+        try:
+            for name in apps:
+                players[name].new_match()
+            for _round in range(args.rounds):
+                spent, moves = {"off": 0.0, "on": 0.0}, {"off": 0, "on": 0}
+                while min(moves.values()) < args.moves:
+                    for name in ("off", "on") if sum(moves.values()) % 2 else ("on", "off"):
+                        started = time.process_time()
+                        moved = players[name].step() is not None  # None: a new match
+                        if moved:
+                            spent[name] += time.process_time() - started
+                            moves[name] += 1
+                for name in apps:
+                    per_move[name].append(spent[name] / moves[name] * 1e6)
+        finally:
+            sys.stderr = saved
+    finally:
+        log.close()
+        servers.stop()
+    off, on = (statistics.median(per_move[k]) for k in ("off", "on"))
+    ratios = sorted(a / b for a, b in zip(per_move["on"], per_move["off"], strict=True))
+    print(
+        f"CPU per manipulation move in this process (Flask test client, GETs included), "
+        f"{args.rounds} rounds of {args.moves} moves each, on and off taking turns move by move"
+    )
+    print(f"{'app':<6} | {'CPU us/move':>11}")
+    print(f"{'off':<6} | {off:>11.0f}")
+    print(f"{'on':<6} | {on:>11.0f}")
+    print(
+        f"on - off: {on - off:.0f} us a move; on / off: {statistics.median(ratios):.3f} "
+        f"({ratios[0]:.2f}..{ratios[-1]:.2f}); moves/s at equal CPU: off / on = {off / on:.3f}"
+    )
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cpu", action="store_true", help="CPU per move, in this process")
+    parser.add_argument("--moves", type=int, default=400, help="--cpu: moves per batch")
+    parser.add_argument("--seconds", type=float, default=3.0, help="per row and round")
+    parser.add_argument("--rounds", type=int, default=12)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--clients", type=int, default=8)
+    args = parser.parse_args()
+    if args.cpu:
+        return cpu(args)
+    servers = ObservedServers(args.workers)
+    measured: dict[str, list[dict[str, Any]]] = {}
+    lines = 0
+    try:
+        url = servers.redis("main")
+        off = servers.deadwood_api(
+            "off", {"REDIS_URL": url, "DEADWOOD_METRICS": "0", "DEADWOOD_ACCESS_LOG": "0"}
+        )
+        on = servers.deadwood_api("on", {"REDIS_URL": url})
+        rows = [
+            ("gin, off", GinPlayer, off),
+            ("gin, on", GinPlayer, on),
+            ("manipulation, off", MovePlayer, off),
+            ("manipulation, on", MovePlayer, on),
+        ]
+        for turn in range(max(1, args.rounds)):
+            # every other round runs "on" first, so a drift in the load favours neither
+            for name, kind, port in rows if turn % 2 == 0 else _swapped(rows):
+                make = functools.partial(kind, port)
+                measured.setdefault(name, []).append(run_level(make, args.clients, args.seconds))
+        lines = sum(1 for _ in (servers.tmp / "on.log").open())
+    finally:
+        servers.stop()
+    report(measured, args, lines)
+    return 0
+
+
+def _swapped(rows: list[Any]) -> list[Any]:
+    return [rows[1], rows[0], rows[3], rows[2]]
+
+
+def report(measured: dict[str, list[dict[str, Any]]], args: Any, lines: int) -> None:
+    print(
+        f"POST moves/s with metrics + request ids + access lines on vs off, gunicorn gevent "
+        f"-w {args.workers}, {args.clients} clients, {args.rounds} rounds of "
+        f"{args.seconds:.0f} s per row"
+    )
+    header = f"{'row':<20} | {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} | {'on / off':>8}"
+    header += f" {'(min..max)':>12}"
+    print(header)
+    print("-" * len(header))
+    for game in ("gin", "manipulation"):
+        off, on = measured[f"{game}, off"], measured[f"{game}, on"]
+        ratios = sorted(a["rate"] / b["rate"] for a, b in zip(on, off, strict=True))
+        for name, rounds in ((f"{game}, off", off), (f"{game}, on", on)):
+            every = sorted(x for one in rounds for x in one["latencies"])
+            rate = statistics.median(one["rate"] for one in rounds)
+            p50 = statistics.median(every) * 1000
+            p99 = every[min(len(every) - 1, int(len(every) * 0.99))] * 1000
+            ratio = ""
+            if name.endswith("on"):
+                ratio = (
+                    f"{statistics.median(ratios):>8.3f} {f'{ratios[0]:.2f}..{ratios[-1]:.2f}':>12}"
+                )
+            print(f"{name:<20} | {rate:>8.0f} {p50:>7.1f} {p99:>7.1f} | {ratio}")
+    print(f"access lines written by the 'on' server: {lines}")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
