@@ -12,16 +12,17 @@ import json
 from typing import Any
 
 from domain.bots import catalogue
-from domain.gin.options import DEFAULTS as GIN_DEFAULTS
-from domain.manipulation.options import DEFAULTS as MANIPULATION_DEFAULTS
+from domain.gin.options import recorded_options as gin_recorded
+from domain.gin.options import validate_options as gin_options
+from domain.manipulation.options import validate_options as manipulation_options
 
 
 def _codes(text: str) -> list[str]:
     return text.split()
 
 
-GIN_OPTIONS: Any = {**GIN_DEFAULTS, "gin_bonus": 25}
-MANIPULATION_OPTIONS: Any = dict(MANIPULATION_DEFAULTS)
+GIN_OPTIONS: Any = gin_options({"gin_bonus": 25})
+MANIPULATION_OPTIONS: Any = manipulation_options({"target_score": 150})
 
 STOCK = _codes(
     "6H 7H QD TS 4S 2C 5D QH JH 5C AS 3C 6D JD 9C 2D 7C 3H 7D 6S 4H TC AD QS 7S KH KC AH KD 9S 8D"
@@ -335,7 +336,8 @@ REPLAY_RESULT: Any = {
         "version": 3,
         "seeded": True,
         "status": "active",
-        "options": {**GIN_OPTIONS, "target_score": 25},
+        # a v1 MatchCreated, recorded before max_rounds: no bound (domain/upcast.py)
+        "options": {**gin_recorded(REPLAY_LOG[0]["data"]["options"]), "max_rounds": None},
         "round": 1,
         "phase": "upcard_offer",
         "turn": 1,
@@ -411,6 +413,125 @@ LOG = "".join(json.dumps(event, separators=(",", ":")) + "\n" for event in REPLA
 BOTS: Any = [b for b in catalogue() if b["name"] == "basic"]
 """The catalogue's `basic` bots (GET /v1/bots lists every bot)."""
 
+ANALYSIS: Any = json.loads(
+    """{
+ "id": "m_QKwja5Au3Q2CO5A3sQV7tg",
+ "version": 19,
+ "analysis_version": 1,
+ "variant": "three-hand-gin",
+ "events": 19,
+ "thresholds": {
+  "unit": "deadwood",
+  "exact": 0.05,
+  "inaccuracy": 1.0,
+  "mistake": 3.0,
+  "blunder": 8.0
+ },
+ "seats": [
+  {
+   "seat": 0,
+   "name": "expert-0",
+   "decisions": 6,
+   "average_cost": 0.0,
+   "total_cost": 0.0,
+   "counts": {
+    "best": 6,
+    "good": 0,
+    "inaccuracy": 0,
+    "mistake": 0,
+    "blunder": 0
+   },
+   "worst": []
+  },
+  {
+   "seat": 1,
+   "name": "basic-1",
+   "decisions": 8,
+   "average_cost": 0.0,
+   "total_cost": 0.0,
+   "counts": {
+    "best": 8,
+    "good": 0,
+    "inaccuracy": 0,
+    "mistake": 0,
+    "blunder": 0
+   },
+   "worst": []
+  },
+  {
+   "seat": 2,
+   "name": "random-2",
+   "decisions": 0,
+   "average_cost": 0.0,
+   "total_cost": 0,
+   "counts": {
+    "best": 0,
+    "good": 0,
+    "inaccuracy": 0,
+    "mistake": 0,
+    "blunder": 0
+   },
+   "worst": []
+  }
+ ],
+ "decisions": [
+  {
+   "seq": 4,
+   "seat": 1,
+   "round": 1,
+   "kind": "upcard",
+   "played": {
+    "type": "take_upcard"
+   },
+   "best": {
+    "type": "take_upcard"
+   },
+   "cost": 0.0,
+   "judgment": "best",
+   "note": "take_upcard: the best option",
+   "tags": [],
+   "details": {
+    "take_value": 14.93,
+    "stock_value": 32.78
+   }
+  },
+  {
+   "seq": 5,
+   "seat": 1,
+   "round": 1,
+   "kind": "discard",
+   "played": {
+    "type": "discard",
+    "card": "JH"
+   },
+   "best": {
+    "type": "discard",
+    "card": "JH"
+   },
+   "cost": 0.0,
+   "judgment": "best",
+   "note": "discard JH: the best option",
+   "tags": [],
+   "details": {
+    "deadwood": 21
+   }
+  }
+ ],
+ "hindsight": [
+  {
+   "seq": 5,
+   "seat": 1,
+   "round": 1,
+   "kind": "discard_taken",
+   "points": 30,
+   "note": "the opponent took JH from the pile, saving it 30 deadwood"
+  }
+ ]
+}"""
+)
+"""The analysis of a short three-hand gin match (seed 7, expert, basic and random bots, to
+25), its decisions and hindsight cut to the first of each kind."""
+
 JSON = "application/json"
 RESPONSES: dict[tuple[str, str, str], dict[str, tuple[str, Any]]] = {
     ("create_match", "201", JSON): {
@@ -438,6 +559,20 @@ RESPONSES: dict[tuple[str, str, str], dict[str, tuple[str, Any]]] = {
     ("replay_log", "200", JSON): {"replayed": ("the first three events, replayed", REPLAY_RESULT)},
     ("list_bots", "200", JSON): {"bots": ("the basic bots of the list", BOTS)},
     ("get_health", "200", JSON): {"ok": ("the event store answers", {"status": "ok"})},
+    ("get_liveness", "200", JSON): {"live": ("the process answers", {"status": "live"})},
+    ("get_readiness", "200", JSON): {
+        "ready": (
+            "every part answers",
+            {"status": "ready", "checks": {"event_store": "ok", "queue": "ok", "workers": "ok"}},
+        )
+    },
+    ("get_analysis", "200", JSON): {"analysed": ("a finished match, judged", ANALYSIS)},
+    ("get_analysis", "202", JSON): {
+        "running": (
+            "the job is still running",
+            {"id": "m_QKwja5Au3Q2CO5A3sQV7tg", "status": "running", "retry_after": 2},
+        )
+    },
 }
 """(operation id, status, media type): named examples, each a summary and a value."""
 

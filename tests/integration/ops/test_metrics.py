@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 from prometheus_client.parser import text_string_to_metric_families
 
 from api import create_app
+from store.jobs import QUEUES
 from tests.support.api_helpers import auth, create, players, problem
 
 
@@ -43,7 +44,10 @@ def test_requests_moves_and_store_figures(client: FlaskClient, service: Any) -> 
     assert (
         _value(requests, "deadwood_http_requests_total", route=moved, method="POST")
         - _value(
-            before.get("deadwood_http_requests", []), "deadwood_http_requests_total", route=moved
+            before.get("deadwood_http_requests", []),
+            "deadwood_http_requests_total",
+            route=moved,
+            method="POST",
         )
         == 3
     )
@@ -57,7 +61,7 @@ def test_requests_moves_and_store_figures(client: FlaskClient, service: Any) -> 
     assert "deadwood_http_request_duration_seconds" in after
     assert _value(after["deadwood_matches_in_play"], "deadwood_matches_in_play") == 1
     depths = {s.labels["queue"] for s in after["deadwood_queue_depth"]}
-    assert depths == {"scoring", "bots", "bots-low"}
+    assert depths == set(QUEUES)
     text = client.get("/metrics").get_data(as_text=True)
     assert match_id not in text and not any(t and t in text for t in tokens)
     assert "/v1/matches/m_" not in text  # route templates, never paths
