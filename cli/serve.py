@@ -2,7 +2,7 @@
 (compose.yaml, deploy/deadwood-*.service); `deadwood up` starts its children with them too.
 
     deadwood api [--host H] [--port P] [--workers N] [--rate-create ...] [--rate-moves ...]
-    deadwood worker [--burst] [--reconcile-every S] [--fork] [--metrics-port P]
+    deadwood worker [--burst] [--reconcile-every S] [--fork] [--metrics-port P] [--queues A,B]
 
 `api` becomes (exec) gunicorn with the gevent worker that answers 414 and 431 as
 problem+json (api/serving.py), the log format of store/logs.py for gunicorn's own lines and
@@ -47,6 +47,9 @@ def register(sub: Sub) -> None:
     worker.add_argument("--reconcile-every", type=float, default=30.0, metavar="SECONDS")
     worker.add_argument("--fork", action="store_true", help="run each job in a forked process")
     worker.add_argument("--metrics-port", type=int, default=None, help="serve /metrics here")
+    worker.add_argument(
+        "--queues", default=None, metavar="A,B", help="the queues to take jobs from (default: all)"
+    )
     worker.set_defaults(handler=run_worker)
 
 
@@ -107,4 +110,6 @@ def run_worker(args: argparse.Namespace) -> int:
     argv += ["--fork"] if args.fork else []
     if args.metrics_port is not None:
         argv += ["--metrics-port", str(args.metrics_port)]
+    if args.queues is not None:
+        argv += ["--queues", args.queues]
     return run.main(argv)

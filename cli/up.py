@@ -53,6 +53,7 @@ from cli.procs import free_port, port_free, redis_server_binary
 from cli.supervise import Child, Supervisor
 from store import logs
 from store.durability import durability_from_env
+from store.jobs import ANALYSIS, QUEUES
 
 log = logging.getLogger("deadwood.launcher")
 
@@ -150,7 +151,12 @@ class Launcher:
                 env.update(
                     up_env(self.args.data_dir, self.redis_url, redis_server_binary(), self.say)
                 )
-            for name, command in (("api", self._gunicorn_command()), ("worker", self._worker())):
+            children = (
+                ("api", self._gunicorn_command()),
+                ("worker", self._worker()),
+                ("analysis worker", self._analysis_worker()),
+            )
+            for name, command in children:
                 if not self.stopping:
                     self.supervisor.add(Child(name, command, env))
             self.say(f"API on http://{self.args.host}:{self.args.port}/v1 (Ctrl-C stops it all)")
@@ -220,7 +226,14 @@ class Launcher:
         ]
 
     def _worker(self) -> list[str]:
-        return [*_deadwood(), "worker"]
+        """The worker of every queue but `analysis`: a person's bot turns never wait behind
+        the analysis of a long finished match (seconds of CPU)."""
+        play = ",".join(name for name in QUEUES if name != ANALYSIS)
+        return [*_deadwood(), "worker", "--queues", play]
+
+    def _analysis_worker(self) -> list[str]:
+        """A worker of the `analysis` queue alone (the other worker runs the reconciler)."""
+        return [*_deadwood(), "worker", "--queues", ANALYSIS, "--reconcile-every", "0"]
 
     # --- running and stopping -----------------------------------------------------------------
 

@@ -187,12 +187,27 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--reconcile-every", type=float, default=30.0, metavar="SECONDS")
     parser.add_argument("--fork", action="store_true", help="run each job in a forked process")
     parser.add_argument(
+        "--queues",
+        type=_queues,
+        default=list(QUEUES),
+        metavar="A,B",
+        help=f"the queues to take jobs from, in priority order (default: {','.join(QUEUES)})",
+    )
+    parser.add_argument(
         "--metrics-port",
         type=int,
         default=int(os.environ.get("DEADWOOD_WORKER_METRICS_PORT") or 0),
         help="serve this worker's /metrics on this port (0: none)",
     )
     return parser.parse_args(argv)
+
+
+def _queues(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in QUEUES]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"queues are some of {','.join(QUEUES)}: not {text!r}")
+    return names
 
 
 def serve_metrics(port: int) -> None:
@@ -211,7 +226,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InsecurePepper as error:
         raise SystemExit(f"deadwood-worker: {error}") from None
     connection = queue_from_env()
-    queues = [Queue(name, connection=connection, serializer=JSONSerializer) for name in QUEUES]
+    queues = [Queue(name, connection=connection, serializer=JSONSerializer) for name in args.queues]
     enqueued = reconcile_once()
     log.info("reconciler at start: %d job(s) enqueued", len(enqueued))
     timer = None

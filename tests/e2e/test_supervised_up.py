@@ -29,7 +29,7 @@ from tests.support.reliability_load import Stats, create_matches, run_load
 from tests.support.reliability_procs import free_port, soak
 
 # the worker child is `deadwood worker` (cli/serve.py); the API child execs gunicorn
-CHILDREN = {"redis": "redis-server", "api": "gunicorn", "worker": "-m cli worker"}
+CHILDREN = {"redis": "redis-server", "api": "gunicorn", "worker": "-m cli worker --queues scoring"}
 
 
 @dataclass
