@@ -41,6 +41,11 @@ CHROMIUM_PRESENT := $(shell command -v chromium >/dev/null && test -x /usr/bin/c
 # tests/e2e/test_typescript_bot.py builds and runs examples/typescript when node and npm are there.
 NODE_PRESENT := $(shell command -v node >/dev/null && command -v npm >/dev/null && echo yes)
 
+# The suite runs on PYTEST_WORKERS processes (pytest-xdist), each with its own Redis
+# (tests/conftest.py starts one per session); a test file stays on one process (loadfile), so
+# a module's served stack and the TypeScript example's node_modules are never shared.
+PYTEST_WORKERS ?= 2
+
 pytest: $(STAMP)
 ifneq ($(CHROMIUM_PRESENT),yes)
 	@echo "browser tests NOT run: no chromium + /usr/bin/chromedriver (apt-get install chromium chromium-driver)"
@@ -48,7 +53,7 @@ endif
 ifneq ($(NODE_PRESENT),yes)
 	@echo "TypeScript bot NOT run: no node + npm (install Node 20+ with npm)"
 endif
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile
 
 bench: $(STAMP)
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
