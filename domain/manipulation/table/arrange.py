@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from domain.cards import JOKER, JOKER_INDEX, Card
@@ -27,6 +27,21 @@ from domain.manipulation.table.program import best_final, race, search, trace
 from domain.manipulation.table.quick import quick_arrangement
 from domain.manipulation.table.relax import Window, refutes, refuting_window, window_ranks
 from domain.manipulation.table.rules import Table, TableRules
+
+
+@dataclass(frozen=True, slots=True)
+class Shortcut:
+    """What one shortcut of `solve` settled. `known` False: it could not say (its states ran
+    out, or the jokers it took off found no room to go back on), and the next step asks.
+    Otherwise `found` is the answer (None: there is none above the floor asked), and
+    `window` a window of ranks that refuted going out on the way (`table.relax`)."""
+
+    found: Arrangement | None = None
+    known: bool = True
+    window: Window | None = None
+
+
+UNKNOWN = Shortcut(known=False)
 
 
 def solve(supply: Supply, floor: int = -1) -> Arrangement | None:
@@ -81,9 +96,9 @@ def _solve(supply: Supply, floor: int) -> Arrangement | None:
     top = most = _top(supply)  # the most any arrangement sheds
     if top > floor and any(supply.hand_real) and not _cannot_go_out(supply):
         gone = _going_out(supply)
-        if isinstance(gone, Arrangement):
-            return gone
-        if gone is None or isinstance(gone, tuple):
+        if gone.found is not None:
+            return gone.found
+        if gone.known:  # it cannot go out
             _no_going_out(supply.table_real, supply.cap, supply.budget).append(supply)
             least = _least(supply)
             if least is None or top - least <= floor:
@@ -93,12 +108,12 @@ def _solve(supply: Supply, floor: int) -> Arrangement | None:
                 near = _all_but_one(supply, least)
                 if near is not None:
                     return near
-                window = gone if isinstance(gone, tuple) else _window(supply)
+                window = gone.window or _window(supply)
                 if window is not None:
                     kept = _window_drops(supply, window, floor)
-                    if kept is not _UNKNOWN:
-                        return kept  # type: ignore[return-value]
-        if gone is _GAVE_UP:
+                    if kept.known:
+                        return kept.found
+        else:
             return _above(supply, floor)  # one free joker: a floor hardly helps here
     best = _laid_on(supply, floor)
     if best is not None and best.points <= floor:
@@ -130,10 +145,10 @@ def _falling(supply: Supply, floor: int, most: int) -> Arrangement | None:
         if middle <= floor:
             break
         found, way = _normal(supply, middle, ways)
-        if found is _NO_ROOM:
-            break  # only the full program can say (`_above`)
-        if found is not None:
-            return found  # type: ignore[return-value]
+        if not found.known:
+            break  # no room to lay the jokers back on: only the full program can say (`_above`)
+        if found.found is not None:
+            return found.found
         ways, most = (way,), middle
     return _above(supply, floor, ways)
 
@@ -177,7 +192,6 @@ GIVE_UP = {1: 26_000}
 # 30-65 ms for nothing), and those that cannot go out take 61,000-69,000.
 PROBE = 45_000
 PROBE_FROM = 2
-_GAVE_UP = object()
 
 
 class _Spent(Exception):
@@ -232,20 +246,21 @@ class _Probe(Budget):
                 raise _Refuted(window)
 
 
-def _going_out(supply: Supply, budget: Budget | None = None) -> Arrangement | object | None:
+def _going_out(supply: Supply, budget: Budget | None = None) -> Shortcut:
     """Every hand card and hand joker placed (M8.3), asked of the program with them all
-    mandatory (fewer choices than a floor at the top), or None; or _GAVE_UP when the
-    walk took more states than `GIVE_UP` allows, or than `budget` (a `_Capped` one)
-    holds. Then the program with a floor (which finds going out too) answers: with one
-    free joker that costs about what a walk that fails costs, while most walks that go
-    out do so within the limit; with two, the program costs several times more, so the
-    walk goes on."""
+    mandatory (fewer choices than a floor at the top): the arrangement, or none (with the
+    window of ranks that refuted it, when one did); unknown when the walk took more states
+    than `GIVE_UP` allows, or than `budget` (a `_Capped` one) holds. Then the program
+    with a floor (which finds going out too) answers: with one free joker that costs about
+    what a walk that fails costs, while most walks that go out do so within the limit;
+    with two, the program costs several times more, so the walk goes on."""
     every = _every(supply)
     if budget is None and supply.jokers >= PROBE_FROM and supply.cap is None:
         try:  # most walks that go out do so within PROBE states; then `relax` is asked
-            return _gone(supply, _above(replace(every, budget=_Probe(every, supply.budget)), -1))
+            found = _above(replace(every, budget=_Probe(every, supply.budget)), -1)
         except _Refuted as refuted:
-            return refuted.window
+            return Shortcut(window=refuted.window)
+        return Shortcut(_gone(supply, found))
     cap = GIVE_UP.get(supply.jokers)
     if budget is not None:
         every = replace(every, budget=budget)
@@ -254,8 +269,8 @@ def _going_out(supply: Supply, budget: Budget | None = None) -> Arrangement | ob
     try:
         found = _above(every, -1)
     except _Spent:
-        return _GAVE_UP
-    return _gone(supply, found)
+        return UNKNOWN
+    return Shortcut(_gone(supply, found))
 
 
 def _gone(supply: Supply, found: Arrangement | None) -> Arrangement | None:
@@ -323,39 +338,38 @@ def _all_but_one(supply: Supply, least: int) -> Arrangement | None:
         fewer = list(supply.hand_real)
         fewer[i] -= 1
         found = _going_out(replace(supply, hand_real=tuple(fewer)), budget)
-        if isinstance(found, Arrangement):
-            return found
-        if found is _GAVE_UP:
+        if found.found is not None:
+            return found.found
+        if not found.known:
             return None
     return None
 
 
-_UNKNOWN = object()
 WINDOW_DROP_STATES = 80_000  # twice one walk's 40,000, as for `GIVE_UP`
 
 
-def _window_drops(supply: Supply, window: Window, floor: int) -> Arrangement | object | None:
+def _window_drops(supply: Supply, window: Window, floor: int) -> Shortcut:
     """When the cards of `window` refute going out (`relax`), every arrangement leaves in
     the hand a card of the window's ranks that it need not play (a hand joker left out
     does not help the window, where free jokers are optional already), so it sheds at most
     the top less the least such a card is worth. An arrangement of every hand card but one
     such card is then the best: asked for each in turn (skipping those whose window still
-    refutes), depth first within WINDOW_DROP_STATES in all. None when nothing can beat
-    `floor`; _UNKNOWN when none is found (the program answers)."""
+    refutes), depth first within WINDOW_DROP_STATES in all. None found when nothing can
+    beat `floor`; unknown when none is found (the program answers)."""
     ranks = window_ranks(window)
     free = [
         i for i, n in enumerate(supply.hand_real) if n > supply.hand_min[i] and i % 13 + 1 in ranks
     ]
     if not free:
-        return _UNKNOWN
+        return UNKNOWN
     worth = sorted(VALUES[i] for i in free for _ in range(supply.hand_real[i] - supply.hand_min[i]))
     pair = sum(worth[:2]) if len(worth) > 1 else None  # the least two cards can leave
     budget = _Capped(WINDOW_DROP_STATES, supply.budget)
     for least in sorted(set(worth)):
         if pair is not None and least > pair:
-            return _UNKNOWN  # leaving two cards may cost less than one of these
+            return UNKNOWN  # leaving two cards may cost less than one of these
         if _top(supply) - least <= floor:
-            return None
+            return Shortcut(None)
         walked = False  # a card whose window arranges but which does not go out
         for i in free:
             if VALUES[i] != least:
@@ -366,14 +380,14 @@ def _window_drops(supply: Supply, window: Window, floor: int) -> Arrangement | o
             if refutes(_every(without), window):
                 continue
             found = _going_out(without, budget)
-            if isinstance(found, Arrangement):
+            if found.found is not None:
                 return found
-            if found is _GAVE_UP:
-                return _UNKNOWN
+            if not found.known:
+                return UNKNOWN
             walked = True
         if walked:  # leaving it and a card outside the window may cost less than the next
-            return _UNKNOWN
-    return _UNKNOWN
+            return UNKNOWN
+    return UNKNOWN
 
 
 def _laid_on(supply: Supply, floor: int) -> Arrangement | None:
@@ -398,8 +412,8 @@ def _above(supply: Supply, floor: int, ways: tuple[bool, ...] = BOTH) -> Arrange
     back on."""
     if supply.cap is None:
         found = _normal(supply, floor, ways)[0]
-        if found is not _NO_ROOM:
-            return found  # type: ignore[return-value]
+        if found.known:
+            return found.found
     run = search(supply, floor)
     best = best_final(supply, run)
     if best is None or best[1] <= floor:
@@ -407,19 +421,14 @@ def _above(supply: Supply, floor: int, ways: tuple[bool, ...] = BOTH) -> Arrange
     return build(supply, trace(run, best[0]))
 
 
-_NO_ROOM = object()
-
-
-def _normal(
-    supply: Supply, floor: int, ways: tuple[bool, ...]
-) -> tuple[Arrangement | object | None, bool]:
+def _normal(supply: Supply, floor: int, ways: tuple[bool, ...]) -> tuple[Shortcut, bool]:
     """Every end state of the normal form, best hope first, with the jokers it left out
     laid back on (each hand joker placed is worth the most). If a state that could beat
-    the best so far has no room for them, only the full program can say: _NO_ROOM. With
+    the best so far has no room for them, only the full program can say: unknown. With
     the answer, the way that answered (`program.race`: True down the ranks)."""
     fixed = not any(supply.hand_real) and not supply.jokers_hand
     if fixed:
-        return (_fits(supply) if floor < 0 else None), False  # nothing optional sheds no point
+        return (_fits(supply) if floor < 0 else Shortcut(None)), False  # nothing optional: no point
     ran, run = race(supply, floor, ways)
     way = ran is not supply
     best: Arrangement | None = None
@@ -433,25 +442,25 @@ def _normal(
         built = build(ran, trace(run, used))
         melds = lay_jokers(built.melds, supply.jokers - used)
         if melds is None:
-            return _NO_ROOM, way
+            return UNKNOWN, way
         real = tuple(card for card in built.played if not card.is_joker)
         if way:
             melds, real = turned_back(melds, real)
         played = tuple(sorted([*real, *[JOKER] * supply.jokers_hand]))
         best = Arrangement(melds, played, pts + JOKER_POINTS * supply.jokers_hand)
-    return best, way
+    return Shortcut(best), way
 
 
-def _fits(supply: Supply) -> Arrangement | object | None:
+def _fits(supply: Supply) -> Shortcut:
     """`_normal` with nothing optional: any one arrangement is the answer, so it is found
-    depth first (`table.depth`), the jokers it left out laid back on (or _NO_ROOM)."""
+    depth first (`table.depth`), the jokers it left out laid back on (or unknown)."""
     fit = first_fit(supply)
     if fit is None:
-        return None
+        return Shortcut(None)
     built = build_fit(fit)
     melds = lay_jokers(built.melds, supply.jokers - fit.used)
     real = tuple(sorted(card for card in built.played if not card.is_joker))
-    return _NO_ROOM if melds is None else Arrangement(melds, real, 0)
+    return UNKNOWN if melds is None else Shortcut(Arrangement(melds, real, 0))
 
 
 def _top(supply: Supply) -> int:
