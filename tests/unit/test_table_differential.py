@@ -18,8 +18,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from domain.cards import JOKER, Card, parse_cards
+from domain.manipulation.melds import best_move
 from domain.manipulation.table.rules import is_group, is_sequence, validate_meld_move
-from domain.manipulation.table.solver import best_move, can_arrange
+from domain.manipulation.table.solver import can_arrange
 from tests.support.table_brute import brute_can_arrange
 from tests.unit.test_table_oracle import oracle_best_points, random_position
 

@@ -10,13 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.cards import JOKER, Card, TableCard, parse_cards
+from domain.manipulation.melds import best_move
 from domain.manipulation.table.rules import (
     is_group,
     is_sequence,
     parse_table_text,
     validate_meld_move,
 )
-from domain.manipulation.table.solver import BestMove, best_move, can_arrange
+from domain.manipulation.table.solver import BestMove, can_arrange
 from tests.unit.test_table_oracle import (
     oracle_best_points,
     oracle_can_arrange,

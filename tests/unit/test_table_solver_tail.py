@@ -11,6 +11,7 @@ from dataclasses import replace
 import pytest
 
 from domain.cards import JOKER, Card, parse_cards
+from domain.manipulation.melds import best_move
 from domain.manipulation.table import cover, depth
 from domain.manipulation.table.arrange import _above, _least, solve
 from domain.manipulation.table.build import Arrangement
@@ -23,7 +24,6 @@ from domain.manipulation.table.rules import (
     parse_table_text,
     validate_meld_move,
 )
-from domain.manipulation.table.solver import best_move
 from tests.unit.test_table_depth import going_out_supply
 
 # bench/table.py --solver --positions 150, 60 table cards: seed 8 position 10 (two table

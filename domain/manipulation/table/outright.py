@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from domain.cards import JOKER, Card, TableCard
 from domain.errors import IllegalMove
-from domain.manipulation.melds import growth, hand_melds
+from domain.manipulation.table.local_melds import growth, hand_melds
 from domain.manipulation.table.rules import (
     MeldOutcome,
     meld_kind,
