@@ -40,12 +40,8 @@ from domain.manipulation.table.local_melds import (
     run_fillers,
     with_joker,
 )
-from domain.manipulation.table.rules import (
-    TableRules,
-    meld_kind,
-    normalise_meld,
-    validate_meld_move,
-)
+from domain.manipulation.table.meld import meld_kind, normalise_meld
+from domain.manipulation.table.rules import TableRules, validate_meld_move
 from domain.manipulation.table.solver import BUDGET, BestMove
 from domain.memo import by_identity
 

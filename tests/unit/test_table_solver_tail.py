@@ -12,18 +12,14 @@ import pytest
 
 from domain.cards import JOKER, Card, parse_cards
 from domain.manipulation.melds import best_move
-from domain.manipulation.table import cover, depth
+from domain.manipulation.table import depth, dominance
 from domain.manipulation.table.arrange import _above, _least, solve
+from domain.manipulation.table.breadth import best_final, search
 from domain.manipulation.table.build import Arrangement
-from domain.manipulation.table.cover import LIFTS, better
-from domain.manipulation.table.dp import WIDTH, ZERO, Budget, Supply, code
-from domain.manipulation.table.program import best_final, search
-from domain.manipulation.table.rules import (
-    is_group,
-    is_sequence,
-    parse_table_text,
-    validate_meld_move,
-)
+from domain.manipulation.table.dominance import LIFTS, better
+from domain.manipulation.table.meld import is_group, is_sequence, parse_table_text
+from domain.manipulation.table.rules import validate_meld_move
+from domain.manipulation.table.state import WIDTH, ZERO, Budget, Supply, code
 from tests.unit.test_table_depth import going_out_supply
 
 # bench/table.py --solver --positions 150, 60 table cards: seed 8 position 10 (two table
@@ -44,7 +40,7 @@ TAIL = (
         "2C 2S 2H 2D | 7S 8S 9S TS JS | 6S 6C 6D 6H | 4D 4S 4C | 9H TH JH",
         "3C 5C 6C KC 3D 5D 5D 8D KD KD AH JH QH JS KS",
         96,
-        True,  # once over the default budget: the window J-Q-K refutes going out (`relax`)
+        True,  # once over the default budget: the window J-Q-K refutes going out (`window_proof`)
     ),
     (
         "9H 9C 9D 9S | TC TH TS | JH QH KH AH | 9H TH JH QH | 6C 7C 8C 9C TC | 5S 5C 5D 5H | "
@@ -165,7 +161,7 @@ def test_a_fixed_joker_goes_out_only_if_a_free_one_does_m5_m8_3(batch: int) -> N
         checked += 1
 
 
-# `cover.SUITS` as it was before a long sequence ending in a real card counted as at
+# `dominance.SUITS` as it was before a long sequence ending in a real card counted as at
 # least as good as one ending in a free joker
 _WITHOUT_THE_TAIL_RULE = tuple(
     (WIDTH * suit, tuple(LIFTS[suit][index & 511] for index in range(1024))) for suit in range(4)
@@ -173,7 +169,7 @@ _WITHOUT_THE_TAIL_RULE = tuple(
 
 
 def test_a_run_ending_in_a_real_card_covers_one_ending_in_a_joker_m2_m5() -> None:
-    """M2, M5 (`cover.better`): a state with a long sequence ending in a free joker (which
+    """M2, M5 (`dominance.better`): a state with a long sequence ending in a free joker (which
     must go on) is covered by the one with that sequence ending in a real card."""
     tail = code(0, 0, 1, 0, 1)  # one long run ending in a real card, one in a joker
     assert code(0, 0, 2, 0, 0) in better(tail)
@@ -212,7 +208,7 @@ def test_the_tail_rule_keeps_the_best_points_m2_m5_m6(
     batch: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """M2, M5, M6: the program's best points are the same with and without the tail rule
-    of `cover.better` (`cover.SUITS`, asked by the program and the walk), on small
+    of `dominance.better` (`dominance.SUITS`, asked by the program and the walk), on small
     windows of ranks and suits (table cards mandatory, hand cards optional, 0-2 hand and
     0-2 freed jokers)."""
     rng = random.Random(2_029 * batch + 5)
@@ -222,7 +218,7 @@ def test_the_tail_rule_keeps_the_best_points_m2_m5_m6(
         supply = Supply(table, ZERO, held, ZERO, None, *jokers)
         found = solve(replace(supply, budget=Budget(10**9)))
         with monkeypatch.context() as patch:
-            patch.setattr(cover, "SUITS", _WITHOUT_THE_TAIL_RULE)
+            patch.setattr(dominance, "SUITS", _WITHOUT_THE_TAIL_RULE)
             patch.setattr(depth, "SUITS", _WITHOUT_THE_TAIL_RULE)
             before = solve(replace(supply, budget=Budget(10**9)))
         assert (found is None) == (before is None)

@@ -2,7 +2,7 @@
 
 `solve(supply)` is the arrangement placing every mandatory card that sheds the most hand
 points, or None; `can_arrange(cards)` asks whether all of `cards` (jokers free, each
-declared as needed) split into valid melds. Both are exact (see `table.dp`).
+declared as needed) split into valid melds. Both are exact (see `table.state`).
 """
 
 from __future__ import annotations
@@ -13,20 +13,15 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from domain.cards import JOKER, JOKER_INDEX, Card
-from domain.manipulation.table.build import (
-    Arrangement,
-    build,
-    build_fit,
-    lay_jokers,
-    turned_back,
-)
+from domain.manipulation.table.breadth import best_final, race, search, trace
+from domain.manipulation.table.build import Arrangement, build, build_fit, lay_jokers, turned_back
 from domain.manipulation.table.collector import paused
 from domain.manipulation.table.depth import first_fit
-from domain.manipulation.table.dp import JOKER_POINTS, USED, VALUES, ZERO, Budget, Supply
-from domain.manipulation.table.program import best_final, race, search, trace
+from domain.manipulation.table.meld import Table
 from domain.manipulation.table.quick import quick_arrangement
-from domain.manipulation.table.relax import Window, refutes, refuting_window, window_ranks
-from domain.manipulation.table.rules import Table, TableRules
+from domain.manipulation.table.rules import TableRules
+from domain.manipulation.table.state import JOKER_POINTS, USED, VALUES, ZERO, Budget, Supply
+from domain.manipulation.table.window_proof import Window, refutes, refuting_window, window_ranks
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +29,7 @@ class Shortcut:
     """What one shortcut of `solve` settled. `known` False: it could not say (its states ran
     out, or the jokers it took off found no room to go back on), and the next step asks.
     Otherwise `found` is the answer (None: there is none above the floor asked), and
-    `window` a window of ranks that refuted going out on the way (`table.relax`)."""
+    `window` a window of ranks that refuted going out on the way (`table.window_proof`)."""
 
     found: Arrangement | None = None
     known: bool = True
@@ -54,7 +49,7 @@ def solve(supply: Supply, floor: int = -1) -> Arrangement | None:
     up the ranks and down), usually after a few hundred states. With one free joker the
     walk gives up after `GIVE_UP` states and the program answers at once (the floor below
     hardly changes its work then). With two, after `PROBE` states a few windows of ranks
-    are asked whether they alone refute going out (`table.relax`). When going out is
+    are asked whether they alone refute going out (`table.window_proof`). When going out is
     refused, nothing beats the top less the least a hand card is worth, and with a free
     joker an arrangement of all but one such card is tried first (`_all_but_one`): it is
     the best. Then, with two free jokers, if a window refutes going out (asked now if the
@@ -65,7 +60,7 @@ def solve(supply: Supply, floor: int = -1) -> Arrangement | None:
     with a floor halfway between that one and the top, halving the gap while it finds
     nothing, last with the floor itself (`_falling`): it drops only states that cannot
     beat its floor, so what it finds is the best. The program runs up the ranks and down
-    (`program.race`): down from the king the courts come first, so a floor prunes sooner.
+    (`breadth.race`): down from the king the courts come first, so a floor prunes sooner.
     (Up the ranks alone, a falling floor cost more in all, measured in `bench/table.py`:
     there a floor hardly prunes before the last ranks.) Every shortcut answers exactly or
     hands over to the next step, so the answer is the program's.
@@ -125,7 +120,7 @@ def _solve(supply: Supply, floor: int) -> Arrangement | None:
     return _falling(supply, floor, most) or best
 
 
-BOTH: tuple[bool, ...] = (False, True)  # the ways `program.race` runs: up the ranks and down
+BOTH: tuple[bool, ...] = (False, True)  # the ways `breadth.race` runs: up the ranks and down
 
 
 def _falling(supply: Supply, floor: int, most: int) -> Arrangement | None:
@@ -137,7 +132,7 @@ def _falling(supply: Supply, floor: int, most: int) -> Arrangement | None:
     points and the hand cards still to come cannot pass it, so a floor near the answer
     spares most of the states (on the 60-card positions of `bench/table.py --solver`, a
     floor 19 points below the answer took 36,430 states, one just below it 4,707). The
-    first question races the program up the ranks and down (`program.race`), the others
+    first question races the program up the ranks and down (`breadth.race`), the others
     go the way that answered it."""
     ways = BOTH
     while supply.cap is None:
@@ -185,7 +180,7 @@ def _cannot_go_out(supply: Supply) -> bool:
 # given: on the 450 60-card positions of `bench/table.py --solver --positions 150` seeds
 # 7, 8 and 20150, its 176 one-joker walks that go out took at most 12,424 states.
 GIVE_UP = {1: 26_000}
-# The states a going-out walk with two free jokers takes before `relax.refuting_window` is
+# The states a going-out walk with two free jokers takes before `window_proof.refuting_window` is
 # asked (`_Probe`; the walk goes on when no window refutes it). On the 450 60-card
 # positions of `bench/table.py --solver --positions 150` seeds 7, 8 and 20150, the walks
 # that go out past 20,000 states end by 38,160 (four of them; the windows cost each
@@ -216,7 +211,7 @@ class _Capped(Budget):
 
 
 class _Refuted(Exception):
-    """A window of ranks proved that the going-out question has no answer (`relax`)."""
+    """A window of ranks proved that the going-out question has no answer (`window_proof`)."""
 
     def __init__(self, window: Window) -> None:
         super().__init__(window)
@@ -225,7 +220,7 @@ class _Refuted(Exception):
 
 class _Probe(Budget):
     """The going-out walk's budget with two free jokers: it spends from the question's
-    budget, and once PROBE states are spent asks `relax.refuting_window` (once), raising
+    budget, and once PROBE states are spent asks `window_proof.refuting_window` (once), raising
     _Refuted when a window proves the walk cannot succeed (the walk goes on otherwise)."""
 
     __slots__ = ("outer", "question")
@@ -256,7 +251,7 @@ def _going_out(supply: Supply, budget: Budget | None = None) -> Shortcut:
     with two, the program costs several times more, so the walk goes on."""
     every = _every(supply)
     if budget is None and supply.jokers >= PROBE_FROM and supply.cap is None:
-        try:  # most walks that go out do so within PROBE states; then `relax` is asked
+        try:  # most walks that go out do so within PROBE states; then `window_proof` is asked
             found = _above(replace(every, budget=_Probe(every, supply.budget)), -1)
         except _Refuted as refuted:
             return Shortcut(window=refuted.window)
@@ -298,7 +293,7 @@ def _every(supply: Supply) -> Supply:
 
 
 def _window(supply: Supply) -> Window | None:
-    """A window of ranks that refutes going out (`relax`), asked with PROBE_FROM free
+    """A window of ranks that refutes going out (`window_proof`), asked with PROBE_FROM free
     jokers or more. With one, the windows cost about what they save: on the 600 60-card
     positions of `bench/table.py --solver --positions 150` seeds 20150, 7, 8 and 10,
     asking them too took 8.2 s of CPU in all against 7.5 s (same process, alternating)."""
@@ -349,7 +344,7 @@ WINDOW_DROP_STATES = 80_000  # twice one walk's 40,000, as for `GIVE_UP`
 
 
 def _window_drops(supply: Supply, window: Window, floor: int) -> Shortcut:
-    """When the cards of `window` refute going out (`relax`), every arrangement leaves in
+    """When the cards of `window` refute going out (`window_proof`), every arrangement leaves in
     the hand a card of the window's ranks that it need not play (a hand joker left out
     does not help the window, where free jokers are optional already), so it sheds at most
     the top less the least such a card is worth. An arrangement of every hand card but one
@@ -407,8 +402,8 @@ def _laid_on(supply: Supply, floor: int) -> Arrangement | None:
 
 
 def _above(supply: Supply, floor: int, ways: tuple[bool, ...] = BOTH) -> Arrangement | None:
-    """The best arrangement above `floor`: the normal form first (`table.dp`, run the
-    `ways` of `program.race`), the full program when taken-off jokers find no room to go
+    """The best arrangement above `floor`: the normal form first (`table.state`, run the
+    `ways` of `breadth.race`), the full program when taken-off jokers find no room to go
     back on."""
     if supply.cap is None:
         found = _normal(supply, floor, ways)[0]
@@ -425,7 +420,7 @@ def _normal(supply: Supply, floor: int, ways: tuple[bool, ...]) -> tuple[Shortcu
     """Every end state of the normal form, best hope first, with the jokers it left out
     laid back on (each hand joker placed is worth the most). If a state that could beat
     the best so far has no room for them, only the full program can say: unknown. With
-    the answer, the way that answered (`program.race`: True down the ranks)."""
+    the answer, the way that answered (`breadth.race`: True down the ranks)."""
     fixed = not any(supply.hand_real) and not supply.jokers_hand
     if fixed:
         return (_fits(supply) if floor < 0 else Shortcut(None)), False  # nothing optional: no point

@@ -16,7 +16,7 @@ from itertools import chain, combinations
 from operator import attrgetter, or_
 
 from domain.cards import FULL_DECK, JOKER, JOKER_INDEX, Card, TableCard
-from domain.manipulation.table.rules import meld_kind
+from domain.manipulation.table.meld import meld_kind
 from domain.memo import by_identity
 
 Meld = tuple[TableCard, ...]

@@ -1,9 +1,10 @@
 """The meld move that sheds the most points (M6): `best_move(table, hand, options)`.
 
 A legal meld move is a whole table T1 satisfying I1-I6 from T0 = table. The table program
-(`table.dp`) answers "which hand cards can join the table, and how, for the most
+(`table.state`) answers "which hand cards can join the table, and how, for the most
 points": table cards mandatory, hand cards optional, free jokers in its state. What it does
-not see is settled here by trying each case, so the answer is exact (no budget, no clock):
+not see is settled here by trying each case, so the answer is exact (no clock; within `BUDGET`
+states, else marked not `proven`):
 
 - Freeing (I3, M5.6, `joker_replacement_source`): for each declared card X of the table
   jokers, how many of them are freed. A freed joker must be placed again (a mandatory free
@@ -28,10 +29,11 @@ from domain.cards import JOKER, JOKER_INDEX, Card, TableCard
 from domain.manipulation.table.arrange import can_arrange, counts, solve
 from domain.manipulation.table.build import Arrangement
 from domain.manipulation.table.collector import paused
-from domain.manipulation.table.dp import JOKER_POINTS, ZERO, Budget, BudgetSpent, Supply
-from domain.manipulation.table.outright import going_out
-from domain.manipulation.table.rules import Table, TableRules, card_points, validate_meld_move
+from domain.manipulation.table.local_moves import going_out_by_local_moves
+from domain.manipulation.table.meld import Table, card_points
+from domain.manipulation.table.rules import TableRules, validate_meld_move
 from domain.manipulation.table.small import Small, small_melds
+from domain.manipulation.table.state import JOKER_POINTS, ZERO, Budget, BudgetSpent, Supply
 
 __all__ = ["BUDGET", "BestMove", "Fallback", "best_move", "can_arrange"]
 
@@ -131,7 +133,7 @@ def _best(position: Position, has_opened: bool) -> BestMove | None:
     opening = rules.is_opening(table, has_opened)
     if not opening:
         hand = [Card(i) for i, n in enumerate(position.held) for _ in range(n)]
-        out = going_out(table, hand, rules, has_opened, position.decks)
+        out = going_out_by_local_moves(table, hand, rules, has_opened, position.decks)
         if out is not None:  # the whole hand: nothing sheds more (M8.3)
             return BestMove(out.table, tuple(sorted(out.played)), card_points(out.played))
     if opening and (not table or rules.initial_meld_from_hand_only):
