@@ -18,7 +18,7 @@ solver.py        Which meld move sheds the most? Each freeing of table jokers (I
     window_proof.py  Does a window of ranks prove that going out is impossible?
     breadth.py       The best end state, breadth first (up and down the ranks racing)
     forms.py           the same steps on states grouped by the aces set aside for A-high
-    step.py            one step over every state; a rank's close (its groups)
+    step.py            one step over every state (`successors`: the one step loop)
     choices.py         the choices at one step (one suit at one rank)
     dominance.py       which states dominate others (dropped when a rank closes)
     state.py           what there is to place (`Supply`), the state in one int, `Budget`

@@ -50,6 +50,7 @@ from domain.manipulation.table.step import (
     Back,
     Highs,
     Limits,
+    Needs,
     advance,
     close_rank,
     group_room,
@@ -110,61 +111,80 @@ def stepwise(supply: Supply, floor: int = -1, normal: bool = False) -> Generator
     """`search` a step at a time: yields the states each step takes, returns the run."""
     steps = cells(supply, normal)
     rest = _rest_points(supply)
-    history: list[Back | Grouped | Classed | Masked] = []
-    layer: dict[int, int] = {0: 0}
-    highs = Highs()
-    classed: dict[int, Classes] | None = None  # ranks 2..11 (or 12)
-    grouped: dict[int, dict[int, int]] | None = None  # the ranks that read the aces
+    states = _Layers({0: 0}, [], Highs())
     flat = not any(supply.hand_real) and not supply.jokers_hand
     need = needs(normal)
     for rank in range(1, 14):
-        if rank == 2 and len({key & HIGH for key in layer}) > 1:
+        if rank == 2 and len({key & HIGH for key in states.layer}) > 1:
             if flat:
-                return _search_flat(supply, steps, (layer, history), floor)
-            classed = classify(layer, highs)
+                return _search_flat(supply, steps, (states.layer, states.history), floor)
+            states.classed = classify(states.layer, states.highs)
         row = steps[4 * (rank - 1) : 4 * rank]
         room = group_room(row, supply.jokers)
+        aware = rank == 13 or (rank == 12 and not normal)  # the ranks that read the aces
         for cell in row:
             k = 4 * (rank - 1) + cell.suit
             limits = Limits(floor - rest[k], room[cell.suit], cell.suit == 3, supply.jokers, need)
-            taken = len(classed or grouped or layer)
+            taken = states.size()
             if supply.budget is not None:
                 supply.budget.spend(taken)
             yield taken
-            if classed is not None and (rank == 13 or (rank == 12 and not normal)):
-                grouped, classed = unclassify(classed, highs), None
-            if classed is not None:
-                classed, classed_back = step_classed(cell, classed, supply.jokers, limits)
-                history.append(Classed(classed_back, highs))
-            elif grouped is not None:
-                grouped, grouped_back = step_aware(cell, grouped, supply.jokers, limits)
-                history.append(Grouped(grouped_back, aware=True))
-            else:
-                layer, back = advance(cell, layer, supply.jokers, limits)
-                history.append(back)
-        if classed is not None:
-            classed, classed_back = close_classed(classed, need)
-            history.append(Classed(classed_back, highs))
+            states.step(cell, supply.jokers, limits, aware)
+        if not states.close(rank, need, normal):
+            return Run(tuple(states.history), {})
+    return Run(tuple(states.history), states.layer)
+
+
+@dataclass(slots=True)
+class _Layers:
+    """The states between two steps of `stepwise`, in the one form they are in (plain
+    `layer`, `classed` or `grouped`, see the module doc), and the back pointers so far."""
+
+    layer: dict[int, int]
+    history: list[Back | Grouped | Classed | Masked]
+    highs: Highs
+    classed: dict[int, Classes] | None = None  # ranks 2..11 (or 12)
+    grouped: dict[int, dict[int, int]] | None = None  # the ranks that read the aces
+
+    def size(self) -> int:
+        """The states the next step takes (an empty form counts the next one's)."""
+        return len(self.classed or self.grouped or self.layer)
+
+    def step(self, cell: Cell, jokers: int, limits: Limits, aware: bool) -> None:
+        """One (rank, suit) step; at a rank that reads the aces the classed form turns
+        grouped."""
+        if self.classed is not None and aware:
+            self.grouped, self.classed = unclassify(self.classed, self.highs), None
+        if self.classed is not None:
+            self.classed, classed_back = step_classed(cell, self.classed, jokers, limits)
+            self.history.append(Classed(classed_back, self.highs))
+        elif self.grouped is not None:
+            self.grouped, grouped_back = step_aware(cell, self.grouped, jokers, limits)
+            self.history.append(Grouped(grouped_back, aware=True))
+        else:
+            self.layer, back = advance(cell, self.layer, jokers, limits)
+            self.history.append(back)
+
+    def close(self, rank: int, need: Needs, normal: bool) -> bool:
+        """The rank's close (dominated states dropped in the normal form); False when no
+        state is left. After the kings the grouped form turns plain again."""
+        if self.classed is not None:
+            self.classed, classed_back = close_classed(self.classed, need)
+            self.history.append(Classed(classed_back, self.highs))
             if normal:
-                drop_dominated(classed, classes_left)
-            if not classed:
-                return Run(tuple(history), {})
-            continue
-        if grouped is not None:
-            grouped, grouped_back = close_grouped(grouped, need)
-            history.append(Grouped(grouped_back))
-            if not grouped:
-                return Run(tuple(history), {})
-            if rank == 13:
-                layer = ungroup(grouped)
-            continue
-        layer, back = close_rank(layer, need)
-        history.append(back)
+                drop_dominated(self.classed, classes_left)
+            return bool(self.classed)
+        if self.grouped is not None:
+            self.grouped, grouped_back = close_grouped(self.grouped, need)
+            self.history.append(Grouped(grouped_back))
+            if self.grouped and rank == 13:
+                self.layer = ungroup(self.grouped)
+            return bool(self.grouped)
+        self.layer, back = close_rank(self.layer, need)
+        self.history.append(back)
         if normal:
-            drop_dominated(layer, points_left)
-        if not layer:
-            break
-    return Run(tuple(history), layer)
+            drop_dominated(self.layer, points_left)
+        return bool(self.layer)
 
 
 def _search_flat(

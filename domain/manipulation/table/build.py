@@ -16,11 +16,8 @@ from dataclasses import dataclass, field
 
 from domain.cards import JOKER, Card, TableCard
 from domain.manipulation.table.depth import Fit
-from domain.manipulation.table.meld import normalise_meld
+from domain.manipulation.table.meld import MAX_SEQUENCE, Meld, normalise_meld
 from domain.manipulation.table.state import JOKER_POINTS, MIRROR, Choice, Supply
-
-Meld = tuple[TableCard, ...]
-MAX_SEQUENCE = 13
 
 
 @dataclass(frozen=True, slots=True)

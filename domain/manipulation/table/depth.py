@@ -46,8 +46,8 @@ from domain.manipulation.table.step import (
     advance,
     close_rank,
     closed,
-    entered,
     group_room,
+    successors,
 )
 
 _ONE = 1 << USED
@@ -284,10 +284,7 @@ class _Walk:
         found = menu.get(index)
         if found is None:
             found = menu[index] = _ordered(self.steps[k], code, index & 7)
-        for delta, group, _gain, choice in found:
-            new_key = entered(whole, delta, group, limits)
-            if new_key < 0:
-                continue
+        for new_key, _, choice in successors(whole, 0, found, limits):  # no floor here
             if last:  # the rank closes (`breadth.trace` keeps its group jokers so)
                 grouped = closed(new_key, NEED)
                 extra = (grouped >> USED) - (new_key >> USED & 7)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from domain.manipulation.table.choices import Option, options
 from domain.manipulation.table.state import HIGH, SUIT, USED, WIDTH, Cell, Choice
-from domain.manipulation.table.step import Highs, Limits, Needs, closed, entered
+from domain.manipulation.table.step import Highs, Limits, Needs, closed, successors
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,12 +128,8 @@ def step_classed(
         every = 0
         for mask in classes.values():
             every |= mask
-        for delta, group, gain, choice in found:
-            if top + gain <= below:
-                continue
-            new_key = entered(key, delta, group, limits)
-            if new_key < 0:
-                continue
+        for new_key, total, choice in successors(key, top, found, limits):
+            gain = total - top
             held = nxt.get(new_key)
             if held is None and low + gain > below:  # every class, as it is
                 nxt[new_key] = {pts + gain: mask for pts, mask in classes.items()}
@@ -159,14 +155,7 @@ def _step_one(
     classes, and the one class lifted (`_lift`) where the new state is reached again."""
     key, classes = state
     [(pts, mask)] = classes.items()
-    below = limits.below
-    for delta, group, gain, choice in found:
-        total = pts + gain
-        if total <= below:
-            continue
-        new_key = entered(key, delta, group, limits)
-        if new_key < 0:
-            continue
+    for new_key, total, choice in successors(key, pts, found, limits):
         held = nxt.get(new_key)
         if held is None:
             nxt[new_key] = {total: mask}
@@ -205,7 +194,6 @@ def step_aware(
     mine = 7 << (shift + 9)
     nxt: dict[int, dict[int, int]] = {}
     back: dict[int, dict[int, tuple[int, Choice | None]]] = {}
-    below = limits.below
     cache: dict[tuple[int, int], tuple[Option, ...]] = {}
     for key, by_high in states.items():
         left = jokers - (key >> USED & 7)
@@ -215,13 +203,7 @@ def step_aware(
             found = cache.get((code, left))
             if found is None:
                 found = cache[code, left] = options(cell, code, left)
-            for delta, group, gain, choice in found:
-                total = pts + gain
-                if total <= below:
-                    continue
-                new_key = entered(whole, delta, group, limits)
-                if new_key < 0:
-                    continue
+            for new_key, total, choice in successors(whole, pts, found, limits):
                 new_high = high & ~mine | new_key & mine
                 reduced = new_key & ~HIGH
                 held = nxt.get(reduced)
@@ -305,10 +287,7 @@ def step_masked(
             found = cache.get((code, left))
             if found is None:
                 found = cache[code, left] = options(cell, code, left)
-            for delta, group, _gain, choice in found:
-                new_key = entered(whole, delta, group, limits)
-                if new_key < 0:
-                    continue
+            for new_key, _, choice in successors(whole, 0, found, limits):  # no floor here
                 bits = sub
                 if aware:
                     if new_key & mine != value:

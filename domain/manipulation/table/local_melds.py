@@ -16,10 +16,8 @@ from itertools import chain, combinations
 from operator import attrgetter, or_
 
 from domain.cards import FULL_DECK, JOKER, JOKER_INDEX, Card, TableCard
-from domain.manipulation.table.meld import meld_kind
+from domain.manipulation.table.meld import Meld, meld_kind
 from domain.memo import by_identity
-
-Meld = tuple[TableCard, ...]
 
 
 def hand_mask(hand: Sequence[Card]) -> int:

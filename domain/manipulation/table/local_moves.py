@@ -16,10 +16,8 @@ from collections.abc import Sequence
 from domain.cards import JOKER, Card, TableCard
 from domain.errors import IllegalMove
 from domain.manipulation.table.local_melds import growth, hand_melds
-from domain.manipulation.table.meld import meld_kind, normalise_meld
+from domain.manipulation.table.meld import Meld, meld_kind, normalise_meld
 from domain.manipulation.table.rules import MeldOutcome, validate_meld_move
-
-Meld = tuple[TableCard, ...]
 
 
 def going_out_by_local_moves(

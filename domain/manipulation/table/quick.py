@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from domain.cards import Card, TableCard
-from domain.manipulation.table.build import Meld, lay_jokers
-from domain.manipulation.table.meld import meld_kind
+from domain.manipulation.table.build import lay_jokers
+from domain.manipulation.table.meld import Meld, meld_kind
 
 Counts = list[int]  # 52 counts, identity suit * 13 + rank - 1
 Runs = list[tuple[int, int, int]]  # sequences: (suit, first rank, last rank)

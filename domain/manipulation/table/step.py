@@ -80,6 +80,38 @@ def entered(key: int, delta: int, group: int, limits: Limits) -> int:
     return new_key
 
 
+Successor = tuple[int, int, Choice]  # the state after an option, its points, the choice
+
+
+def successors(key: int, pts: int, found: tuple[Option, ...], limits: Limits) -> list[Successor]:
+    """The one step loop: the states the options `found` lead to from the state `key` at
+    `pts` points, with their points and choices, in the options' order; those at no more
+    than `limits.below` points, and those whose rank's group slots can no longer form
+    groups (`entered`, inlined: this runs for every state of every step), left out. Each
+    form of the program (`advance`, `table.forms`) and the walk (`table.depth`) folds them
+    into its own states."""
+    below = limits.below
+    last = limits.last
+    out: list[Successor] = []
+    for delta, group, gain, choice in found:
+        total = pts + gain
+        if total <= below:
+            continue
+        new_key = key + delta
+        largest = new_key >> LARGEST
+        if group > largest:
+            new_key += (group - largest) << LARGEST
+            largest = group
+        slots = new_key >> SUM & 31
+        if last:
+            if limits.need[slots][largest] > limits.jokers - (new_key >> USED & 7):
+                continue
+        elif slots + limits.room < 3 * largest:
+            continue
+        out.append((new_key, total, choice))
+    return out
+
+
 def closed(key: int, need: Needs) -> int:
     """The state after its rank closes: the group slots forgotten, the free jokers that
     complete the groups counted as used (`entered` checked there are enough)."""
@@ -99,7 +131,6 @@ def advance(
     shift = WIDTH * cell.suit
     nxt: dict[int, int] = {}
     back: Back = {}
-    below = limits.below
     cache: dict[int, tuple[Option, ...]] = {}
     for key, pts in states.items():
         local = (key >> shift & SUIT) | (key >> USED & 7) << WIDTH
@@ -107,13 +138,7 @@ def advance(
         if found is None:
             found = options(cell, key >> shift & SUIT, jokers - (key >> USED & 7))
             cache[local] = found
-        for delta, group, gain, choice in found:
-            total = pts + gain
-            if total <= below:
-                continue
-            new_key = entered(key, delta, group, limits)
-            if new_key < 0:
-                continue
+        for new_key, total, choice in successors(key, pts, found, limits):
             if nxt.get(new_key, -1) < total:
                 nxt[new_key] = total
                 back[new_key] = (key, choice)
