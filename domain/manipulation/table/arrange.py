@@ -63,7 +63,11 @@ def solve(supply: Supply, floor: int = -1) -> Arrangement | None:
     (`breadth.race`): down from the king the courts come first, so a floor prunes sooner.
     (Up the ranks alone, a falling floor cost more in all, measured in `bench/table.py`:
     there a floor hardly prunes before the last ranks.) Every shortcut answers exactly or
-    hands over to the next step, so the answer is the program's.
+    hands over to the next step, so the answer is the program's. Every search spends from
+    `supply.budget` when it has one (a question of `solver.best_move`, `BUDGET` states):
+    when that runs out `BudgetSpent` ends the question, and `best_move` answers unproven.
+    The shortcuts' own caps (`GIVE_UP`, `PROBE`, `NEXT_BEST_STATES`, `WINDOW_DROP_STATES`)
+    only hand over to the next step.
     """
     floor = max(floor, -1)
     asked = _asked(supply, supply.budget)
@@ -476,7 +480,7 @@ def can_arrange(cards: Sequence[Card], options: object = None, *, decks: int = 2
     """An arrangement of all `cards` into valid melds (jokers declared as needed), or None.
 
     With `joker_identity_respects_copy_count` in `options`, no card is shown more often than
-    the `decks` packs hold (M5.7).
+    the `decks` packs hold (M5.7). Exact, with no state budget.
     """
     if not cards:
         return ()
