@@ -13,10 +13,12 @@ import pytest
 from domain.cards import JOKER, Card, parse_cards
 from domain.manipulation.melds import best_move
 from domain.manipulation.table import depth, dominance
-from domain.manipulation.table.arrange import _above, _least, solve
+from domain.manipulation.table.arrange import solve
+from domain.manipulation.table.best_above import best_above
 from domain.manipulation.table.breadth import best_final, search
 from domain.manipulation.table.build import Arrangement
 from domain.manipulation.table.dominance import LIFTS, better
+from domain.manipulation.table.going_out import least_left
 from domain.manipulation.table.meld import is_group, is_sequence, parse_table_text
 from domain.manipulation.table.rules import validate_meld_move
 from domain.manipulation.table.state import WIDTH, ZERO, Budget, Supply, code
@@ -31,7 +33,7 @@ from tests.unit.test_table_depth import going_out_supply
 # (one free joker, cannot go out, all but the AC goes out), seed 8 position 123 (one
 # free joker, all but the JH) and seed 20150 position 108 (two jokers, going out); and
 # three that spent the default budget before the program ran down the ranks
-# (`arrange._normal`): seed 9 positions 52 and 136 and seed 10 position 57 (two free
+# (`best_above.normal_best`): seed 9 positions 52 and 136 and seed 10 position 57 (two free
 # jokers, none goes out, nor all but one card of the least value, and no window refutes)
 TAIL = (
     (
@@ -145,7 +147,7 @@ def test_tail_positions_are_proven_best_m6(
 
 @pytest.mark.parametrize("batch", range(4))
 def test_a_fixed_joker_goes_out_only_if_a_free_one_does_m5_m8_3(batch: int) -> None:
-    """M5, M8.3 (`arrange._cannot_go_out`): whatever arranges with a table joker kept as
+    """M5, M8.3 (`going_out.cannot_go_out`): whatever arranges with a table joker kept as
     its card X (fixed) arranges with that joker free instead, so a supply that cannot go
     out with it free cannot with it fixed (every card mandatory, as when going out)."""
     rng = random.Random(4_001 * batch + 11)
@@ -228,10 +230,10 @@ def test_the_tail_rule_keeps_the_best_points_m2_m5_m6(
 
 @pytest.mark.parametrize("batch", range(4))
 def test_the_program_down_the_ranks_finds_the_same_best_points_m2_m6(batch: int) -> None:
-    """M2, M6 (`arrange._normal`): the full program run on the mirror (`depth.mirrored`,
+    """M2, M6 (`best_above.normal_best`): the full program run on the mirror (`depth.mirrored`,
     the ranks 2..K turned end to end, each hand card scoring as the card it mirrors) ends
     with the same best points as up the ranks, and so does the normal form run down the
-    ranks with the jokers it left out laid back on (`arrange._above`, as `solve` asks it),
+    ranks with the jokers it left out laid back on (`best_above.best_above`, as `solve` asks it),
     on windows of ranks (table cards mandatory, hand cards optional, 0-2 hand and 0-2
     freed jokers); and the mirror of the mirror is the supply."""
     rng = random.Random(6_007 * batch + 13)
@@ -244,7 +246,7 @@ def test_the_program_down_the_ranks_finds_the_same_best_points_m2_m6(batch: int)
         up = best_final(supply, search(supply))
         down = best_final(turned, search(turned))
         assert (up is None) == (down is None)
-        found = _above(supply, -1)
+        found = best_above(supply, -1)
         assert (found is None) == (up is None)
         if up is not None and down is not None and found is not None:
             assert up[1] == down[1] == found.points
@@ -273,12 +275,12 @@ def test_a_mirrored_hand_card_scores_as_the_card_it_mirrors_m1_4() -> None:
 
 
 def test_the_least_left_in_hand_counts_only_cards_it_need_not_play_m5_6_m6() -> None:
-    """M5.6, M6 (`arrange._least`): a hand card that must be played to free a joker
+    """M5.6, M6 (`going_out.least_left`): a hand card that must be played to free a joker
     (`hand_min`) cannot be the one left in the hand; a hand joker can (25 points)."""
     ace, three = Card.parse("AH").index, Card.parse("3C").index
     held = tuple(int(i in (ace, three)) for i in range(52))
     must = tuple(int(i == ace) for i in range(52))
-    assert _least(Supply(ZERO, ZERO, held, ZERO, None, 0, 1)) == 1
-    assert _least(Supply(ZERO, ZERO, held, must, None, 0, 1)) == 3
-    assert _least(Supply(ZERO, ZERO, held, held, None, 1, 0)) == 25
-    assert _least(Supply(ZERO, ZERO, held, held, None, 0, 2)) is None
+    assert least_left(Supply(ZERO, ZERO, held, ZERO, None, 0, 1)) == 1
+    assert least_left(Supply(ZERO, ZERO, held, must, None, 0, 1)) == 3
+    assert least_left(Supply(ZERO, ZERO, held, held, None, 1, 0)) == 25
+    assert least_left(Supply(ZERO, ZERO, held, held, None, 0, 2)) is None

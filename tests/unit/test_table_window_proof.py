@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from domain.manipulation.table import arrange, window_proof
+from domain.manipulation.table import arrange, best_above, going_out, window_proof
 from domain.manipulation.table.arrange import solve
 from domain.manipulation.table.breadth import search
 from domain.manipulation.table.state import ZERO, Budget, Supply
@@ -50,14 +50,14 @@ def _supply(rng: random.Random) -> Supply:
 def test_the_window_shortcut_keeps_the_best_points_m2_m6_m8_3(
     batch: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """M2, M6, M8.3 (`arrange._window_drops`): with the window proof asked at once (every
+    """M2, M6, M8.3 (`going_out.window_drops`): with the window proof asked at once (every
     window of 1-4 ranks), `solve` gives the same best points as without it, and the
     shortcut answers some of them itself."""
     rng = random.Random(3_301 * batch + 17)
     answered = 0
-    drops = arrange._window_drops
+    drops = going_out.window_drops
 
-    def spy(supply: Supply, window: window_proof.Window, floor: int) -> arrange.Shortcut:
+    def spy(supply: Supply, window: window_proof.Window, floor: int) -> best_above.Shortcut:
         nonlocal answered
         found = drops(supply, window, floor)
         answered += found.known
@@ -65,15 +65,15 @@ def test_the_window_shortcut_keeps_the_best_points_m2_m6_m8_3(
 
     for _ in range(400):
         supply = _supply(rng)
-        if supply.jokers < arrange.PROBE_FROM:
+        if supply.jokers < going_out.PROBE_FROM:
             continue
         with monkeypatch.context() as patch:
-            patch.setattr(arrange, "PROBE_FROM", 99)
+            patch.setattr(going_out, "PROBE_FROM", 99)
             before = solve(replace(supply, budget=Budget(10**9)))
         with monkeypatch.context() as patch:
-            patch.setattr(arrange, "PROBE", 0)
+            patch.setattr(going_out, "PROBE", 0)
             patch.setattr(window_proof, "WINDOWS", EVERY_WINDOW)
-            patch.setattr(arrange, "_window_drops", spy)
+            patch.setattr(arrange, "window_drops", spy)
             window_proof.refuting_window.cache_clear()
             found = solve(replace(supply, budget=Budget(10**9)))
         assert (found is None) == (before is None)

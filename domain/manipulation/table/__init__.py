@@ -14,8 +14,10 @@ solver.py        Which meld move sheds the most? Each freeing of table jokers (I
   arrange.py       The best arrangement above a floor: going out, all but one card, the
                    window drops, jokers laid on, then a falling floor; `can_arrange`.
     quick.py         Do simple splits arrange these cards? (`can_arrange`'s certificate)
-    depth.py         Does everything fit? (nothing optional: two depth-first walks race)
+    going_out.py     Does the whole hand go out? If not, is all but one card the best?
     window_proof.py  Does a window of ranks prove that going out is impossible?
+    best_above.py    The best above a floor, by one search (normal form, else full program)
+    depth.py         Does everything fit? (nothing optional: two depth-first walks race)
     breadth.py       The best end state, breadth first (up and down the ranks racing)
     forms.py           the same steps on states grouped by the aces set aside for A-high
     step.py            one step over every state (`successors`: the one step loop)
@@ -27,16 +29,15 @@ rules.py         Is T1 a legal meld move from T0 (I1-I6), under which options?
 meld.py          Is this a valid meld (M2), and in what display order?
 collector.py     The garbage collector paused while a question is answered.
 
-Proven versus capped. `validate_meld_move`, `can_arrange` and every certificate (local
-moves, quick splits, window proofs) are exact with no limit: a certificate is checked, and
-when it does not answer the program does. Inside `arrange` some shortcuts stop after a set
-number of states (`GIVE_UP`, `PROBE`, `NEXT_BEST_STATES`, `WINDOW_DROP_STATES`, and
-`WINDOW_STATES` per window): stopping proves nothing and hands over to the next exact step,
-so these cost time, never the answer. The one cap that can change an answer is
-`solver.BUDGET` = 100_000 states: `best_move` gives each question one `state.Budget`, and
-every search it makes spends from it (each breadth step its states, the walks in chunks;
-a window proof counts only against its own `WINDOW_STATES`).
-When it runs out (`BudgetSpent`), `best_move` returns the best move found so far, else the
-best fallback move, marked `proven=False`; `budget=None` lifts it. Counted, never timed:
-the same answer on every machine.
+Proven versus capped. `validate_meld_move` and `can_arrange` are exact with no limit. A
+certificate (local moves, quick splits, a window proof) answers only when it is checked;
+otherwise the next step asks. The going-out shortcuts and each window proof stop after a
+set number of states (`GIVE_UP`, `PROBE`, `NEXT_BEST_STATES`, `WINDOW_DROP_STATES`,
+`WINDOW_STATES`): stopping proves nothing and hands over to the next exact step, so these
+cost time, never the answer. The one cap that can change an answer is `solver.BUDGET` =
+100_000 states: `best_move` gives each call one `state.Budget`, and every search it makes
+spends from it (each breadth step its states, the walks in chunks; a window proof only its
+own `WINDOW_STATES`). When it runs out (`BudgetSpent`), `best_move` returns the best move
+found so far, else the best fallback move, marked `proven=False`; `budget=None` lifts it.
+Counted, never timed: the same answer on every machine.
 """

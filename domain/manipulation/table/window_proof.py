@@ -39,7 +39,7 @@ Window = tuple[int, int]  # the first rank and the width
 @lru_cache(maxsize=64)
 def refuting_window(supply: Supply) -> Window | None:
     """A window of ranks proving that no arrangement places every card of `supply` (every
-    card mandatory: its hand cards are counted as table cards, as `arrange._going_out`
+    card mandatory: its hand cards are counted as table cards, as `going_out.going_out`
     asks), or None, which says nothing (see the module doc)."""
     if supply.cap is not None or any(supply.hand_real) or supply.jokers_hand:
         return None  # asked only of the going-out question, free jokers all freed
