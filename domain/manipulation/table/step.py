@@ -1,8 +1,9 @@
-"""One step of the program over every plain state (`advance`: state -> best points, with
-back pointers), the close of a rank (`close_rank`: its group slots form groups, with the
-free jokers the normal form gives them, `NEED`), and the checks both make (`entered`,
-`closed`, `Limits`); `Highs` numbers the aces set aside for the high end, for the smaller
-forms of `table.forms`.
+"""One step of the program: the states one state leads to (`successors`, the one step
+loop every form and the walk share; `entered` is its check in plain code, and
+tests/unit/test_table_step.py holds the two equal), the step over every plain state
+(`advance`: state -> best points, with back pointers), and the close of a rank
+(`close_rank`: its group slots form groups, with the free jokers the normal form gives
+them, `NEED`); `Highs` numbers the aces set aside for the high end, for `table.forms`.
 """
 
 from __future__ import annotations
@@ -34,15 +35,9 @@ def _jokers_needed(total: int, largest: int) -> int:
 
 
 NEVER = 8  # more free jokers than a supply holds
-
-
 # jokers a rank's groups take at its close: the normal form (NEED), else none (FIT_ONLY)
 NEED = tuple(tuple(_jokers_needed(t, m) for m in range(8)) for t in range(32))
-
-
 FIT_ONLY = tuple(tuple(0 if FITS[t][m] else NEVER for m in range(8)) for t in range(32))
-
-
 Needs = tuple[tuple[int, ...], ...]
 
 
