@@ -49,7 +49,7 @@ def test_walk_agrees_with_the_program_on_going_out_m2_m5(batch: int) -> None:
             continue
         melds = lay_jokers(build_fit(fit).melds, supply.jokers - fit.used)
         if melds is None:
-            continue  # no room to lay them back: `table.arrange` asks the full program
+            continue  # no room to lay them back: `table.best_above` asks the full program
         assert all(is_group(meld) or is_sequence(meld) for meld in melds)
         assert Counter(tc.card for meld in melds for tc in meld) == Counter(cards)
 
@@ -125,7 +125,7 @@ def test_the_mirrored_walk_answers_as_the_walk_up_the_ranks_m2_4(batch: int) -> 
         assert all(normalise_meld(meld) == meld for meld in built)  # in display order
         melds = lay_jokers(built, supply.jokers - down.used)
         if melds is None:
-            continue  # no room to lay them back: `table.arrange` asks the full program
+            continue  # no room to lay them back: `table.best_above` asks the full program
         assert all(is_group(meld) or is_sequence(meld) for meld in melds)
         assert Counter(tc.card for meld in melds for tc in meld) == Counter(cards)
 

@@ -27,7 +27,7 @@ def choices(cell: Cell, suit_code: int, left: int) -> list[tuple[int, Choice]]:
     rank take free jokers only when the rank closes, as few as make its group slots into
     groups (`NEED`; a joker in a group of 4 comes off). Every arrangement becomes one in
     the normal form by moving or taking off such jokers (never using more, never moving a
-    real card), and `table.arrange` lays the taken-off ones back on melds with room."""
+    real card), and `table.best_above` lays the taken-off ones back on melds with room."""
     seen: dict[tuple[int, int, int, int], tuple[int, Choice]] = {}
     for n in range(cell.mandatory, min(cell.limit, cell.mandatory + cell.hand + left) + 1):
         for hand in range(max(cell.hand_min, n - cell.mandatory - left), cell.hand + 1):

@@ -6,7 +6,7 @@ Its one limit is a count of states (`Budget`, carried by `Supply.budget`; None: 
 when a question's count runs out the search raises `BudgetSpent` and answers nothing, never
 a worse arrangement (`solver.BUDGET` is the count `best_move` gives a question).
 With `normal=True` free jokers go only where no other place, and no taking them off, serves
-as well (see `choices`); `table.arrange` lays the taken-off jokers back on, or runs the
+as well (see `choices`); `table.best_above` lays the taken-off jokers back on, or runs the
 full program when there is no room, so the answer is exact either way.
 
 The cards are counted per *identity* i = suit * 13 + rank - 1 (the card a slot counts as).
