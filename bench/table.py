@@ -41,8 +41,10 @@ from arena import harness as arena
 from domain import bots
 from domain.cards import JOKER, Card, TableCard
 from domain.events import SYSTEM
+from domain.manipulation.melds import best_move
+from domain.manipulation.table.arrange import can_arrange
 from domain.manipulation.table.rules import validate_meld_move
-from domain.manipulation.table.solver import BUDGET, best_move, can_arrange
+from domain.manipulation.table.solver import BUDGET
 from domain.variants import get_variant
 
 Meld = tuple[TableCard, ...]

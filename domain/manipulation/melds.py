@@ -1,7 +1,10 @@
 """The engine's thin adapter to the table maths (table/rules.py, table/solver.py).
 
 `check_meld` is `validate_meld_move` with the engine's knowledge passed in (has this player
-opened this round, one pack or two). `meld_candidates` lists a representative set of legal
+opened this round, one pack or two); `best_move` is the solver's, falling back on this
+listing when its work budget runs out before it finds a move (the solver imports nothing
+from here: the new melds from the hand and the cards that extend a meld, which both use,
+are `table/local_melds.py`). `meld_candidates` lists a representative set of legal
 meld moves for `legal_moves`, from cheap rules only (no search, so a view costs little): every
 new meld from the hand alone, every one-card extension of a table meld, and every joker swap
 (a real card from the hand takes a table joker's place, M5.2, and the freed joker joins
@@ -16,23 +19,55 @@ not exhaustive: any table passing I1-I6 is, and the solver's best move
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from functools import lru_cache, reduce
+from functools import lru_cache
 from itertools import chain, combinations, compress, repeat
-from operator import and_, attrgetter, or_
+from operator import and_
+from typing import cast
 
 from domain.cards import FULL_DECK, JOKER, JOKER_INDEX, Card, TableCard
 from domain.errors import IllegalMove
 from domain.manipulation.options import ManipOptions
-from domain.manipulation.table.rules import (
-    TableRules,
-    meld_kind,
-    normalise_meld,
-    validate_meld_move,
+from domain.manipulation.table import solver
+from domain.manipulation.table.local_melds import (
+    RANK_PART,
+    growth,
+    hand_mask,
+    hand_melds,
+    mask_melds,
+    part,
+    part_keys,
+    plain_meld,
+    run_fillers,
+    with_joker,
 )
+from domain.manipulation.table.meld import meld_kind, normalise_meld
+from domain.manipulation.table.rules import TableRules, validate_meld_move
+from domain.manipulation.table.solver import BUDGET, BestMove
 from domain.memo import by_identity
 
 Meld = tuple[TableCard, ...]
 Table = tuple[Meld, ...]
+
+
+def best_move(
+    table: Table,
+    hand: Sequence[Card],
+    options: object = None,
+    *,
+    has_opened: bool = False,
+    decks: int = 2,
+    budget: int | None = BUDGET,
+) -> BestMove | None:
+    """M6: the meld move that sheds the most points (`table.solver.best_move`), with the
+    meld moves this module lists (`meld_candidates`) to fall back on when the solver's work
+    budget runs out before it finds any (not proven best)."""
+
+    def listed(before: Table, cards: tuple[Card, ...]) -> tuple[Table, ...]:
+        return meld_candidates(before, cards, cast(ManipOptions, options), has_opened, decks)
+
+    return solver.best_move(
+        table, hand, options, has_opened=has_opened, decks=decks, budget=budget, fallback=listed
+    )
 
 
 def check_meld(
@@ -99,7 +134,7 @@ def _meld_candidates(
     first = opening and not table and not copies
     seen: set[_Change] = set()
     out: list[Table] = []
-    mask = reduce(or_, map(_INDEX_BIT, map(_INDEX, hand)), 0)
+    mask = hand_mask(hand)
     index = _table_index(table) if table else None
     if trusted or first:
         _local_listing(table, index, mask, least if first else 0, seen, out)
@@ -198,7 +233,7 @@ def _fits(meld: Meld) -> frozenset[Card]:
 def _new_meld(added: Meld) -> tuple[Meld, _Change, int] | None:
     """A new meld from the hand: its normal form, its change to the table and its points
     (None when it is no meld). Remembered by identity: the hand's melds are the same objects
-    while the hand is (`_hand_melds`)."""
+    while the hand is (`mask_melds`)."""
     grown = _normal(added)
     if grown is None:
         return None
@@ -358,8 +393,8 @@ def _normal(meld: Meld) -> Meld | None:
 def _local_candidates(table: Table, hand: tuple[Card, ...]) -> Iterator[tuple[int | None, Meld]]:
     """(None, a new meld from the hand) and (i, table meld i with one more hand card), in the
     order of `_local_listing`."""
-    mask = reduce(or_, map(_INDEX_BIT, map(_INDEX, hand)), 0)
-    for meld in _hand_melds(mask):
+    mask = hand_mask(hand)
+    for meld in mask_melds(mask):
         yield None, meld
     joker = mask >> JOKER_INDEX & 1
     for i, meld, plain, declared, _ in _table_index(table)[1]:
@@ -444,106 +479,12 @@ def _seat_freed(table: Table, hand: Sequence[Card]) -> Iterator[Table]:
             yield (*table, meld)
 
 
-def hand_melds(hand: Sequence[Card]) -> Iterator[Meld]:
-    """New melds from the hand alone: groups of 3 and 4, sequences of 3 or more, and the
-    same completed by one joker from the hand (declared as the missing card)."""
-    return iter(_hand_melds(reduce(or_, map(_INDEX_BIT, map(_INDEX, hand)), 0)))
-
-
-_INDEX = attrgetter("index")
-_INDEX_BIT = [1 << i for i in range(JOKER_INDEX + 1)].__getitem__
-"""A card's bit in a hand mask, by its index (the joker's is bit 52): two copies are one bit."""
-
-
-@lru_cache(maxsize=4096)
-def _hand_melds(mask: int) -> tuple[Meld, ...]:
-    """`hand_melds` of the hand's distinct cards as a mask (bit `index`), memoised (the same
-    hands, less one card, come back swap after swap)."""
-    return tuple(chain.from_iterable(map(_part, _part_keys(mask))))
-
-
 def _hand_listing(mask: int) -> tuple[_NewMeld, ...]:
-    """`_new_meld` of each of `_hand_melds(mask)` that is a meld, in the same order: what
+    """`_new_meld` of each of `mask_melds(mask)` that is a meld, in the same order: what
     `legal_moves` lists of the hand's own melds, from parts remembered per rank and suit
     (a whole hand rarely comes back: each view is of a new hand, and a repeated view finds
     its listing in `_LISTED`)."""
-    return tuple(chain.from_iterable(map(_listing_part, _part_keys(mask))))
-
-
-def _has_run(ranks: int) -> bool:
-    """Three consecutive ranks among these ranks of one suit (bit r-1 for rank r; ace low,
-    or high after a king): without a joker, a suit with none makes no meld (`_RUNS` holds
-    the answer for every suit's ranks)."""
-    ranks |= (ranks & 1) << 13
-    return bool(ranks & (ranks >> 1) & (ranks >> 2))
-
-
-def _part_keys(mask: int) -> list[int]:
-    """The hand's melds in parts, each named by one int (`_part`): rank by rank (in order of
-    each rank's first card: by suit, then rank), then suit by suit.
-
-    A rank makes a group with 3 cards, or 2 and the joker; a suit makes a sequence only with
-    three ranks in a row (M2.4: ace low, or high after a king, no wrap), or two and the joker:
-    the rank and suit fields of the mask tell both without a loop over the cards."""
-    a, b, c, d = mask & 8191, mask >> 13 & 8191, mask >> 26 & 8191, mask >> 39 & 8191
-    keys: list[int] = []
-    if mask >> JOKER_INDEX & 1:
-        grouped = (a & (b | c | d)) | (b & (c | d)) | (c & d)  # two suits or more
-        if grouped:
-            _group_keys(keys, grouped, a, b, c, d, 1)
-        if a & (a - 1):  # two cards or more
-            keys.append(a | _JOKER_PART)
-        if b & (b - 1):
-            keys.append(b | 1 << 13 | _JOKER_PART)
-        if c & (c - 1):
-            keys.append(c | 2 << 13 | _JOKER_PART)
-        if d & (d - 1):
-            keys.append(d | 3 << 13 | _JOKER_PART)
-        return keys
-    grouped = (a & b & (c | d)) | (c & d & (a | b))  # three suits or more
-    if grouped:
-        _group_keys(keys, grouped, a, b, c, d, 0)
-    runs = _RUNS
-    if runs[a]:
-        keys.append(a)
-    if runs[b]:
-        keys.append(b | 1 << 13)
-    if runs[c]:
-        keys.append(c | 2 << 13)
-    if runs[d]:
-        keys.append(d | 3 << 13)
-    return keys
-
-
-def _group_keys(keys: list[int], grouped: int, a: int, b: int, c: int, d: int, joker: int) -> None:
-    """The rank parts of `_part_keys`: each grouped rank in the order of its first card."""
-    left = grouped
-    for suit in (a, b, c, d):
-        first, left = suit & left, left & ~suit
-        while first:
-            low = first & -first
-            first ^= low
-            rank = low.bit_length() - 1
-            held = (a >> rank & 1) | (b >> rank & 1) << 1 | (c >> rank & 1) << 2
-            keys.append(_RANK_PART | rank | (held | (d >> rank & 1) << 3) << 4 | joker << 8)
-
-
-_JOKER_PART = 1 << 15
-_RUNS = bytes(_has_run(ranks) for ranks in range(8192))
-"""Whether a suit's ranks (bits 0-12) hold three in a row (M2.4, ace low or high)."""
-_RANK_PART = 1 << 16
-
-
-@lru_cache(maxsize=8192)
-def _part(key: int) -> tuple[Meld, ...]:
-    """With bit 16 set, `_rank_melds` of rank `key & 15` (0 for an ace) held in the suits of
-    bits 4-7, with the joker when bit 8 is set; otherwise `_suit_melds` of suit
-    `key >> 13 & 3` holding the ranks of bits 0-12, with the joker when bit 15 is set."""
-    if key & _RANK_PART:
-        rank, joker = key & 15, bool(key >> 8 & 1)
-        return _rank_melds(tuple(13 * s + rank for s in range(4) if key >> 4 + s & 1), joker)
-    suit, joker = key >> 13 & 3, bool(key >> 15 & 1)
-    return _suit_melds(tuple(13 * suit + r for r in range(13) if key >> r & 1), joker)
+    return tuple(chain.from_iterable(map(_listing_part, part_keys(mask))))
 
 
 _NewMeld = tuple[Meld, _Change, int]
@@ -551,15 +492,15 @@ _NewMeld = tuple[Meld, _Change, int]
 
 @lru_cache(maxsize=8192)
 def _listing_part(key: int) -> tuple[_NewMeld, ...]:
-    """`_new_meld` of the melds of `_part(key)` that are melds. A suit's are made from
+    """`_new_meld` of the melds of `part(key)` that are melds. A suit's are made from
     entries remembered per sequence and per pair with the joker (`_suit_entry`), so a suit
     part not seen before costs a walk of its ranks, not a normalisation per meld."""
-    if key & _RANK_PART:
-        return tuple(found for found in map(_new_meld, _part(key)) if found is not None)
+    if key & RANK_PART:
+        return tuple(found for found in map(_new_meld, part(key)) if found is not None)
     suit, joker = key >> 13 & 3, key >> 15 & 1
     ranks = [r + 1 for r in range(13) if key >> r & 1]
     out: list[_NewMeld | None] = []
-    if len(ranks) >= 3:  # as `_runs`: by start, then length
+    if len(ranks) >= 3:  # as `runs`: by start, then length
         held = set(ranks)
         if 1 in held:
             held.add(14)
@@ -569,9 +510,9 @@ def _listing_part(key: int) -> tuple[_NewMeld, ...]:
                 while end in held:
                     out.append(_suit_entry(suit, start, end, 0))
                     end += 1
-    if joker:  # as `_suit_melds`: each pair, with each card the joker may stand for
+    if joker:  # as `suit_melds`: each pair, with each card the joker may stand for
         for a, b in combinations(ranks, 2):
-            for card in _run_fillers(FULL_DECK[13 * suit + a - 1], FULL_DECK[13 * suit + b - 1]):
+            for card in run_fillers(FULL_DECK[13 * suit + a - 1], FULL_DECK[13 * suit + b - 1]):
                 out.append(_suit_entry(suit, a, b, card.rank))
     return tuple(found for found in out if found is not None)
 
@@ -582,89 +523,9 @@ def _suit_entry(suit: int, low: int, high: int, declared: int) -> _NewMeld | Non
     `declared`, of the cards of ranks low and high with the joker declared as that rank."""
     if not declared:
         cards = tuple(FULL_DECK[13 * suit + (r - 1) % 13] for r in range(low, high + 1))
-        return _new_meld(_plain_meld(cards))
+        return _new_meld(plain_meld(cards))
     pair = (FULL_DECK[13 * suit + low - 1], FULL_DECK[13 * suit + high - 1])
-    return _new_meld(_with_joker(pair, FULL_DECK[13 * suit + declared - 1]))
-
-
-@lru_cache(maxsize=4096)
-def _rank_melds(indices: tuple[int, ...], has_joker: bool) -> tuple[Meld, ...]:
-    """The hand's melds of one rank (its cards' indices, ascending): remembered per rank,
-    since a draw changes one rank of the hand and leaves the others as they were."""
-    cards = tuple(FULL_DECK[i] for i in indices)
-    out: list[Meld] = []
-    if len(cards) >= 3:
-        for size in (3, 4):
-            out.extend(_plain_meld(combo) for combo in combinations(cards, size))
-    if has_joker and len(cards) in (2, 3):
-        out.extend(_with_joker(combo, _missing_suit(combo)) for combo in combinations(cards, 2))
-    return tuple(out)
-
-
-@lru_cache(maxsize=4096)
-def _suit_melds(indices: tuple[int, ...], has_joker: bool) -> tuple[Meld, ...]:
-    """The hand's melds of one suit (its cards' indices, ascending), remembered per suit."""
-    cards = tuple(FULL_DECK[i] for i in indices)
-    out: list[Meld] = []
-    if len(cards) >= 3:
-        out.extend(_plain_meld(run) for run in _runs(cards))
-    if has_joker:
-        for a, b in combinations(cards, 2):
-            out.extend(_with_joker((a, b), d) for d in _run_fillers(a, b))
-    return tuple(out)
-
-
-@lru_cache(maxsize=8192)
-def _plain_meld(cards: tuple[Card, ...]) -> Meld:
-    """The meld of these plain cards (one object per content, so the memos downstream
-    answer by identity from hand to hand)."""
-    return tuple(TableCard(c) for c in cards)
-
-
-@lru_cache(maxsize=8192)
-def _with_joker(cards: tuple[Card, ...], declared: Card | None) -> Meld:
-    if declared is None:
-        return tuple(TableCard(c) for c in cards)
-    return (*(TableCard(c) for c in cards), TableCard(JOKER, declared))
-
-
-def _missing_suit(cards: Sequence[Card]) -> Card | None:
-    suits = {c.suit for c in cards}
-    for suit in range(4):
-        if suit not in suits:
-            return Card.of(cards[0].rank, suit)
-    return None
-
-
-def _run_fillers(a: Card, b: Card) -> list[Card]:
-    """The cards a joker may stand for to make a 3-card sequence with a and b."""
-    low, high = sorted((a.rank, b.rank))
-    if high - low == 2:
-        return [Card.of(low + 1, a.suit)]
-    if high - low == 1:
-        out = [Card.of(r, a.suit) for r in (low - 1, high + 1) if 1 <= r <= 13]
-        if high == 13:
-            out.append(Card.of(1, a.suit))
-        return out
-    if (low, high) == (1, 12):
-        return [Card.of(13, a.suit)]
-    return []
-
-
-def _runs(cards: Sequence[Card]) -> Iterator[tuple[Card, ...]]:
-    """Every sequence of 3+ consecutive cards of one suit (ace low, or high after a king)."""
-    ranks = {c.rank: c for c in cards}
-    if 1 in ranks:
-        ranks[14] = ranks[1]
-    for start in range(1, 13):
-        if start + 2 not in ranks or start + 1 not in ranks or start not in ranks:
-            continue  # no sequence of 3 starts here (most starts of a short suit)
-        run = [ranks[start], ranks[start + 1]]
-        for rank in range(start + 2, 15):
-            if rank not in ranks:
-                break
-            run.append(ranks[rank])
-            yield tuple(run)
+    return _new_meld(with_joker(pair, FULL_DECK[13 * suit + declared - 1]))
 
 
 def extensions(meld: Meld, hand: Sequence[Card]) -> Iterator[Meld]:
@@ -682,69 +543,3 @@ def _extensions(meld: Meld, hand: frozenset[Card], has_joker: bool) -> Iterator[
     if joker_fits and has_joker:
         for declared in joker_fits:
             yield (*meld, TableCard(JOKER, declared))
-
-
-@by_identity(4096)
-@lru_cache(maxsize=4096)
-def growth(meld: Meld) -> tuple[frozenset[Card], tuple[Card, ...]]:
-    """The plain cards that keep `meld` valid when added, and the cards a joker added to it
-    may be declared as (memoised: table melds repeat from view to view)."""
-    kind = meld_kind(meld)
-    acting = [tc.acts_as for tc in meld]
-    if kind == "group":
-        missing = [
-            Card.of(acting[0].rank, s) for s in range(4) if s not in {c.suit for c in acting}
-        ]
-        return frozenset(missing), tuple(missing[:1])
-    if kind == "sequence":
-        return _run_growth(acting)
-    near = _near(meld)
-    plain = frozenset(card for card in near if meld_kind((*meld, TableCard(card))) is not None)
-    jokers = tuple(
-        declared
-        for declared in _fitting(meld)
-        if declared in near and meld_kind((*meld, TableCard(JOKER, declared))) is not None
-    )
-    return plain, jokers
-
-
-def _run_growth(acting: list[Card]) -> tuple[frozenset[Card], tuple[Card, ...]]:
-    """`growth` of a valid sequence (M2.3, M2.4): a card just below or above its ends, the
-    ace low below a 2 or high above a king, never past 13 cards."""
-    if len(acting) >= 13:
-        return frozenset(), ()
-    suit = acting[0].suit
-    ranks = sorted(c.rank for c in acting)
-    if ranks[0] == 1 and 2 not in ranks:
-        ranks = [*ranks[1:], 14]  # the ace is high
-    ends = [r for r in (ranks[0] - 1, ranks[-1] + 1) if 1 <= r <= 14]
-    if 1 in ranks:
-        ends = [r for r in ends if r != 14]
-    if 14 in ranks:
-        ends = [r for r in ends if r != 1]
-    cards = sorted({Card.of((r - 1) % 13 + 1, suit) for r in ends}, key=lambda c: c.rank)
-    return frozenset(cards), tuple(cards)
-
-
-def _near(meld: Meld) -> frozenset[Card]:
-    """The only cards that could extend `meld` (M2.2-M2.4): its rank's cards, and its
-    suit's cards one rank below or above its lowest and highest ranks (the ace both ends)."""
-    acting = [tc.acts_as for tc in meld if tc.declared is not None or not tc.card.is_joker]
-    out: set[Card] = set()
-    for card in acting:
-        out.update(Card.of(card.rank, suit) for suit in range(4))
-        for rank in (card.rank - 1, card.rank + 1):
-            out.add(Card.of((rank - 1) % 13 + 1, card.suit))
-    return frozenset(out)
-
-
-def _fitting(meld: Meld) -> list[Card]:
-    acting = [tc.acts_as for tc in meld]
-    kind = meld_kind(meld)
-    if kind == "group":
-        suits = {c.suit for c in acting}
-        return [Card.of(acting[0].rank, s) for s in range(4) if s not in suits][:1]
-    if kind == "sequence":
-        suit = acting[0].suit
-        return [Card.of(r, suit) for r in range(1, 14)]
-    return []

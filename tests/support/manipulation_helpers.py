@@ -16,7 +16,7 @@ from domain import manipulation as m
 from domain.cards import Card, TableCard
 from domain.events import SYSTEM, Event
 from domain.manipulation.state import State, pack, table_cards
-from domain.manipulation.table.rules import parse_table_text
+from domain.manipulation.table.meld import parse_table_text
 
 Move = dict[str, Any]
 
@@ -107,7 +107,7 @@ def conserved(state: State) -> bool:
 
 
 def table_is_valid(state: State) -> bool:
-    from domain.manipulation.table.rules import meld_kind
+    from domain.manipulation.table.meld import meld_kind
 
     return all(meld_kind(meld) is not None for meld in state.table)
 

@@ -1,6 +1,6 @@
 """An independent brute-force arranger for small multisets (test support, pure).
 
-It shares nothing with `table.dp`: the lowest real card left must sit in some meld,
+It shares nothing with `table.state`: the lowest real card left must sit in some meld,
 so it tries every meld through that card (every group of its rank, every sequence window of
 its suit, the ace low or high, each slot filled by a real card when one is left or by a
 joker), and recurses on what is left, memoised on the counts. Jokers left over with no real

@@ -466,7 +466,7 @@ def test_manipulation_hold_back_survives_the_solver_budget_running_out(monkeypat
     from functools import partial
 
     from domain.bots.manipulation import eval as manip_eval
-    from domain.manipulation.table.solver import best_move
+    from domain.manipulation.melds import best_move
 
     monkeypatch.setattr(manip_eval, "best_move", partial(best_move, budget=1))
     view = manip_view("2H KC KD KS QD", ["3H 4H 5H"], [5, 7], [], phase="meld_or_draw")

@@ -778,7 +778,7 @@ def test_legal_meld_moves_are_cheap_rules_and_the_best_move_is_the_solvers_m6() 
     """legal_moves lists each new meld from hand and each one-card extension (no search);
     the solver's best move (31 points here, two cards at once) need not be listed, and
     `decide` accepts it all the same (any table passing I1-I6 is legal)."""
-    from domain.manipulation.table.solver import best_move
+    from domain.manipulation.melds import best_move
 
     state = with_table(three("4C 9C 9H 9S KD", stock="QH 4D 4S"), "AC 2C 3C | 7D 8D 9D")
     state, _ = step(state, 0, {"type": "draw"})

@@ -106,14 +106,14 @@ def test_views_share_read_only_parts_equal_to_a_plain_render_m6() -> None:
 def test_a_suit_without_three_ranks_in_a_row_makes_no_sequence_m2_4() -> None:
     """The hand-meld listing skips a suit with no three consecutive ranks (ace low, or high
     after a king, no wrap) when the hand has no joker: for every set of ranks of one suit,
-    that test agrees with the sequences `_runs` finds."""
-    from domain.manipulation import melds
+    that test agrees with the sequences `runs` finds."""
+    from domain.manipulation.table import local_melds as melds
 
     for suit in range(4):
         for ranks in range(1 << 13):
             indices = [suit * 13 + r for r in range(13) if ranks >> r & 1]
             cards = [FULL_DECK[i] for i in indices]
-            assert melds._has_run(ranks) == any(melds._runs(cards)), (suit, bin(ranks))
+            assert melds.has_run(ranks) == any(melds.runs(cards)), (suit, bin(ranks))
 
 
 def _hand_melds_by_lists(hand: list[Card]) -> list[tuple[object, ...]]:
@@ -121,7 +121,7 @@ def _hand_melds_by_lists(hand: list[Card]) -> list[tuple[object, ...]]:
     (ranks in order of their first card) and by suit, each group with enough cards (3, or 2
     with the joker) asked for its melds; a suit without a joker only with three ranks in a
     row (M2.4)."""
-    from domain.manipulation import melds
+    from domain.manipulation.table import local_melds as melds
 
     indices = sorted({c.index for c in hand})
     has_joker = bool(indices) and indices[-1] == JOKER.index
@@ -134,11 +134,11 @@ def _hand_melds_by_lists(hand: list[Card]) -> list[tuple[object, ...]]:
     out: list[tuple[object, ...]] = []
     for group in by_rank.values():
         if len(group) >= least:
-            out.extend(melds._rank_melds(tuple(group), has_joker))
+            out.extend(melds.rank_melds(tuple(group), has_joker))
     for group in by_suit.values():
         cards = [FULL_DECK[i] for i in group]
-        if len(group) >= least and (has_joker or any(melds._runs(cards))):
-            out.extend(melds._suit_melds(tuple(group), has_joker))
+        if len(group) >= least and (has_joker or any(melds.runs(cards))):
+            out.extend(melds.suit_melds(tuple(group), has_joker))
     return out
 
 
@@ -146,7 +146,7 @@ def test_hand_melds_from_the_hand_mask_are_those_found_card_by_card_m2() -> None
     """`hand_melds` reads ranks and suits off the hand's bit mask; on random hands of one and
     two packs, with and without the joker, it lists the same melds in the same order as the
     card-by-card grouping."""
-    from domain.manipulation import melds
+    from domain.manipulation.table import local_melds as melds
 
     rng = random.Random(13)
     pack = [*FULL_DECK, JOKER] * 2
@@ -160,12 +160,13 @@ def test_a_suit_parts_listing_is_its_melds_normalised_m2() -> None:
     and per pair with the joker) are the suit's hand melds, normalised, in the same order,
     for every set of ranks of two suits, with and without the joker."""
     from domain.manipulation import melds
+    from domain.manipulation.table.local_melds import part
 
     for suit in (0, 3):
         for ranks in range(1, 1 << 13):
             for joker in (0, 1):
                 key = ranks | suit << 13 | joker << 15
                 expected = tuple(
-                    found for found in map(melds._new_meld, melds._part(key)) if found is not None
+                    found for found in map(melds._new_meld, part(key)) if found is not None
                 )
                 assert melds._listing_part(key) == expected, (suit, bin(ranks), joker)

@@ -22,7 +22,8 @@ from domain.manipulation.melds import (
 )
 from domain.manipulation.moves import decks
 from domain.manipulation.state import State
-from domain.manipulation.table.rules import meld_kind, validate_meld_move
+from domain.manipulation.table.meld import meld_kind
+from domain.manipulation.table.rules import validate_meld_move
 from tests.support.manipulation_helpers import random_match
 
 Meld = tuple[TableCard, ...]

@@ -23,7 +23,8 @@ from domain.manipulation.melds import meld_candidates
 from domain.manipulation.moves import decks, may_knock
 from domain.manipulation.options import DEFAULTS, options_of
 from domain.manipulation.state import State, table_codes
-from domain.manipulation.table.rules import meld_kind, normalise_meld, validate_meld_move
+from domain.manipulation.table.meld import meld_kind, normalise_meld
+from domain.manipulation.table.rules import validate_meld_move
 from tests.support.manipulation_helpers import random_match
 
 Meld = tuple[TableCard, ...]

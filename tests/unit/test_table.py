@@ -6,16 +6,15 @@ import pytest
 
 from domain.cards import JOKER, Card, TableCard, parse_cards
 from domain.errors import IllegalMove, InvalidCard
-from domain.manipulation.table.rules import (
-    MeldOutcome,
+from domain.manipulation.table.meld import (
     is_group,
     is_sequence,
     meld_kind,
     normalise_meld,
     parse_meld,
     parse_table_text,
-    validate_meld_move,
 )
+from domain.manipulation.table.rules import MeldOutcome, validate_meld_move
 
 
 def hand(text: str) -> tuple[Card, ...]:

@@ -1,4 +1,4 @@
-"""The depth-first walk (`table.depth`) against the breadth-first program (`table.program`), M2
+"""The depth-first walk (`table.depth`) against the breadth-first program (`table.breadth`), M2
 and M5: on going-out questions of full-size positions (every table and hand card
 mandatory, the free jokers to place) both say whether an arrangement exists, and every
 arrangement the walk finds is valid melds of exactly those cards. (Small multisets are
@@ -13,11 +13,12 @@ from collections import Counter
 import pytest
 
 from domain.cards import JOKER, Card, parse_cards
+from domain.manipulation.table.breadth import search
 from domain.manipulation.table.build import build_fit, lay_jokers
-from domain.manipulation.table.depth import MIRROR, Fit, _rounds, first_fit, mirrored
-from domain.manipulation.table.dp import FITS, NEED, ZERO, Supply
-from domain.manipulation.table.program import search
-from domain.manipulation.table.rules import is_group, is_sequence, normalise_meld
+from domain.manipulation.table.depth import Fit, _rounds, first_fit, mirrored
+from domain.manipulation.table.meld import is_group, is_sequence, normalise_meld
+from domain.manipulation.table.state import MIRROR, ZERO, Supply
+from domain.manipulation.table.step import FITS, NEED
 from tests.unit.test_table_oracle import random_position
 
 BATCH = 10
@@ -48,7 +49,7 @@ def test_walk_agrees_with_the_program_on_going_out_m2_m5(batch: int) -> None:
             continue
         melds = lay_jokers(build_fit(fit).melds, supply.jokers - fit.used)
         if melds is None:
-            continue  # no room to lay them back: `table.arrange` asks the full program
+            continue  # no room to lay them back: `table.best_above` asks the full program
         assert all(is_group(meld) or is_sequence(meld) for meld in melds)
         assert Counter(tc.card for meld in melds for tc in meld) == Counter(cards)
 
@@ -67,7 +68,7 @@ def test_walk_needs_the_joker_between_two_aces_m2_4_m5() -> None:
 
 
 def test_group_jokers_at_a_rank_close_are_the_fewest_that_fit_m2_2_m5() -> None:
-    """`dp.NEED` (the normal form's group jokers, taken when a rank closes) is the fewest
+    """`step.NEED` (the normal form's group jokers, taken when a rank closes) is the fewest
     free jokers that make the group slots into groups of 3-4 distinct suits (each joker
     declared as a suit its group lacks, so the largest suit count stays as it is)."""
     for total in range(16):
@@ -124,7 +125,7 @@ def test_the_mirrored_walk_answers_as_the_walk_up_the_ranks_m2_4(batch: int) -> 
         assert all(normalise_meld(meld) == meld for meld in built)  # in display order
         melds = lay_jokers(built, supply.jokers - down.used)
         if melds is None:
-            continue  # no room to lay them back: `table.arrange` asks the full program
+            continue  # no room to lay them back: `table.best_above` asks the full program
         assert all(is_group(meld) or is_sequence(meld) for meld in melds)
         assert Counter(tc.card for meld in melds for tc in meld) == Counter(cards)
 

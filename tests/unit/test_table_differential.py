@@ -1,6 +1,6 @@
 """The table program against an independent brute force (M2, M5, I1-I6).
 
-`can_arrange` (domain.manipulation.table.dp and its normal form for free jokers) is compared with
+`can_arrange` (domain.manipulation.table.state and its normal form for free jokers) is compared with
 `table_brute.brute_can_arrange` on random small multisets: 1-4 suits, short rank windows
 with and without aces, 0-2 free jokers, one and two copies of each card. 5,000 cases in
 `make test`, 200,000 under `make soak` (DEADWOOD_SOAK=1); zero disagreements allowed. Every
@@ -18,8 +18,10 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from domain.cards import JOKER, Card, parse_cards
-from domain.manipulation.table.rules import is_group, is_sequence, validate_meld_move
-from domain.manipulation.table.solver import best_move, can_arrange
+from domain.manipulation.melds import best_move
+from domain.manipulation.table.arrange import can_arrange
+from domain.manipulation.table.meld import is_group, is_sequence
+from domain.manipulation.table.rules import validate_meld_move
 from tests.support.table_brute import brute_can_arrange
 from tests.unit.test_table_oracle import oracle_best_points, random_position
 

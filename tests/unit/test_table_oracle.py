@@ -15,7 +15,8 @@ from itertools import combinations
 
 from domain.cards import JOKER, Card, TableCard
 from domain.errors import IllegalMove
-from domain.manipulation.table.rules import is_group, is_sequence, validate_meld_move
+from domain.manipulation.table.meld import is_group, is_sequence
+from domain.manipulation.table.rules import validate_meld_move
 
 Meld = tuple[TableCard, ...]
 
@@ -211,7 +212,7 @@ def test_oracle_can_arrange_known_cases_m2() -> None:
 
 def test_oracle_best_points_known_case_m5_4() -> None:
     from domain.cards import parse_cards
-    from domain.manipulation.table.rules import parse_table_text
+    from domain.manipulation.table.meld import parse_table_text
 
     before = parse_table_text("7S JK=8S 9S | 4H 5H 6H")
     assert oracle_best_points(before, parse_cards(["8S", "KD", "KC", "2C"])) == 28

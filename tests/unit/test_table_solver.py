@@ -10,13 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.cards import JOKER, Card, TableCard, parse_cards
-from domain.manipulation.table.rules import (
-    is_group,
-    is_sequence,
-    parse_table_text,
-    validate_meld_move,
-)
-from domain.manipulation.table.solver import BestMove, best_move, can_arrange
+from domain.manipulation.melds import best_move
+from domain.manipulation.table.arrange import can_arrange
+from domain.manipulation.table.meld import is_group, is_sequence, parse_table_text
+from domain.manipulation.table.rules import validate_meld_move
+from domain.manipulation.table.solver import BestMove
 from tests.unit.test_table_oracle import (
     oracle_best_points,
     oracle_can_arrange,
@@ -358,18 +356,18 @@ def test_going_out_by_local_moves_is_the_proven_best_m8_3_i1_i2() -> None:
 
 def test_going_out_locally_gives_up_when_a_card_fits_nowhere_m8_3() -> None:
     """M8.3: a card no local move places leaves the question to the table program."""
-    from domain.manipulation.table.outright import going_out
+    from domain.manipulation.table.local_moves import going_out_by_local_moves
 
-    assert going_out(table("3H 4H 5H"), cards("9C"), None, True, 2) is None
-    assert going_out(table("3H 4H 5H"), cards("6H"), None, True, 2) is not None
+    assert going_out_by_local_moves(table("3H 4H 5H"), cards("9C"), None, True, 2) is None
+    assert going_out_by_local_moves(table("3H 4H 5H"), cards("6H"), None, True, 2) is not None
 
 
 def test_going_out_swaps_a_table_joker_for_its_card_m5_2_m5_4_m8_3() -> None:
     """M5.2, M5.4, M8.3: 6H from the hand takes the joker's place in 4H 5H JK=6H, and the
     freed joker joins the table again: the whole hand is played, a legal table."""
-    from domain.manipulation.table.outright import going_out
+    from domain.manipulation.table.local_moves import going_out_by_local_moves
 
     before = table("4H 5H JK=6H | 9C 9D 9S")
-    out = going_out(before, cards("6H"), None, True, 2)
+    out = going_out_by_local_moves(before, cards("6H"), None, True, 2)
     assert out is not None and out.played == (Card.parse("6H"),)
     assert out.freed == (Card.parse("6H"),)

@@ -11,19 +11,17 @@ from dataclasses import replace
 import pytest
 
 from domain.cards import JOKER, Card, parse_cards
-from domain.manipulation.table import cover, depth
-from domain.manipulation.table.arrange import _above, _least, solve
+from domain.manipulation.melds import best_move
+from domain.manipulation.table import depth, dominance
+from domain.manipulation.table.arrange import solve
+from domain.manipulation.table.best_above import best_above
+from domain.manipulation.table.breadth import best_final, search
 from domain.manipulation.table.build import Arrangement
-from domain.manipulation.table.cover import LIFTS, better
-from domain.manipulation.table.dp import WIDTH, ZERO, Budget, Supply, code
-from domain.manipulation.table.program import best_final, search
-from domain.manipulation.table.rules import (
-    is_group,
-    is_sequence,
-    parse_table_text,
-    validate_meld_move,
-)
-from domain.manipulation.table.solver import best_move
+from domain.manipulation.table.dominance import LIFTS, better
+from domain.manipulation.table.going_out import least_left
+from domain.manipulation.table.meld import is_group, is_sequence, parse_table_text
+from domain.manipulation.table.rules import validate_meld_move
+from domain.manipulation.table.state import WIDTH, ZERO, Budget, Supply, code
 from tests.unit.test_table_depth import going_out_supply
 
 # bench/table.py --solver --positions 150, 60 table cards: seed 8 position 10 (two table
@@ -35,7 +33,7 @@ from tests.unit.test_table_depth import going_out_supply
 # (one free joker, cannot go out, all but the AC goes out), seed 8 position 123 (one
 # free joker, all but the JH) and seed 20150 position 108 (two jokers, going out); and
 # three that spent the default budget before the program ran down the ranks
-# (`arrange._normal`): seed 9 positions 52 and 136 and seed 10 position 57 (two free
+# (`best_above.normal_best`): seed 9 positions 52 and 136 and seed 10 position 57 (two free
 # jokers, none goes out, nor all but one card of the least value, and no window refutes)
 TAIL = (
     (
@@ -44,7 +42,7 @@ TAIL = (
         "2C 2S 2H 2D | 7S 8S 9S TS JS | 6S 6C 6D 6H | 4D 4S 4C | 9H TH JH",
         "3C 5C 6C KC 3D 5D 5D 8D KD KD AH JH QH JS KS",
         96,
-        True,  # once over the default budget: the window J-Q-K refutes going out (`relax`)
+        True,  # once over the default budget: the window J-Q-K refutes going out (`window_proof`)
     ),
     (
         "9H 9C 9D 9S | TC TH TS | JH QH KH AH | 9H TH JH QH | 6C 7C 8C 9C TC | 5S 5C 5D 5H | "
@@ -149,7 +147,7 @@ def test_tail_positions_are_proven_best_m6(
 
 @pytest.mark.parametrize("batch", range(4))
 def test_a_fixed_joker_goes_out_only_if_a_free_one_does_m5_m8_3(batch: int) -> None:
-    """M5, M8.3 (`arrange._cannot_go_out`): whatever arranges with a table joker kept as
+    """M5, M8.3 (`going_out.cannot_go_out`): whatever arranges with a table joker kept as
     its card X (fixed) arranges with that joker free instead, so a supply that cannot go
     out with it free cannot with it fixed (every card mandatory, as when going out)."""
     rng = random.Random(4_001 * batch + 11)
@@ -165,7 +163,7 @@ def test_a_fixed_joker_goes_out_only_if_a_free_one_does_m5_m8_3(batch: int) -> N
         checked += 1
 
 
-# `cover.SUITS` as it was before a long sequence ending in a real card counted as at
+# `dominance.SUITS` as it was before a long sequence ending in a real card counted as at
 # least as good as one ending in a free joker
 _WITHOUT_THE_TAIL_RULE = tuple(
     (WIDTH * suit, tuple(LIFTS[suit][index & 511] for index in range(1024))) for suit in range(4)
@@ -173,7 +171,7 @@ _WITHOUT_THE_TAIL_RULE = tuple(
 
 
 def test_a_run_ending_in_a_real_card_covers_one_ending_in_a_joker_m2_m5() -> None:
-    """M2, M5 (`cover.better`): a state with a long sequence ending in a free joker (which
+    """M2, M5 (`dominance.better`): a state with a long sequence ending in a free joker (which
     must go on) is covered by the one with that sequence ending in a real card."""
     tail = code(0, 0, 1, 0, 1)  # one long run ending in a real card, one in a joker
     assert code(0, 0, 2, 0, 0) in better(tail)
@@ -212,7 +210,7 @@ def test_the_tail_rule_keeps_the_best_points_m2_m5_m6(
     batch: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """M2, M5, M6: the program's best points are the same with and without the tail rule
-    of `cover.better` (`cover.SUITS`, asked by the program and the walk), on small
+    of `dominance.better` (`dominance.SUITS`, asked by the program and the walk), on small
     windows of ranks and suits (table cards mandatory, hand cards optional, 0-2 hand and
     0-2 freed jokers)."""
     rng = random.Random(2_029 * batch + 5)
@@ -222,7 +220,7 @@ def test_the_tail_rule_keeps_the_best_points_m2_m5_m6(
         supply = Supply(table, ZERO, held, ZERO, None, *jokers)
         found = solve(replace(supply, budget=Budget(10**9)))
         with monkeypatch.context() as patch:
-            patch.setattr(cover, "SUITS", _WITHOUT_THE_TAIL_RULE)
+            patch.setattr(dominance, "SUITS", _WITHOUT_THE_TAIL_RULE)
             patch.setattr(depth, "SUITS", _WITHOUT_THE_TAIL_RULE)
             before = solve(replace(supply, budget=Budget(10**9)))
         assert (found is None) == (before is None)
@@ -232,10 +230,10 @@ def test_the_tail_rule_keeps_the_best_points_m2_m5_m6(
 
 @pytest.mark.parametrize("batch", range(4))
 def test_the_program_down_the_ranks_finds_the_same_best_points_m2_m6(batch: int) -> None:
-    """M2, M6 (`arrange._normal`): the full program run on the mirror (`depth.mirrored`,
+    """M2, M6 (`best_above.normal_best`): the full program run on the mirror (`depth.mirrored`,
     the ranks 2..K turned end to end, each hand card scoring as the card it mirrors) ends
     with the same best points as up the ranks, and so does the normal form run down the
-    ranks with the jokers it left out laid back on (`arrange._above`, as `solve` asks it),
+    ranks with the jokers it left out laid back on (`best_above.best_above`, as `solve` asks it),
     on windows of ranks (table cards mandatory, hand cards optional, 0-2 hand and 0-2
     freed jokers); and the mirror of the mirror is the supply."""
     rng = random.Random(6_007 * batch + 13)
@@ -248,7 +246,7 @@ def test_the_program_down_the_ranks_finds_the_same_best_points_m2_m6(batch: int)
         up = best_final(supply, search(supply))
         down = best_final(turned, search(turned))
         assert (up is None) == (down is None)
-        found = _above(supply, -1)
+        found = best_above(supply, -1)
         assert (found is None) == (up is None)
         if up is not None and down is not None and found is not None:
             assert up[1] == down[1] == found.points
@@ -277,12 +275,12 @@ def test_a_mirrored_hand_card_scores_as_the_card_it_mirrors_m1_4() -> None:
 
 
 def test_the_least_left_in_hand_counts_only_cards_it_need_not_play_m5_6_m6() -> None:
-    """M5.6, M6 (`arrange._least`): a hand card that must be played to free a joker
+    """M5.6, M6 (`going_out.least_left`): a hand card that must be played to free a joker
     (`hand_min`) cannot be the one left in the hand; a hand joker can (25 points)."""
     ace, three = Card.parse("AH").index, Card.parse("3C").index
     held = tuple(int(i in (ace, three)) for i in range(52))
     must = tuple(int(i == ace) for i in range(52))
-    assert _least(Supply(ZERO, ZERO, held, ZERO, None, 0, 1)) == 1
-    assert _least(Supply(ZERO, ZERO, held, must, None, 0, 1)) == 3
-    assert _least(Supply(ZERO, ZERO, held, held, None, 1, 0)) == 25
-    assert _least(Supply(ZERO, ZERO, held, held, None, 0, 2)) is None
+    assert least_left(Supply(ZERO, ZERO, held, ZERO, None, 0, 1)) == 1
+    assert least_left(Supply(ZERO, ZERO, held, must, None, 0, 1)) == 3
+    assert least_left(Supply(ZERO, ZERO, held, held, None, 1, 0)) == 25
+    assert least_left(Supply(ZERO, ZERO, held, held, None, 0, 2)) is None

@@ -14,10 +14,10 @@ from typing import Any
 
 from domain.cards import JOKER_CODE, Card, TableCard
 from domain.errors import RulesError
-from domain.manipulation.melds import extensions, hand_melds
+from domain.manipulation.melds import best_move, extensions
 from domain.manipulation.options import options_of
+from domain.manipulation.table.local_melds import hand_melds
 from domain.manipulation.table.rules import validate_meld_move
-from domain.manipulation.table.solver import best_move
 
 Move = dict[str, Any]
 

@@ -1,4 +1,4 @@
-"""Melds from a traced run of the table program (`table.dp`).
+"""Melds from a traced run of the table program (`table.state`).
 
 The program only counts sequences per suit and group slots per rank; this module replays
 its choices rank by rank with real cards: the slots of an identity are filled by its
@@ -16,11 +16,8 @@ from dataclasses import dataclass, field
 
 from domain.cards import JOKER, Card, TableCard
 from domain.manipulation.table.depth import Fit
-from domain.manipulation.table.dp import JOKER_POINTS, MIRROR, Choice, Supply
-from domain.manipulation.table.rules import normalise_meld
-
-Meld = tuple[TableCard, ...]
-MAX_SEQUENCE = 13
+from domain.manipulation.table.meld import MAX_SEQUENCE, Meld, normalise_meld
+from domain.manipulation.table.state import JOKER_POINTS, MIRROR, Choice, Supply
 
 
 @dataclass(frozen=True, slots=True)

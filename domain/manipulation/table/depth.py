@@ -2,7 +2,7 @@
 mandatory: `can_arrange`, and going out, M8.3), where the question is only whether
 everything fits and any one arrangement answers it.
 
-The breadth-first program (`table.program.search`) builds every state of every step before it
+The breadth-first program (`table.breadth.search`) builds every state of every step before it
 knows the answer; with free jokers that is up to a few hundred thousand states on a full
 table, though an arrangement usually exists and a walk that keeps to one path finds it
 after a few hundred. This walk runs the same steps (the same choices, the same checks)
@@ -16,7 +16,7 @@ the high aces costs no second walk through ranks 2..12.
 One state dominates another: a state left without completing, for some set-aside aces,
 is as dead with more free jokers used (whatever completes it completes the one with fewer,
 whose spare joker is laid on after), and, between ranks, as dead as any state at least as
-good as it by the wider rule of `cover.better` (asked only there: inside a rank it costs
+good as it by the wider rule of `dominance.better` (asked only there: inside a rank it costs
 the walk more time than it saves).
 """
 
@@ -26,27 +26,28 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from domain.manipulation.table.cover import SUITS, drop_covered, lift_index, points_left
-from domain.manipulation.table.dp import (
+from domain.manipulation.table.choices import Option, options
+from domain.manipulation.table.dominance import SUITS, drop_dominated, lift_index, points_left
+from domain.manipulation.table.state import (
     HIGH,
     MIRROR,
-    NEED,
     SUIT,
     USED,
     WIDTH,
-    Back,
     Cell,
     Choice,
-    Limits,
-    Option,
     Supply,
-    advance,
     cells,
+)
+from domain.manipulation.table.step import (
+    NEED,
+    Back,
+    Limits,
+    advance,
     close_rank,
     closed,
-    entered,
     group_room,
-    options,
+    successors,
 )
 
 _ONE = 1 << USED
@@ -61,7 +62,7 @@ class _TurnOver(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Fit:
-    """An arrangement found: the free jokers it uses and its 52 choices (see `program.trace`),
+    """An arrangement found: the free jokers it uses and its 52 choices (see `breadth.trace`),
     made for `supply`, which is the question's own or its mirror (`mirrored`)."""
 
     used: int
@@ -94,8 +95,8 @@ def mirrored(supply: Supply) -> Supply:
 
 def first_fit(supply: Supply) -> Fit | None:
     """One arrangement of every card of `supply` (nothing optional), or None when there
-    is none, in the normal form (`dp.choices`): an answer exactly when
-    `program.search(supply, normal=True)` has an end state.
+    is none, in the normal form (`choices.choices`): an answer exactly when
+    `breadth.search(supply, normal=True)` has an end state.
 
     Two walks take turns, a root's turn each (`_rounds`): one up the ranks of `supply`, one up
     those of its mirror (`mirrored`), that is down from the king, and the first to answer
@@ -160,10 +161,10 @@ def _rank_one(supply: Supply, steps: list[Cell]) -> tuple[dict[int, int], list[B
     for cell in steps[:4]:
         limits = Limits(-1, room[cell.suit], cell.suit == 3, supply.jokers, NEED)
         layer, back = advance(cell, layer, supply.jokers, limits)
-        drop_covered(layer, points_left)
+        drop_dominated(layer, points_left)
         history.append(back)
     layer, back = close_rank(layer, NEED)
-    drop_covered(layer, points_left)
+    drop_dominated(layer, points_left)
     history.append(back)
     if supply.budget is not None:
         supply.budget.spend(sum(len(back) for back in history))
@@ -172,7 +173,7 @@ def _rank_one(supply: Supply, steps: list[Cell]) -> tuple[dict[int, int], list[B
 
 def _trace_rank_one(history: list[Back], key: int) -> list[Choice]:
     before = history[4][key][0]
-    grouped = (key >> USED & 7) - (before >> USED & 7)  # as `program.trace`
+    grouped = (key >> USED & 7) - (before >> USED & 7)  # as `breadth.trace`
     key = before
     out: list[Choice] = []
     for back in reversed(history[:4]):
@@ -230,7 +231,7 @@ class _Walk:
         held = self.dead[k]
         for fewer in range(key >> USED & 7, -1, -1):
             wide &= ~held.get(key - fewer * _ONE, 0)
-        if not k & 3 and wide & need and held:  # between ranks: `cover.better`, inlined
+        if not k & 3 and wide & need and held:  # between ranks: `dominance.better`, inlined
             for shift, lifts in SUITS:
                 for delta in lifts[lift_index(key >> shift)]:
                     wide &= ~held.get(key + delta, 0)
@@ -283,11 +284,8 @@ class _Walk:
         found = menu.get(index)
         if found is None:
             found = menu[index] = _ordered(self.steps[k], code, index & 7)
-        for delta, group, _gain, choice in found:
-            new_key = entered(whole, delta, group, limits)
-            if new_key < 0:
-                continue
-            if last:  # the rank closes (`program.trace` keeps its group jokers so)
+        for new_key, _, choice in successors(whole, 0, found, limits):  # no floor here
+            if last:  # the rank closes (`breadth.trace` keeps its group jokers so)
                 grouped = closed(new_key, NEED)
                 extra = (grouped >> USED) - (new_key >> USED & 7)
                 if extra:
@@ -327,7 +325,7 @@ def _grouped(choice: Choice, jokers: int) -> Choice:
 
 @lru_cache(maxsize=1 << 16)
 def _ordered(cell: Cell, code: int, left: int) -> tuple[Option, ...]:
-    """`dp.options`, those using fewer free jokers first."""
+    """`choices.options`, those using fewer free jokers first."""
     return tuple(sorted(options(cell, code, left), key=_jokers))
 
 

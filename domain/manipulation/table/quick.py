@@ -17,7 +17,7 @@ Sequences are split with the ace low only: each card extends a run that ends jus
 (the shortest first: a run under 3 cards must go on), else starts one; a run left under 3
 cards fails the split (the greedy of "split a sorted multiset into runs of 3 or more").
 Groups of one rank are dealt as `build._groups` deals them. Free jokers are then laid on
-melds with room (`build.lay_jokers`), as `arrange._laid_on` does.
+melds with room (`build.lay_jokers`), as `arrange._laid_on` and `best_above` do.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from domain.cards import Card, TableCard
-from domain.manipulation.table.build import Meld, lay_jokers
-from domain.manipulation.table.rules import meld_kind
+from domain.manipulation.table.build import lay_jokers
+from domain.manipulation.table.meld import Meld, meld_kind
 
 Counts = list[int]  # 52 counts, identity suit * 13 + rank - 1
 Runs = list[tuple[int, int, int]]  # sequences: (suit, first rank, last rank)

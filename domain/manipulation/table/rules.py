@@ -1,9 +1,11 @@
-"""The Manipulation Rummy table: valid melds (M2) and the meld-move invariants I1-I6 (M6).
+"""The Manipulation Rummy meld move: the options that bear on it (`TableRules`) and the
+invariants I1-I6 (M6) a submitted table must meet (`validate_meld_move`).
 
 A table is a tuple of melds, each a tuple of `TableCard`s (a plain card, or a joker with the
-card it is declared as, M5.1). Cards inside a meld may be submitted in any order; the
-normalised table of `validate_meld_move` sorts each meld (groups by suit, sequences by rank,
-the ace last when it is high) and keeps the melds in the order submitted.
+card it is declared as, M5.1); what a valid meld is (M2) is `table.meld`, whose names are
+exported here too. Cards inside a meld may be submitted in any order; the normalised table
+of `validate_meld_move` sorts each meld (groups by suit, sequences by rank, the ace last
+when it is high) and keeps the melds in the order submitted.
 
 Identical cards of a two-deck game (M1.3) are a multiset of codes: a hand is a tuple of
 `Card`s with possible repeats, and every count below is a count of codes.
@@ -14,16 +16,24 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
 
 from domain.cards import JOKER, JOKER_INDEX, Card, TableCard
 from domain.errors import IllegalMove, InvalidCard
-
-Meld = tuple[TableCard, ...]
-Table = tuple[Meld, ...]
-MeldKind = Literal["group", "sequence"]
-
-MAX_SEQUENCE = 13  # M2.4: an ace at one end only, so at most A..K or 2..A
+from domain.manipulation.table.meld import (
+    Meld,
+    MeldKind,
+    Table,
+    card_points,
+    is_group,
+    is_sequence,
+    meld_kind,
+    meld_problem,
+    meld_text,
+    normalise_meld,
+    normalised,
+    parse_meld,
+    parse_table_text,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,124 +113,6 @@ class MeldOutcome:
     def points(self) -> int:
         """The points shed from the hand (M1.4)."""
         return card_points(self.played)
-
-
-def card_points(cards: Iterable[Card]) -> int:
-    """M1.4: joker 25, J Q K 10, pips their value, ace 1."""
-    return sum(card.value for card in cards)
-
-
-# --- melds (M2) -------------------------------------------------------------------------
-
-
-def _acting(cards: Sequence[Card | TableCard]) -> list[Card]:
-    return [c.acts_as if isinstance(c, TableCard) else c for c in cards]
-
-
-def is_group(cards: Sequence[Card | TableCard]) -> bool:
-    """M2.2, A-M3: 3 or 4 cards of one rank, all suits different (jokers as declared)."""
-    acting = _acting(cards)
-    if not 3 <= len(acting) <= 4 or any(c.is_joker for c in acting):
-        return False
-    rank = acting[0].rank
-    return all(c.rank == rank for c in acting) and len({c.suit for c in acting}) == len(acting)
-
-
-def is_sequence(cards: Sequence[Card | TableCard]) -> bool:
-    """M2.3, M2.4: 3..13 cards of one suit in consecutive ranks, ace low or high, no wrap."""
-    acting = _acting(cards)
-    if not 3 <= len(acting) <= MAX_SEQUENCE or any(c.is_joker for c in acting):
-        return False
-    suit = acting[0].suit
-    if any(c.suit != suit for c in acting):
-        return False
-    return _run_order(sorted(c.rank for c in acting)) is not None
-
-
-def _run_order(ranks: list[int]) -> list[int] | None:
-    """The ranks in sequence order (14 for a high ace), or None if they are not a run."""
-    n = len(ranks)
-    if len(set(ranks)) != n:
-        return None
-    if ranks[-1] - ranks[0] == n - 1:
-        return ranks
-    if ranks[0] == 1:
-        high = [*ranks[1:], 14]
-        if high[-1] - high[0] == n - 1:
-            return high
-    return None
-
-
-def meld_kind(meld: Sequence[TableCard]) -> MeldKind | None:
-    """ "group", "sequence" or None (not a valid meld); jokers count as declared (M2.5)."""
-    if any(tc.card.is_joker and tc.declared is None for tc in meld):
-        return None
-    if is_group(meld):
-        return "group"
-    if is_sequence(meld):
-        return "sequence"
-    return None
-
-
-def meld_problem(meld: Sequence[TableCard]) -> str | None:
-    """Why `meld` is not a valid meld, naming the rule; None when it is valid."""
-    for tc in meld:
-        if tc.card.is_joker and tc.declared is None:
-            return "a joker on the table must declare its card (I4, M5.1)"
-    if meld_kind(meld) is not None:
-        return None
-    acting = _acting(meld)
-    if len(acting) < 3:
-        return "a meld needs at least 3 cards (M2.1)"
-    ranks = [c.rank for c in acting]
-    suits = [c.suit for c in acting]
-    if len(set(ranks)) == 1:
-        if len(acting) > 4:
-            return "a group has at most 4 cards (M2.2)"
-        twice = _first_repeat(acting)
-        return f"a group may not hold two identical cards, {twice} appears twice (M2.2, A-M3)"
-    if len(set(suits)) == 1:
-        if len(set(ranks)) != len(ranks):
-            return f"a sequence may not repeat a rank, {_first_repeat(acting)} appears twice (M2.3)"
-        if len(acting) > MAX_SEQUENCE:
-            return "a sequence has at most 13 cards, an ace at one end only (M2.4)"
-        if 1 in ranks and 13 in ranks and 2 in ranks:
-            return "a sequence may not turn the corner: K-A-2 is not a sequence (M2.4)"
-        return "a sequence must be consecutive ranks (M2.3)"
-    if len(set(ranks)) == len(ranks):
-        return "a sequence must be one suit (M2.3)"
-    return "neither a group (one rank, M2.2) nor a sequence (one suit, M2.3)"
-
-
-def _first_repeat(cards: Sequence[Card]) -> Card:
-    seen: set[Card] = set()
-    for card in cards:
-        if card in seen:
-            return card
-        seen.add(card)
-    return cards[0]
-
-
-def normalise_meld(meld: Sequence[TableCard]) -> Meld:
-    """A valid meld in display order: a group by suit, a sequence by rank (high ace last)."""
-    if is_group(meld):
-        return tuple(sorted(meld, key=lambda tc: tc.acts_as.suit))
-    ranks = sorted(tc.acts_as.rank for tc in meld)
-    order = _run_order(ranks)
-    high = order is not None and order[-1] == 14
-    return tuple(sorted(meld, key=lambda tc: _run_key(tc.acts_as.rank, high)))
-
-
-_normalised = lru_cache(maxsize=8192)(normalise_meld)
-"""`normalise_meld`, memoised: the same melds are normalised move after move."""
-
-
-def _run_key(rank: int, ace_high: bool) -> int:
-    return 14 if ace_high and rank == 1 else rank
-
-
-def meld_text(meld: Sequence[TableCard]) -> str:
-    return "[" + " ".join(str(tc) for tc in meld) + "]"
 
 
 # --- the meld move (M6: I1-I6) ----------------------------------------------------------
@@ -510,20 +402,10 @@ def validate_meld_move(
         new = [max(0, declared_after[i] - declared_before[i]) for i in range(52)]
         _check_opening(table_before, table_after, played, rules, (seats, new))
     return MeldOutcome(
-        table=tuple(_normalised(tuple(meld)) for meld in table_after),
+        table=tuple(normalised(tuple(meld)) for meld in table_after),
         played=tuple(Card(i) for i in range(53) for _ in range(played[i])),
         freed=tuple(Card(i) for i in range(52) for _ in range(freed[i])),
     )
-
-
-def parse_meld(text: str) -> Meld:
-    """`parse_meld("7H 8H JK=9H")`: a meld from codes (for tests and tools)."""
-    return tuple(TableCard.parse(code) for code in text.split())
-
-
-def parse_table_text(text: str) -> Table:
-    """`parse_table_text("7H 8H 9H | QS QD JK=QC")`: melds separated by `|`."""
-    return tuple(parse_meld(part) for part in text.split("|") if part.strip())
 
 
 __all__ = [

@@ -1,9 +1,10 @@
 """The meld move that sheds the most points (M6): `best_move(table, hand, options)`.
 
 A legal meld move is a whole table T1 satisfying I1-I6 from T0 = table. The table program
-(`table.dp`) answers "which hand cards can join the table, and how, for the most
+(`table.state`) answers "which hand cards can join the table, and how, for the most
 points": table cards mandatory, hand cards optional, free jokers in its state. What it does
-not see is settled here by trying each case, so the answer is exact (no budget, no clock):
+not see is settled here by trying each case, so the answer is exact (no clock; within `BUDGET`
+states, else marked not `proven`):
 
 - Freeing (I3, M5.6, `joker_replacement_source`): for each declared card X of the table
   jokers, how many of them are freed. A freed joker must be placed again (a mandatory free
@@ -21,22 +22,20 @@ not see is settled here by trying each case, so the answer is exact (no budget, 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import cast
 
 from domain.cards import JOKER, JOKER_INDEX, Card, TableCard
-from domain.manipulation.melds import meld_candidates
-from domain.manipulation.options import ManipOptions
 from domain.manipulation.table.arrange import can_arrange, counts, solve
 from domain.manipulation.table.build import Arrangement
 from domain.manipulation.table.collector import paused
-from domain.manipulation.table.dp import JOKER_POINTS, ZERO, Budget, BudgetSpent, Supply
-from domain.manipulation.table.outright import going_out
-from domain.manipulation.table.rules import Table, TableRules, card_points, validate_meld_move
+from domain.manipulation.table.local_moves import going_out_by_local_moves
+from domain.manipulation.table.meld import Table, card_points
+from domain.manipulation.table.rules import TableRules, validate_meld_move
 from domain.manipulation.table.small import Small, small_melds
+from domain.manipulation.table.state import JOKER_POINTS, ZERO, Budget, BudgetSpent, Supply
 
-__all__ = ["BUDGET", "BestMove", "best_move", "can_arrange"]
+__all__ = ["BUDGET", "BestMove", "Fallback", "best_move", "can_arrange"]
 
 # Program states best_move may expand in all (counted, never timed, so the answer is the
 # same on every machine). On the 2-core dev machine under load this is about 0.2-0.5 s,
@@ -55,6 +54,12 @@ class BestMove:
     played: tuple[Card, ...]
     points: int
     proven: bool = True
+
+
+# Meld moves to fall back on when the budget runs out before any move is found: called with
+# the table and the hand, it lists whole tables after a move (`domain.manipulation.melds`
+# passes its listing of representative meld moves, `meld_candidates`).
+Fallback = Callable[[Table, tuple[Card, ...]], Iterable[Table]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,14 +105,16 @@ def best_move(
     has_opened: bool = False,
     decks: int = 2,
     budget: int | None = BUDGET,
+    fallback: Fallback | None = None,
 ) -> BestMove | None:
     """The legal meld move from `table` that sheds the most points from `hand`, or None.
 
     `options`, `has_opened` and `decks` are as for `validate_meld_move`. Exact: the table
     returned passes `validate_meld_move` and no legal move sheds more points, unless the
     program expanded more than `budget` states (None: no limit): then the best move found
-    so far, or if none yet the best representative meld move (`_cheap`), with `proven`
-    False.
+    so far, or if none yet the best of the `fallback` moves (`_cheap`; None without one),
+    with `proven` False. `domain.manipulation.melds.best_move` is this with the listing's
+    representative meld moves as the fallback.
     """
     position = _position(table, hand, TableRules.of(options), decks)
     if budget is not None:
@@ -116,7 +123,9 @@ def best_move(
         try:
             return _best(position, has_opened)
         except BudgetSpent:
-            return _cheap(position.table, hand, options, has_opened, decks)
+            if fallback is None:
+                return None
+            return _cheap(position.table, hand, options, (has_opened, decks), fallback)
 
 
 def _best(position: Position, has_opened: bool) -> BestMove | None:
@@ -124,7 +133,7 @@ def _best(position: Position, has_opened: bool) -> BestMove | None:
     opening = rules.is_opening(table, has_opened)
     if not opening:
         hand = [Card(i) for i, n in enumerate(position.held) for _ in range(n)]
-        out = going_out(table, hand, rules, has_opened, position.decks)
+        out = going_out_by_local_moves(table, hand, rules, has_opened, position.decks)
         if out is not None:  # the whole hand: nothing sheds more (M8.3)
             return BestMove(out.table, tuple(sorted(out.played)), card_points(out.played))
     if opening and (not table or rules.initial_meld_from_hand_only):
@@ -139,15 +148,20 @@ def _best(position: Position, has_opened: bool) -> BestMove | None:
 
 
 def _cheap(
-    table: Table, hand: Sequence[Card], options: object, has_opened: bool, decks: int
+    table: Table,
+    hand: Sequence[Card],
+    options: object,
+    player: tuple[bool, int],
+    fallback: Fallback,
 ) -> BestMove | None:
-    """The budget ran out before any move was found: the best of the representative meld
-    moves `legal_moves` lists (new melds from the hand, one-card extensions, joker swaps),
-    not proven best; None if there is none."""
+    """The budget ran out before any move was found: the best of the `fallback` moves (the
+    representative meld moves `legal_moves` lists: new melds from the hand, one-card
+    extensions, joker swaps), not proven best; None if there is none. `player` is
+    (`has_opened`, `decks`)."""
+    has_opened, decks = player
     best: BestMove | None = None
     cards = tuple(hand)
-    opts = cast(ManipOptions, options)
-    for after in meld_candidates(table, cards, opts, has_opened, decks):
+    for after in fallback(table, cards):
         played = validate_meld_move(
             table, cards, after, options, has_opened=has_opened, decks=decks
         ).played

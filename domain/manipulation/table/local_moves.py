@@ -15,18 +15,12 @@ from collections.abc import Sequence
 
 from domain.cards import JOKER, Card, TableCard
 from domain.errors import IllegalMove
-from domain.manipulation.melds import growth, hand_melds
-from domain.manipulation.table.rules import (
-    MeldOutcome,
-    meld_kind,
-    normalise_meld,
-    validate_meld_move,
-)
-
-Meld = tuple[TableCard, ...]
+from domain.manipulation.table.local_melds import growth, hand_melds
+from domain.manipulation.table.meld import Meld, meld_kind, normalise_meld
+from domain.manipulation.table.rules import MeldOutcome, validate_meld_move
 
 
-def going_out(
+def going_out_by_local_moves(
     table: Sequence[Meld], hand: Sequence[Card], options: object, has_opened: bool, decks: int
 ) -> MeldOutcome | None:
     """The whole hand played by local moves onto `table`, validated; or None. First with

@@ -1,4 +1,4 @@
-"""The window proof that going out is impossible (`table.relax`, M2, M5, M8.3), and the
+"""The window proof that going out is impossible (`table.window_proof`, M2, M5, M8.3), and the
 shortcut `table.arrange` takes with it: checked against the program on the cases they
 decide."""
 
@@ -9,10 +9,10 @@ from dataclasses import replace
 
 import pytest
 
-from domain.manipulation.table import arrange, relax
+from domain.manipulation.table import arrange, best_above, going_out, window_proof
 from domain.manipulation.table.arrange import solve
-from domain.manipulation.table.dp import ZERO, Budget, Supply
-from domain.manipulation.table.program import search
+from domain.manipulation.table.breadth import search
+from domain.manipulation.table.state import ZERO, Budget, Supply
 from tests.unit.test_table_depth import going_out_supply
 from tests.unit.test_table_solver_tail import window_counts
 
@@ -31,7 +31,7 @@ def test_a_window_refutes_only_what_cannot_go_out_m2_m8_3(batch: int) -> None:
         supply = replace(supply, jokers_freed=rng.choice((0, 1, 2)))
         goes = bool(search(supply, normal=True).final)
         for window in EVERY_WINDOW:
-            if relax.refutes(supply, window):
+            if window_proof.refutes(supply, window):
                 refuted += 1
                 assert not goes, window
     assert refuted > 0
@@ -50,34 +50,34 @@ def _supply(rng: random.Random) -> Supply:
 def test_the_window_shortcut_keeps_the_best_points_m2_m6_m8_3(
     batch: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """M2, M6, M8.3 (`arrange._window_drops`): with the window proof asked at once (every
+    """M2, M6, M8.3 (`going_out.window_drops`): with the window proof asked at once (every
     window of 1-4 ranks), `solve` gives the same best points as without it, and the
     shortcut answers some of them itself."""
     rng = random.Random(3_301 * batch + 17)
     answered = 0
-    drops = arrange._window_drops
+    drops = going_out.window_drops
 
-    def spy(supply: Supply, window: relax.Window, floor: int) -> object:
+    def spy(supply: Supply, window: window_proof.Window, floor: int) -> best_above.Shortcut:
         nonlocal answered
         found = drops(supply, window, floor)
-        answered += found is not arrange._UNKNOWN
+        answered += found.known
         return found
 
     for _ in range(400):
         supply = _supply(rng)
-        if supply.jokers < arrange.PROBE_FROM:
+        if supply.jokers < going_out.PROBE_FROM:
             continue
         with monkeypatch.context() as patch:
-            patch.setattr(arrange, "PROBE_FROM", 99)
+            patch.setattr(going_out, "PROBE_FROM", 99)
             before = solve(replace(supply, budget=Budget(10**9)))
         with monkeypatch.context() as patch:
-            patch.setattr(arrange, "PROBE", 0)
-            patch.setattr(relax, "WINDOWS", EVERY_WINDOW)
-            patch.setattr(arrange, "_window_drops", spy)
-            relax.refuting_window.cache_clear()
+            patch.setattr(going_out, "PROBE", 0)
+            patch.setattr(window_proof, "WINDOWS", EVERY_WINDOW)
+            patch.setattr(arrange, "window_drops", spy)
+            window_proof.refuting_window.cache_clear()
             found = solve(replace(supply, budget=Budget(10**9)))
         assert (found is None) == (before is None)
         if found is not None and before is not None:
             assert found.points == before.points
-    relax.refuting_window.cache_clear()
+    window_proof.refuting_window.cache_clear()
     assert answered > 0

@@ -1,17 +1,18 @@
-"""States at least as good as others, in the normal form of the table program (`table.dp`).
+"""Dominance between states of the normal-form program (`table.state`): which states are
+at least as good as others, and dropping those they dominate (`drop_dominated`).
 
 A state is at least as good as another that it equals but for, in one suit, a long
 sequence open where the other has a short one, a 2-card one where the other has a 1-card
 one, a long one ending in a real card where the other has one ending in a free joker
-(which must go on, `dp.choices`), or one more long one open; or one free joker fewer
-used. Whatever completes the
-other completes it with the same real cards and no more free jokers: its sequence takes
-the cards the other's takes and is as valid (a long one may stop or go on; a spare long
-one stops, or where the other starts a sequence takes that card instead, as
-`dp._splits` would); jokers left at its top end come off, and spare jokers are laid on after (the
-normal form). So the program drops, when a rank closes, each state with a state at least
-as good (at as many points, for the same set-aside aces): the same best arrangement, from
-fewer states (at every step it would cost more time than it saves).
+(which must go on, `choices.choices`), or one more long one open; or one free joker fewer
+used. Whatever completes the other completes it with the same real cards and no more free
+jokers: its sequence takes the cards the other's takes and is as valid (a long one may
+stop or go on; a spare long one stops, or where the other starts a sequence takes that
+card instead, as `choices._splits` would); jokers left at its top end come off, and spare
+jokers are laid on after (the normal form). So the program drops, when a rank closes,
+each state with a state at least as good (at as many points, for the same set-aside
+aces): the same best arrangement, from fewer states (at every step it would cost more
+time than it saves).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from domain.manipulation.table.dp import USED, WIDTH
+from domain.manipulation.table.state import USED, WIDTH
 
 V = TypeVar("V")
 _ONE = 1 << USED
@@ -64,7 +65,7 @@ def better(key: int) -> list[int]:
     return out
 
 
-def drop_covered(states: dict[int, V], left: Callable[[V, V], V | None]) -> None:
+def drop_dominated(states: dict[int, V], left: Callable[[V, V], V | None]) -> None:
     """Drop from `states` what states at least as good cover (each as it was before any is
     dropped: what is at least as good as those is, too): `left(worse, better)` is what of
     `worse`'s points (and set-aside aces) `better` does not cover, or None. (`better`'s
@@ -96,5 +97,5 @@ def drop_covered(states: dict[int, V], left: Callable[[V, V], V | None]) -> None
 
 
 def points_left(worse: int, better: int) -> int | None:
-    """`drop_covered` on plain states (key -> points)."""
+    """`drop_dominated` on plain states (key -> points)."""
     return None if better >= worse else worse

@@ -10,7 +10,7 @@ kept cards outside W lie within two ranks of it, and there are no more of them a
 than the supply holds there. So if the cards of W (all mandatory), with the supply's cards
 within two ranks of W optional and its free jokers optional too, make no arrangement, the
 whole supply makes none: a necessary condition of going out, checked by the program
-(`table.program.search`) on a supply mostly empty, which costs little.
+(`table.breadth.search`) on a supply mostly empty, which costs little.
 
 It is only a proof of "cannot": when a window arranges, nothing follows, and the walk
 (`table.depth`) answers as before.
@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 
-from domain.manipulation.table.dp import USED, ZERO, Budget, BudgetSpent, Supply, near
-from domain.manipulation.table.program import search
+from domain.manipulation.table.breadth import search
+from domain.manipulation.table.state import USED, ZERO, Budget, BudgetSpent, Supply, near
 
 # The windows tried (first rank, width), those around the king and the ace only: there
 # sequences end (no K-A-2), so that is where going out most often fails (on the 60-card
@@ -39,7 +39,7 @@ Window = tuple[int, int]  # the first rank and the width
 @lru_cache(maxsize=64)
 def refuting_window(supply: Supply) -> Window | None:
     """A window of ranks proving that no arrangement places every card of `supply` (every
-    card mandatory: its hand cards are counted as table cards, as `arrange._going_out`
+    card mandatory: its hand cards are counted as table cards, as `going_out.going_out`
     asks), or None, which says nothing (see the module doc)."""
     if supply.cap is not None or any(supply.hand_real) or supply.jokers_hand:
         return None  # asked only of the going-out question, free jokers all freed
