@@ -27,10 +27,11 @@ from domain.analysis.judgment import MANIPULATION_THRESHOLDS, Decision, Hindsigh
 from domain.bots.manipulation.eval import SeatView, card_value
 from domain.bots.manipulation.expert import knock_value
 from domain.events import Event
+from domain.manipulation.melds import best_move
 from domain.manipulation.moves import may_knock
 from domain.manipulation.options import options_of
 from domain.manipulation.state import Phase, State, evolve
-from domain.manipulation.table.solver import BUDGET, BestMove, best_move
+from domain.manipulation.table.solver import BUDGET, BestMove
 from domain.manipulation.views import view
 
 KNOCK_SAMPLES = 200
