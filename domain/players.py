@@ -30,6 +30,11 @@ class Player:
         return cls(str(recorded["name"]), recorded.get("bot"))
 
 
+def bot_seats(players: Sequence[Player]) -> tuple[str | None, ...]:
+    """Per seat, the bot that plays it, or None for a person's seat."""
+    return tuple(player.bot or None for player in players)
+
+
 def roster(
     players: Sequence[Mapping[str, Any]], variant: str, seats: tuple[int, int], rule: str
 ) -> list[dict[str, Any]]:

@@ -28,6 +28,9 @@ surface, so they treat both games alike: `Variant` is `Game[State]`, a game foun
                                                match is finished); `before` is the state the
                                                event was applied to
     is_finished(state) -> bool
+    round_number(state) -> int                 the round (hand) being played, 0 before the first
+    bot_seats(state) -> tuple[str | None, ...] per seat, the bot that plays it (None: a person)
+    public_seats(state) -> list[dict]          the spectator view's `seats` (who sits where)
 """
 
 from __future__ import annotations
@@ -70,6 +73,9 @@ class Game(Generic[S]):
     view: Callable[[S, int | None], dict[str, Any]]
     event_view: Callable[[S, Event, int | None], dict[str, Any]]
     is_finished: Callable[[S], bool]
+    round_number: Callable[[S], int]
+    bot_seats: Callable[[S], tuple[str | None, ...]]
+    public_seats: Callable[[S], list[dict[str, Any]]]
 
 
 if TYPE_CHECKING:

@@ -178,7 +178,7 @@ class MatchService:
         fingerprint: str,
     ) -> AppendRequest:
         version = len(events)
-        players = game.view(state, None).get("seats") or []
+        players = game.public_seats(state)
         meta = {
             "variant": game.name,
             "created_at": codec.now(),
@@ -490,9 +490,7 @@ class MatchService:
             idem_record=record.dumps() if record is not None else None,
             meta={"finished": "1"} if game.is_finished(new_state) else {},
             **self._snapshot(version, new_version, new_state),
-            jobs=followups(
-                game, new_state, match_id, new_version, self._meta(match_id).players or None
-            ),
+            jobs=followups(game, new_state, match_id, new_version),
             check_tx=current.tx,
         )
         return request, new_state

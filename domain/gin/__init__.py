@@ -20,6 +20,7 @@ from domain.gin.moves import decide, is_finished, legal_moves, pending, to_act
 from domain.gin.options import GinOptions, recorded_options, validate_options
 from domain.gin.state import GinState, Phase, evolve, initial_state
 from domain.gin.views import event_view, view
+from domain.players import bot_seats as players_bots
 from domain.players import roster as players_roster
 from domain.variants import Game
 
@@ -73,6 +74,21 @@ def autoplay_system(state: GinState) -> tuple[GinState, tuple[Event, ...]]:
     return state, tuple(events)
 
 
+def round_number(state: GinState) -> int:
+    """The round being played (0 before the first deal)."""
+    return state.round
+
+
+def bot_seats(state: GinState) -> tuple[str | None, ...]:
+    """Per seat, the bot that plays it (None: a person's seat)."""
+    return players_bots(state.players)
+
+
+def public_seats(state: GinState) -> list[dict[str, Any]]:
+    """The spectator view's `seats`: seat, name, bot, hand size (and the gin role)."""
+    return list(view(state, None)["seats"])
+
+
 VARIANT_NAME = "three-hand-gin"
 
 VARIANT: Game[GinState] = Game(
@@ -90,4 +106,7 @@ VARIANT: Game[GinState] = Game(
     view=view,
     event_view=event_view,
     is_finished=is_finished,
+    round_number=round_number,
+    bot_seats=bot_seats,
+    public_seats=public_seats,
 )

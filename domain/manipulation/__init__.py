@@ -58,6 +58,7 @@ from domain.manipulation.options import validate_options as _validate_options
 from domain.manipulation.scoring import score_round
 from domain.manipulation.state import NAME, Phase, RoundEnd, State, evolve, pack
 from domain.manipulation.views import event_view, view
+from domain.players import bot_seats as players_bots
 from domain.players import roster as players_roster
 from domain.shuffle import DealRng, salt_key
 from domain.variants import Game
@@ -94,6 +95,21 @@ def initial_state() -> State:
     return State()
 
 
+def round_number(state: State) -> int:
+    """The round being played (0 before the first deal)."""
+    return state.round
+
+
+def bot_seats(state: State) -> tuple[str | None, ...]:
+    """Per seat, the bot that plays it (None: a person's seat)."""
+    return players_bots(state.players)
+
+
+def public_seats(state: State) -> list[dict[str, Any]]:
+    """The spectator view's `seats`: seat, name, bot, hand size (and the gin role)."""
+    return list(view(state, None)["seats"])
+
+
 VARIANT: Game[State] = Game(
     name=NAME,
     min_players=MIN_PLAYERS,
@@ -109,6 +125,9 @@ VARIANT: Game[State] = Game(
     view=view,
     event_view=event_view,
     is_finished=is_finished,
+    round_number=round_number,
+    bot_seats=bot_seats,
+    public_seats=public_seats,
 )
 
 __all__ = [
