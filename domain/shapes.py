@@ -30,6 +30,15 @@ OptionsView = dict[str, "int | bool | str | None"]
 """A match's full options as a view shows them (each game's options.py names the keys)."""
 
 
+class Seat(TypedDict):
+    """Who sits at a seat, as every view shows it (a game may add members)."""
+
+    seat: int
+    name: str
+    bot: str | None
+    hand_size: int
+
+
 class EventView(TypedDict):
     """An event as one seat may see it: `data` with every card it may not see as None."""
 

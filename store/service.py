@@ -27,6 +27,7 @@ from domain.errors import InvalidOptions, RulesError
 from domain.events import Event
 from domain.replay import fold
 from domain.variants import NAMES, State, Variant, get_variant
+from domain.variants import move_from_json as as_move
 from store import codec, idempotency, snapshots, tokens
 from store.codec import StoredEvent
 from store.connection import same_server
@@ -439,7 +440,9 @@ class MatchService:
                 refuse.check()
                 raise _conflict(match_id, expected_version, current.version)
             try:
-                events = tuple(map(codec.as_stored, game.decide(current.state, seat, move)))
+                events = tuple(
+                    map(codec.as_stored, game.decide(current.state, seat, as_move(move)))
+                )
             except RulesError:
                 if not fresh:
                     fresh = True

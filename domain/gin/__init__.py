@@ -18,6 +18,7 @@ from domain.creation import match_created
 from domain.events import SYSTEM, Event
 from domain.gin.moves import decide, is_finished, legal_moves, pending, to_act
 from domain.gin.options import GinOptions, recorded_options, validate_options
+from domain.gin.shapes import GinMove, GinSeat, GinView
 from domain.gin.state import GinState, Phase, evolve, initial_state
 from domain.gin.views import event_view, view
 from domain.players import bot_seats as players_bots
@@ -84,14 +85,14 @@ def bot_seats(state: GinState) -> tuple[str | None, ...]:
     return players_bots(state.players)
 
 
-def public_seats(state: GinState) -> list[dict[str, Any]]:
+def public_seats(state: GinState) -> list[GinSeat]:
     """The spectator view's `seats`: seat, name, bot, hand size (and the gin role)."""
     return list(view(state, None)["seats"])
 
 
 VARIANT_NAME = "three-hand-gin"
 
-VARIANT: Game[GinState] = Game(
+VARIANT: Game[GinState, GinMove, GinView] = Game(
     name=VARIANT_NAME,
     min_players=PLAYERS,
     max_players=PLAYERS,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Literal, NotRequired, TypedDict
 
-from domain.shapes import Code, OptionsView, Status
+from domain.shapes import Code, OptionsView, Seat, Status
 
 Role = Literal["box", "captain", "advisor"]
 Source = Literal["stock", "discard"]
@@ -48,11 +48,7 @@ class Roles(TypedDict):
     advisor: int
 
 
-class GinSeat(TypedDict):
-    seat: int
-    name: str
-    bot: str | None
-    hand_size: int
+class GinSeat(Seat):
     role: Role | None
 
 

@@ -56,6 +56,7 @@ from domain.manipulation.moves import (
 from domain.manipulation.options import recorded_options
 from domain.manipulation.options import validate_options as _validate_options
 from domain.manipulation.scoring import score_round
+from domain.manipulation.shapes import ManipulationMove, ManipulationSeat, ManipulationView
 from domain.manipulation.state import NAME, Phase, RoundEnd, State, evolve, pack
 from domain.manipulation.views import event_view, view
 from domain.players import bot_seats as players_bots
@@ -105,12 +106,12 @@ def bot_seats(state: State) -> tuple[str | None, ...]:
     return players_bots(state.players)
 
 
-def public_seats(state: State) -> list[dict[str, Any]]:
+def public_seats(state: State) -> list[ManipulationSeat]:
     """The spectator view's `seats`: seat, name, bot, hand size (and the gin role)."""
     return list(view(state, None)["seats"])
 
 
-VARIANT: Game[State] = Game(
+VARIANT: Game[State, ManipulationMove, ManipulationView] = Game(
     name=NAME,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NotRequired, TypedDict
 
-from domain.shapes import Code, OptionsView, Status
+from domain.shapes import Code, OptionsView, Seat, Status
 
 
 class ManipulationMove(TypedDict):
@@ -20,11 +20,8 @@ class ManipulationMove(TypedDict):
     table: NotRequired[list[list[Code]]]
 
 
-class ManipulationSeat(TypedDict):
-    seat: int
-    name: str
-    bot: str | None
-    hand_size: int
+class ManipulationSeat(Seat):
+    """Who sits at a seat: nothing more than every game shows."""
 
 
 class ManipulationYou(TypedDict):
