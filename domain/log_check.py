@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from domain.errors import RulesError
 from domain.events import SYSTEM, Event
@@ -131,8 +131,10 @@ def opening_of(first: Event) -> tuple[Variant, list[Event]]:
     seed, deal_key = data.get("seed"), data.get("deal_key")
     secret = _secret(seed, deal_key, data.get("salt_key", NO_SECRET))
     try:
-        players = data.get("players") or []
-        opening = variant.create(players, data.get("options") or {}, seed, secret)
+        # the log's own values, as a client would send them: `create` checks each
+        players = cast("Sequence[Mapping[str, Any]]", data.get("players") or [])
+        options = cast("Mapping[str, Any]", data.get("options") or {})
+        opening = variant.create(players, options, cast("int | None", seed), secret)
     except (RulesError, TypeError, ValueError, KeyError) as exc:
         raise LogRejected(1, f"event 1 (MatchCreated) cannot open a match: {exc}") from None
     return variant, list(opening)

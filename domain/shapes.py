@@ -13,10 +13,12 @@ once into its own value (`domain.gin.moves.Move`) before it is decided.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Literal, TypeAlias, TypedDict
 
-JSON: TypeAlias = "str | int | float | bool | list[JSON] | dict[str, JSON] | None"
-"""A JSON-ready value (what `json.dumps` writes and `json.loads` reads)."""
+JSON: TypeAlias = "str | int | float | bool | Sequence[JSON] | Mapping[str, JSON] | None"
+"""A JSON-ready value (what `json.dumps` writes and `json.loads` reads). Read-only containers
+(`Sequence`, `Mapping`), so a `list[str]` or a `dict[str, int]` is one too."""
 
 JSONObject: TypeAlias = "dict[str, JSON]"
 """A JSON object."""
@@ -45,3 +47,39 @@ class EventView(TypedDict):
     type: str
     v: int
     data: JSONObject
+
+
+# Reading recorded event data (trusted history): each helper says what a member holds, and
+# raises TypeError (as `int(None)` would) when it holds something else.
+
+
+def json_int(value: JSON) -> int:
+    """A recorded number as an int (`int(value)`)."""
+    if isinstance(value, int | float | str):
+        return int(value)
+    raise TypeError(f"expected a number, not {value!r:.40}")
+
+
+def json_str(value: JSON) -> str:
+    """A recorded string."""
+    if isinstance(value, str):
+        return value
+    raise TypeError(f"expected a string, not {value!r:.40}")
+
+
+def json_list(value: JSON) -> Sequence[JSON]:
+    """A recorded list; None (or a missing member read with `.get`) is an empty one."""
+    if value is None:
+        return ()
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        return value
+    raise TypeError(f"expected a list, not {value!r:.40}")
+
+
+def json_object(value: JSON) -> Mapping[str, JSON]:
+    """A recorded object; None (or a missing member read with `.get`) is an empty one."""
+    if value is None:
+        return {}
+    if isinstance(value, Mapping):
+        return value
+    raise TypeError(f"expected an object, not {value!r:.40}")

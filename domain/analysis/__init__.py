@@ -37,6 +37,7 @@ from domain.errors import RulesError
 from domain.events import Event
 from domain.manipulation.table.solver import BUDGET
 from domain.replay import replay
+from domain.shapes import json_list, json_object
 from domain.variants import variant_of
 
 __all__ = [
@@ -91,7 +92,8 @@ def analyse(events: Sequence[Event], budget: int | None = BUDGET) -> Analysis:
     else:
         decisions, facts = manipulation.walk(events, budget)
         thresholds = MANIPULATION_THRESHOLDS
-    names = [str(p.get("name")) for p in events[0].data.get("players") or []]
+    players = json_list(events[0].data.get("players"))
+    names = [str(json_object(p).get("name")) for p in players]
     return Analysis(
         variant=variant.name,
         events=len(events),

@@ -7,6 +7,7 @@ The engine is split by phase:
     gin_moves    moves, `decide`, `legal_moves`, `to_act`, `pending` (G1.3, G5, G6.1)
     gin_knock    knock, gin, lay-offs and scoring (G6, G7, G8)
     gin_views    per-seat views and redacted events (G1.4)
+    gin_shapes   the moves, views and round results as types (TypedDicts: the JSON of api.md)
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ from domain.gin.knock import (
     match_over,
     round_result,
 )
-from domain.gin.shapes import GinMove
+from domain.gin.shapes import GinMove, Source
 from domain.gin.state import (
     CARD_OF,
     CODE,
@@ -53,6 +53,7 @@ from domain.gin.state import (
     evolve,
     hand_mask,
 )
+from domain.shapes import JSON
 from domain.shuffle import salt_key
 
 PLAY_TYPES = ("take_upcard", "pass_upcard", "draw", "discard", "knock")
@@ -81,7 +82,7 @@ class Move(NamedTuple):
     source: str | None = None
     melds: Melds | None = None
     text: str = ""
-    advice: dict[str, Any] | None = None
+    advice: GinMove | None = None
 
 
 _PLAYING = (UPCARD_OFFER, DRAW, DISCARD)
@@ -209,11 +210,11 @@ _PARSERS: dict[str, Callable[[str, Mapping[str, Any]], Move]] = {
 }
 
 
-def move_json(move: Move) -> dict[str, Any]:
+def move_json(move: Move) -> GinMove:
     """The canonical JSON of a parsed move."""
-    out: dict[str, Any] = {"type": move.type}
+    out: GinMove = {"type": move.type}
     if move.source is not None:
-        out["from"] = move.source
+        out["from"] = cast("Source", move.source)  # _parse_draw allows these two only
     if move.card is not None:
         out["card"] = str(move.card)
     if move.melds is not None:
@@ -401,7 +402,12 @@ def _advise(state: GinState, seat: int, move: Move) -> tuple[Event, ...]:
             f"(seat {roles.captain}) last moved; at most {MAX_ADVICE_PER_TURN} per turn of the "
             "CAPTAIN (G1.4)"
         )
-    data = {"seat": seat, "captain": roles.captain, "text": move.text, "move": move.advice}
+    data: dict[str, JSON] = {
+        "seat": seat,
+        "captain": roles.captain,
+        "text": move.text,
+        "move": cast("JSON", move.advice),  # a TypedDict is JSON, though mypy will not say so
+    }
     return (Event("AdviceGiven", data),)
 
 

@@ -2,8 +2,9 @@
 
 The surface is the one of domain/variants.py; `VARIANT` at the bottom. The state and its fold
 live in state.py, the deal in deal.py, decide and legal moves in moves.py, the views in
-views.py, the scoring in scoring.py, the options in options.py, and the link to the table
-maths (table/) in melds.py; this module creates a match and names the surface.
+views.py, the move and view types in shapes.py, the scoring in scoring.py, the options in
+options.py, and the link to the table maths (table/) in melds.py; this module creates a match
+and names the surface.
 
 Events (past tense, JSON-ready data):
 
@@ -61,6 +62,7 @@ from domain.manipulation.state import NAME, Phase, RoundEnd, State, evolve, pack
 from domain.manipulation.views import event_view, view
 from domain.players import bot_seats as players_bots
 from domain.players import roster as players_roster
+from domain.shapes import json_str
 from domain.shuffle import DealRng, salt_key
 from domain.variants import Game
 
@@ -85,10 +87,11 @@ def create(
     roster = players_roster(players, NAME, (MIN_PLAYERS, MAX_PLAYERS), "M1.1")
     full = recorded_options(options)  # the service validated a new match's options
     created = match_created(NAME, roster, full, seed, secret)
-    key = created.data["deal_key"]
+    key = json_str(created.data["deal_key"])
     dealer = DealRng(key, "dealer").randbelow(len(roster))
     chosen = Event("DealerChosen", {"round": 1, "dealer": dealer})
-    salts = salt_key(key, created.data.get("salt_key"))
+    recorded_salt = created.data.get("salt_key")
+    salts = salt_key(key, None if recorded_salt is None else json_str(recorded_salt))
     return created, chosen, deal_event(key, 1, len(roster), dealer, salts)
 
 

@@ -167,7 +167,7 @@ _INDEX = attrgetter("index")
 
 def event_view(before: State, event: Event, seat: int | None) -> EventView:
     """The event as `seat` may see it: other hands, drawn cards, stock order, salt, seed hidden."""
-    data = dict(event.data)
+    data: dict[str, Any] = dict(event.data)  # recorded data (trusted), redacted below
     if is_finished(before):
         return {"type": event.type, "v": event.v, "data": data}
     if event.type == "MatchCreated":

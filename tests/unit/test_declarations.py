@@ -250,3 +250,12 @@ def test_built_views_have_exactly_the_declared_keys(
             assert _required(view) <= set(shown) <= set(_hints(view))
             if shown["you"] is not None:
                 assert _required(you) <= set(shown["you"]) <= set(_hints(you))
+
+
+def test_the_gin_fold_draft_declares_every_state_field() -> None:
+    """`Changes` (domain/gin/state.py) is how mypy sees the fold's draft: GinState's fields."""
+    from dataclasses import fields
+
+    from domain.gin.state import Changes, GinState
+
+    assert list(Changes.__annotations__) == [f.name for f in fields(GinState)]
