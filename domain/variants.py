@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar, cast
 
 from domain.errors import InvalidOptions
 from domain.events import Event
-from domain.shapes import EventView, Seat
+from domain.shapes import JSON, EventView, Seat
 
 if TYPE_CHECKING:
     from domain.gin.shapes import GinMove, GinView
@@ -75,9 +75,9 @@ class Game(Generic[S, M, V]):
     name: str
     min_players: int
     max_players: int
-    validate_options: Callable[[Mapping[str, Any]], dict[str, Any]]
+    validate_options: Callable[[Mapping[str, JSON]], dict[str, JSON]]
     create: Callable[
-        [Sequence[Mapping[str, Any]], Mapping[str, Any], int | None, str], tuple[Event, ...]
+        [Sequence[Mapping[str, JSON]], Mapping[str, JSON], int | None, str], tuple[Event, ...]
     ]
     initial_state: Callable[[], S]
     evolve: Callable[[S, Event], S]

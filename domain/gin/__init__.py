@@ -13,7 +13,6 @@ The engine is split by phase:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from domain.creation import match_created
 from domain.events import SYSTEM, Event
@@ -24,6 +23,7 @@ from domain.gin.state import GinState, Phase, evolve, initial_state
 from domain.gin.views import event_view, view
 from domain.players import bot_seats as players_bots
 from domain.players import roster as players_roster
+from domain.shapes import JSON
 from domain.variants import Game
 
 __all__ = [
@@ -49,8 +49,8 @@ PLAYERS = 3
 
 
 def create(
-    players: Sequence[Mapping[str, Any]],
-    options: Mapping[str, Any] | None,
+    players: Sequence[Mapping[str, JSON]],
+    options: Mapping[str, JSON] | None,
     seed: int | None,
     secret: str,
 ) -> tuple[Event, ...]:

@@ -22,7 +22,7 @@ Events (past tense; data is JSON-ready):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol, cast
@@ -144,12 +144,12 @@ CODE = tuple(str(c) for c in FULL_DECK)
 CARD_OF = {str(c): c for c in FULL_DECK}
 
 
-def cards(codes: Any) -> tuple[Card, ...]:
+def cards(codes: Iterable[str]) -> tuple[Card, ...]:
     """The cards of recorded codes (trusted history: a plain lookup)."""
     return tuple(CARD_OF[c] for c in codes)
 
 
-def codes(cards: Any) -> list[str]:
+def codes(cards: Iterable[Card]) -> list[str]:
     """The codes of cards, in order (the JSON form); a table lookup, cheaper than str()."""
     return [CODE[c.index] for c in cards]
 

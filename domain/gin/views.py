@@ -19,7 +19,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from domain.cards import Card
@@ -351,7 +351,7 @@ def _redact_advice(before: GinState, data: dict[str, Any], seat: int | None) -> 
         data["move"] = None
 
 
-_REDACT: Mapping[str, Any] = {
+_REDACT: Mapping[str, Callable[[GinState, dict[str, Any], int | None], None]] = {
     "MatchCreated": _redact_created,
     "RoundDealt": _redact_dealt,
     "CardDrawn": _redact_drawn,

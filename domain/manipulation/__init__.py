@@ -41,7 +41,6 @@ Choices where rules.md leaves the engine free:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from domain.creation import match_created
 from domain.events import Event
@@ -62,7 +61,7 @@ from domain.manipulation.state import NAME, Phase, RoundEnd, State, evolve, pack
 from domain.manipulation.views import event_view, view
 from domain.players import bot_seats as players_bots
 from domain.players import roster as players_roster
-from domain.shapes import json_str
+from domain.shapes import JSON, json_str
 from domain.shuffle import DealRng, salt_key
 from domain.variants import Game
 
@@ -72,14 +71,14 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 5
 # ---------------------------------------------------------------- creation (M1, M3)
 
 
-def validate_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+def validate_options(options: Mapping[str, JSON] | None) -> dict[str, JSON]:
     """Every option of section 5 with its default; unknown keys are refused by name."""
     return _validate_options(options)
 
 
 def create(
-    players: Sequence[Mapping[str, Any]],
-    options: Mapping[str, Any] | None,
+    players: Sequence[Mapping[str, JSON]],
+    options: Mapping[str, JSON] | None,
     seed: int | None,
     secret: str,
 ) -> tuple[Event, ...]:

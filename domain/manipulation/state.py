@@ -22,6 +22,7 @@ from domain.cards import FULL_DECK, JOKER, Card, TableCard
 from domain.events import Event
 from domain.frozen import FrozenList
 from domain.manipulation.options import DEFAULTS, ManipOptions, options_of
+from domain.manipulation.shapes import ManipulationRoundResult
 from domain.memo import by_identity
 from domain.players import Player
 
@@ -55,7 +56,7 @@ class RoundResult:
     knocker: int | None
     hand_points: tuple[int, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ManipulationRoundResult:
         return {
             "round": self.round,
             "outcome": self.outcome,
