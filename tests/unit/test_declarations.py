@@ -259,3 +259,16 @@ def test_the_gin_fold_draft_declares_every_state_field() -> None:
     from domain.gin.state import Changes, GinState
 
     assert list(Changes.__annotations__) == [f.name for f in fields(GinState)]
+
+
+def test_the_move_body_schema_takes_exactly_the_declared_members() -> None:
+    """api/schemas.py validates a move body before the game does: the members it takes are
+    those of both games' declared moves (`move`, the advised move, takes the same but `move`
+    and `text`)."""
+    from api.schemas import MoveSchema, NestedMoveSchema
+
+    declared = set(_hints(gin_shapes.GinMove)) | set(_hints(manip_shapes.ManipulationMove))
+    members = {f.data_key or name for name, f in MoveSchema().fields.items()}
+    assert members == declared
+    nested = {f.data_key or name for name, f in NestedMoveSchema().fields.items()}
+    assert nested == declared - {"move"}
