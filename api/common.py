@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from flask import Request, Response, current_app, request
@@ -148,7 +148,7 @@ def render_view(
     return {"id": match_id, **variant.view(state, seat)}
 
 
-def stored_event_json(stored: Any, shown: dict[str, Any]) -> dict[str, Any]:
+def stored_event_json(stored: Any, shown: Mapping[str, Any]) -> dict[str, Any]:
     """An event as api.md "Events" shows it: seq, type, v, at, data."""
     return {
         "seq": stored.seq,

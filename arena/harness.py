@@ -22,11 +22,11 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
-from typing import Any
+from typing import Any, cast
 
 from domain import bots
 from domain.events import SYSTEM
-from domain.variants import State, Variant, get_variant
+from domain.variants import State, Variant, get_variant, move_from_json
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
@@ -178,7 +178,7 @@ def bot_rng(seed: int, version: int, seat: int) -> random.Random:
 
 
 def _apply(game: Variant, state: State, seat: int, move: Mapping[str, Any]) -> State:
-    for event in game.decide(state, seat, move):
+    for event in game.decide(state, seat, move_from_json(move)):
         state = game.evolve(state, event)
     return state
 
@@ -239,7 +239,7 @@ def _step(
     given = None
     if advice:
         state, given = _advise(game, state, spec, choosers, seat, observe)
-    view = game.view(state, seat)
+    view = cast("dict[str, Any]", game.view(state, seat))  # the arena adds `you.advice`
     if given is not None:
         view["you"]["advice"] = given
     if observe is not None:
@@ -256,11 +256,11 @@ def _advise(
     observe: Callable[[dict[str, Any]], None] | None,
 ) -> tuple[State, dict[str, Any] | None]:
     """G1.4: the ADVISOR's advice to CAPTAIN `seat`, applied; None when it has nothing."""
-    roles = game.view(state, None).get("roles") or {}
+    roles = cast("Mapping[str, Any]", game.view(state, None)).get("roles") or {}
     advisor = roles.get("advisor")
     if advisor is None or roles.get("captain") != seat:
         return state, None
-    view = game.view(state, advisor)
+    view = cast("dict[str, Any]", game.view(state, advisor))
     legal = view["you"]["legal_moves"]
     if not legal:
         return state, None

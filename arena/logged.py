@@ -8,12 +8,12 @@ would; the events are returned in order, MatchCreated first.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from arena.harness import DEFAULT_MAX_MOVES, ArenaError, MatchSpec, bot_rng
 from domain import bots
 from domain.events import SYSTEM, Event
-from domain.variants import get_variant
+from domain.variants import get_variant, move_from_json
 
 
 def play_logged(
@@ -34,12 +34,14 @@ def play_logged(
         seat = SYSTEM if due is not None else game.to_act(state)
         if seat is None:
             raise ArenaError(f"match {spec.index}: nobody to act and nothing pending")
-        move = due
-        if move is None:
-            view = game.view(state, seat)
-            move = choosers[seat](
+        if due is not None:
+            move = due
+        else:
+            view = cast("dict[str, Any]", game.view(state, seat))
+            chosen = choosers[seat](
                 view, view["you"]["legal_moves"], bot_rng(spec.seed, view["version"], seat)
             )
+            move = move_from_json(chosen)
         for event in game.decide(state, seat, move):
             state = game.evolve(state, event)
             events.append(event)

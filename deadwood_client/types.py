@@ -2,7 +2,9 @@
 
 They are plain JSON dicts at run time (card codes stay strings like "7H" or "JK=8S"), so a
 bot can pass them on, print them or store them as they are; the types are for the reader
-and for a type checker. Keys marked NotRequired belong to one variant only.
+and for a type checker. Keys marked NotRequired belong to one variant only. Each game's
+shapes are declared in domain/gin/shapes.py and domain/manipulation/shapes.py;
+tests/unit/test_declarations.py checks these types against them key by key.
 """
 
 from __future__ import annotations
@@ -54,20 +56,31 @@ class Seat(TypedDict):
     name: str
     bot: str | None
     hand_size: int
-    role: NotRequired[str]
+    role: NotRequired[str | None]
 
 
 class You(TypedDict):
     seat: int
     hand: list[Card]
     legal_moves: list[Move]
+    role: NotRequired[str | None]
     team_hand: NotRequired[list[Card] | None]
 
 
 class Roles(TypedDict):
-    box: int | None
-    captain: int | None
-    advisor: int | None
+    box: int
+    captain: int
+    advisor: int
+
+
+class Knock(TypedDict):
+    """Three-hand gin: the knocker's spread while it is on the table (G6.3)."""
+
+    seat: int
+    melds: list[list[Card]]
+    deadwood_cards: list[Card]
+    count: int
+    gin: bool
 
 
 class RoundResult(TypedDict):
@@ -78,7 +91,7 @@ class RoundResult(TypedDict):
     hands: list[list[Card] | None]
     points: list[int]
     winners: list[int]
-    knocker: NotRequired[int | None]
+    knocker: int | None
     box: NotRequired[int]
     captain: NotRequired[int]
     advisor: NotRequired[int]
@@ -86,6 +99,8 @@ class RoundResult(TypedDict):
     layoffs: NotRequired[list[Card]]
     deadwood: NotRequired[list[int | None]]
     hand_points: NotRequired[list[int]]
+    scores: NotRequired[list[int]]
+    """Three-hand gin: the running totals after this hand."""
 
 
 class View(TypedDict):
@@ -107,12 +122,17 @@ class View(TypedDict):
     rounds: list[RoundResult]
     deal_commitment: str | None
     you: You | None
-    roles: NotRequired[Roles]
+    roles: NotRequired[Roles | None]
     discard_top: NotRequired[Card | None]
     discard_size: NotRequired[int]
+    discard_pile: NotRequired[list[Card]]
+    picked: NotRequired[list[list[Card]]]
+    knock: NotRequired[Knock | None]
     dealer: NotRequired[int | None]
     table: NotRequired[list[list[Card]]]
     draws_this_turn: NotRequired[int]
+    rounds_won: NotRequired[list[int]]
+    final_turns_left: NotRequired[int]
 
 
 class Event(TypedDict):
@@ -147,7 +167,7 @@ class LegalMoves(TypedDict):
 class Hint(TypedDict):
     move: Move
     reason: str
-    bot: NotRequired[str]
+    bot: str
 
 
 class Bot(TypedDict):

@@ -8,10 +8,9 @@ hidden until the end; a seeded match's salts come from the secret (`salt_key`).
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.errors import InvalidOptions
 from domain.events import Event
+from domain.shapes import JSON
 from domain.shuffle import seed_key
 
 MATCH_CREATED_V = 2
@@ -30,15 +29,15 @@ def deal_key(seed: int | None, secret: str) -> str:
 
 def match_created(
     variant: str,
-    players: list[dict[str, Any]],
-    options: dict[str, Any],
+    players: list[dict[str, JSON]],
+    options: dict[str, JSON],
     seed: int | None,
     secret: str,
 ) -> Event:
     """MatchCreated of checked players and options. A seeded match's deck order comes from its
     seed alone and its salts from `secret` (`salt_key`, recorded as such; with an empty secret,
     from the seed as before); an unseeded match's deal key is the secret itself."""
-    data: dict[str, Any] = {
+    data: dict[str, JSON] = {
         "variant": variant,
         "players": players,
         "options": options,

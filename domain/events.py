@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
-JSON = Any
-"""A JSON-ready value."""
+from domain.shapes import JSON, json_int, json_object
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -36,7 +34,8 @@ class Event:
 
     @classmethod
     def from_json(cls, obj: Mapping[str, JSON]) -> Event:
-        return cls(type=str(obj["type"]), data=dict(obj.get("data") or {}), v=int(obj.get("v", 1)))
+        data, v = json_object(obj.get("data") or None), json_int(obj.get("v", 1))
+        return cls(type=str(obj["type"]), data=dict(data), v=v)
 
 
 _set_type = Event.__dict__["type"].__set__

@@ -34,12 +34,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from domain.errors import RulesError
 from domain.events import SYSTEM, Event
 from domain.replay import fold
-from domain.variants import State, Variant, get_variant
+from domain.variants import Move, State, Variant, get_variant, move_from_json
 
 LAG = 16
 """Events read past the step being checked; more than any one move or due deal records."""
@@ -131,8 +131,10 @@ def opening_of(first: Event) -> tuple[Variant, list[Event]]:
     seed, deal_key = data.get("seed"), data.get("deal_key")
     secret = _secret(seed, deal_key, data.get("salt_key", NO_SECRET))
     try:
-        players = data.get("players") or []
-        opening = variant.create(players, data.get("options") or {}, seed, secret)
+        # the log's own values, as a client would send them: `create` checks each
+        players = cast("Sequence[Mapping[str, Any]]", data.get("players") or [])
+        options = cast("Mapping[str, Any]", data.get("options") or {})
+        opening = variant.create(players, options, cast("int | None", seed), secret)
     except (RulesError, TypeError, ValueError, KeyError) as exc:
         raise LogRejected(1, f"event 1 (MatchCreated) cannot open a match: {exc}") from None
     return variant, list(opening)
@@ -151,22 +153,22 @@ def _secret(seed: Any, deal_key: Any, salt_key: Any) -> str:
     return secret
 
 
-def _candidates(variant: Variant, state: State, event: Event) -> list[tuple[int, dict[str, Any]]]:
-    out: list[tuple[int, dict[str, Any]]] = []
+def _candidates(variant: Variant, state: State, event: Event) -> list[tuple[int, Move]]:
+    out: list[tuple[int, Move]] = []
     due = variant.pending(state)
     if due is not None:
-        out.append((SYSTEM, dict(due)))
+        out.append((SYSTEM, move_from_json(dict(due))))
     seat = event.data.get("seat")
     to_act = variant.to_act(state)
     recorded = RECORDED_MOVES.get(variant.name, {}).get(event.type)
     seats = [s for s in (seat, to_act) if isinstance(s, int) and not isinstance(s, bool)]
     if recorded is not None:
         for mover in dict.fromkeys(seats):
-            out.extend((mover, move) for move in recorded(event.data))
+            out.extend((mover, move_from_json(move)) for move in recorded(event.data))
     return out
 
 
-def _fallback(variant: Variant, state: State) -> list[tuple[int, dict[str, Any]]]:
+def _fallback(variant: Variant, state: State) -> list[tuple[int, Move]]:
     seat = variant.to_act(state)
     if seat is None:
         return []
@@ -188,7 +190,7 @@ class _Search:
     expected: str = ""
 
     def try_move(
-        self, variant: Variant, state: State, seat: int, move: dict[str, Any], recorded: bool
+        self, variant: Variant, state: State, seat: int, move: Move, recorded: bool
     ) -> tuple[Event, ...] | None:
         """The events `move` makes now; None when tried before or refused."""
         key = json.dumps([seat, move], sort_keys=True, default=str)

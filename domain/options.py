@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
 from domain.errors import InvalidOptions
+from domain.shapes import JSON
 
 T = TypeVar("T")
 
@@ -27,11 +28,11 @@ class OptionTables:
     """One game's option rules: its name, defaults, integer limits, string choices, hints."""
 
     variant: str
-    defaults: Mapping[str, Any]
+    defaults: Mapping[str, JSON]
     limits: Mapping[str, tuple[int, int]]
     choices: Mapping[str, tuple[str, ...]]
     hints: Mapping[str, str] = field(default_factory=dict)
-    derived: Mapping[str, Callable[[Mapping[str, Any]], int]] = field(default_factory=dict)
+    derived: Mapping[str, Callable[[Mapping[str, JSON]], int]] = field(default_factory=dict)
 
     @classmethod
     def of(
@@ -41,7 +42,7 @@ class OptionTables:
         limits: Mapping[str, tuple[int, int]],
         choices: Mapping[str, tuple[str, ...]],
         hints: Mapping[str, str] | None = None,
-        derived: Mapping[str, Callable[[Mapping[str, Any]], int]] | None = None,
+        derived: Mapping[str, Callable[[Mapping[str, JSON]], int]] | None = None,
     ) -> OptionTables:
         """The tables of a game whose defaults are the fields of `options_type`."""
         defaults = {f.name: getattr(options_type(), f.name) for f in fields(options_type)}
@@ -49,8 +50,8 @@ class OptionTables:
 
 
 def validate(
-    tables: OptionTables, options: Mapping[str, Any] | None, recorded: bool = False
-) -> dict[str, Any]:
+    tables: OptionTables, options: Mapping[str, JSON] | None, recorded: bool = False
+) -> dict[str, JSON]:
     """The full options dict with defaults; InvalidOptions names the first bad key (section 5).
 
     `recorded`: the options of a recorded MatchCreated, where a derived option may be None
@@ -73,13 +74,13 @@ def validate(
     return full
 
 
-def frozen(options_type: type[T], options: Mapping[str, Any]) -> T:
+def frozen(options_type: type[T], options: Mapping[str, JSON]) -> T:
     """The frozen options of a recorded (already valid) options dict; unknown keys ignored."""
     names = {f.name for f in fields(options_type)}  # type: ignore[arg-type]
     return options_type(**{k: v for k, v in options.items() if k in names})
 
 
-def _refuse_unknown(tables: OptionTables, options: Mapping[str, Any]) -> None:
+def _refuse_unknown(tables: OptionTables, options: Mapping[str, JSON]) -> None:
     for key in options:
         if key not in tables.defaults:
             raise InvalidOptions(

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
 from domain.errors import InvalidOptions
+from domain.shapes import JSON
 
 MAX_NAME = 40
 """The longest player name (characters); a bot's name is a player name too."""
@@ -25,14 +26,19 @@ class Player:
     bot: str | None
 
     @classmethod
-    def of(cls, recorded: Mapping[str, Any]) -> Player:
+    def of(cls, recorded: Mapping[str, JSON]) -> Player:
         """The player of a recorded MatchCreated entry."""
-        return cls(str(recorded["name"]), recorded.get("bot"))
+        return cls(str(recorded["name"]), cast("str | None", recorded.get("bot")))
+
+
+def bot_seats(players: Sequence[Player]) -> tuple[str | None, ...]:
+    """Per seat, the bot that plays it, or None for a person's seat."""
+    return tuple(player.bot or None for player in players)
 
 
 def roster(
-    players: Sequence[Mapping[str, Any]], variant: str, seats: tuple[int, int], rule: str
-) -> list[dict[str, Any]]:
+    players: Sequence[Mapping[str, JSON]], variant: str, seats: tuple[int, int], rule: str
+) -> list[dict[str, JSON]]:
     """The players as recorded in MatchCreated; InvalidOptions names the first bad one.
 
     `seats` is the (fewest, most) players `variant` seats under `rule` (e.g. "G1.1")."""
@@ -49,7 +55,7 @@ def _check_count(count: int, variant: str, seats: tuple[int, int], rule: str) ->
         raise InvalidOptions(f"{variant} needs {allowed} players, not {count} ({rule})")
 
 
-def _player(seat: int, player: object) -> dict[str, Any]:
+def _player(seat: int, player: object) -> dict[str, JSON]:
     if not isinstance(player, Mapping):
         raise InvalidOptions(f"player {seat} must be an object with a name")
     name, bot = player.get("name"), player.get("bot")

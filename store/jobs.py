@@ -28,7 +28,6 @@ import os
 import socket
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import redis
 from redis.client import Pipeline
@@ -96,57 +95,42 @@ def followups(
     state: State,
     match_id: str,
     version: int,
-    seats: Sequence[dict[str, Any]] | None = None,
 ) -> list[JobSpec]:
-    """The jobs that `state` (after `version` events) needs.
-
-    `seats`: the match's seats as recorded at its creation (`{seat, bot, ...}`; who is a bot
-    never changes), which saves rendering a public view for them; a state where nobody is
-    due needs none."""
+    """The jobs that `state` (after `version` events) needs; a state where nobody is due
+    needs none. The variant says which round it is and which seats are bots."""
     if variant.is_finished(state):
         return [analysis_job(match_id, version)]
     pending = variant.pending(state)
     seat = variant.to_act(state) if pending is None else None
     if pending is None and seat is None:
         return []
-    if seats is None:
-        seats = _seats(variant, state)
-    low = bool(seats) and all(entry.get("bot") for entry in seats)
+    bots = variant.bot_seats(state)
+    low = bool(bots) and all(bots)
     if pending is not None and pending.get("type") == "score_round":
-        round_no = int(variant.view(state, None).get("round") or 0)
-        job_id = score_job_id(match_id, round_no)
+        job_id = score_job_id(match_id, variant.round_number(state))
         return [JobSpec(BOTS_LOW if low else SCORING, job_id, SCORE_FUNC, match_id, version)]
     if pending is not None:
         job_id = system_job_id(match_id, version)
         return [JobSpec(BOTS_LOW if low else SCORING, job_id, SYSTEM_FUNC, match_id, version)]
-    if seat is not None and _bot_of(seats, seat):
+    if seat is not None and _bot_of(bots, seat):
         job_id = bot_job_id(match_id, version)
         return [JobSpec(BOTS_LOW if low else BOTS, job_id, BOT_FUNC, match_id, version)]
     return []
 
 
-def _seats(variant: Variant, state: State) -> list[dict[str, Any]]:
-    seats: list[dict[str, Any]] = variant.view(state, None).get("seats") or []
-    return seats
-
-
 def all_bots(variant: Variant, state: State) -> bool:
     """True when no seat of the match is a person's."""
-    seats = _seats(variant, state)
-    return bool(seats) and all(entry.get("bot") for entry in seats)
+    bots = variant.bot_seats(state)
+    return bool(bots) and all(bots)
 
 
 def bot_seat(variant: Variant, state: State, seat: int) -> str | None:
     """The bot name playing `seat`, or None for a human seat."""
-    return _bot_of(_seats(variant, state), seat)
+    return _bot_of(variant.bot_seats(state), seat)
 
 
-def _bot_of(seats: Sequence[dict[str, Any]], seat: int) -> str | None:
-    for entry in seats:
-        if entry.get("seat") == seat:
-            bot = entry.get("bot")
-            return str(bot) if bot else None
-    return None
+def _bot_of(bots: Sequence[str | None], seat: int) -> str | None:
+    return bots[seat] if 0 <= seat < len(bots) else None
 
 
 class Queues:

@@ -27,6 +27,7 @@ from domain.errors import InvalidOptions, RulesError
 from domain.events import Event
 from domain.replay import fold
 from domain.variants import NAMES, State, Variant, get_variant
+from domain.variants import move_from_json as as_move
 from store import codec, idempotency, snapshots, tokens
 from store.codec import StoredEvent
 from store.connection import same_server
@@ -180,7 +181,7 @@ class MatchService:
         fingerprint: str,
     ) -> AppendRequest:
         version = len(events)
-        players = game.view(state, None).get("seats") or []
+        players = game.public_seats(state)
         meta = {
             "variant": game.name,
             "created_at": codec.now(),
@@ -454,7 +455,9 @@ class MatchService:
                 refuse.check()
                 raise _conflict(match_id, expected_version, current.version)
             try:
-                events = tuple(map(codec.as_stored, game.decide(current.state, seat, move)))
+                events = tuple(
+                    map(codec.as_stored, game.decide(current.state, seat, as_move(move)))
+                )
             except RulesError:
                 if not fresh:
                     fresh = True
@@ -505,9 +508,7 @@ class MatchService:
             idem_record=record.dumps() if record is not None else None,
             meta={"finished": "1"} if game.is_finished(new_state) else {},
             **self._snapshot(version, new_version, new_state),
-            jobs=followups(
-                game, new_state, match_id, new_version, self._meta(match_id).players or None
-            ),
+            jobs=followups(game, new_state, match_id, new_version),
             check_tx=current.tx,
         )
         return request, new_state

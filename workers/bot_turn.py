@@ -18,6 +18,7 @@ from typing import Any
 
 from domain import bots
 from domain.errors import RulesError
+from domain.variants import Move
 from store.errors import UnknownMatch, VersionConflict
 from store.jobs import bot_seat
 from workers.connection import service
@@ -52,7 +53,10 @@ def play_bot_turn(match_id: str, version: int) -> str:
     if seat is None or bot is None:
         return f"stale: no bot to act in {match_id} at version {version}"
     view = game.view(state, seat)
-    legal = _legal_moves(view) or game.legal_moves(state, seat)
+    you = view["you"]  # the seat's legal moves as its view lists them (no second listing)
+    legal: Sequence[Move] = (you["legal_moves"] if you is not None else None) or (
+        game.legal_moves(state, seat)
+    )
     move = choose_move(game.name, bot, view, legal, f"{match_id}:{version}")
     try:
         appended = svc.submit(
@@ -66,11 +70,3 @@ def play_bot_turn(match_id: str, version: int) -> str:
         )
         raise
     return f"played: seat {seat} ({bot}) {move.get('type')}; {match_id} at {appended.version}"
-
-
-def _legal_moves(view: Mapping[str, Any]) -> list[dict[str, Any]] | None:
-    """The seat's legal moves as its view already lists them (api.md `you.legal_moves`), which
-    spares computing them twice; they are `variant.legal_moves(state, seat)`."""
-    you = view.get("you")
-    moves = you.get("legal_moves") if isinstance(you, Mapping) else None
-    return list(moves) if isinstance(moves, list) and moves else None

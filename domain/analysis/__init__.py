@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from domain.analysis import gin, manipulation
 from domain.analysis.judgment import (
@@ -37,6 +36,7 @@ from domain.errors import RulesError
 from domain.events import Event
 from domain.manipulation.table.solver import BUDGET
 from domain.replay import replay
+from domain.shapes import JSON, json_list, json_object
 from domain.variants import variant_of
 
 __all__ = [
@@ -66,7 +66,7 @@ class Analysis:
     hindsight: tuple[Hindsight, ...]
     seats: tuple[SeatSummary, ...]
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, JSON]:
         return {
             "analysis_version": ANALYSIS_VERSION,
             "variant": self.variant,
@@ -91,7 +91,8 @@ def analyse(events: Sequence[Event], budget: int | None = BUDGET) -> Analysis:
     else:
         decisions, facts = manipulation.walk(events, budget)
         thresholds = MANIPULATION_THRESHOLDS
-    names = [str(p.get("name")) for p in events[0].data.get("players") or []]
+    players = json_list(events[0].data.get("players"))
+    names = [str(json_object(p).get("name")) for p in players]
     return Analysis(
         variant=variant.name,
         events=len(events),

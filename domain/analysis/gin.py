@@ -22,6 +22,7 @@ from domain.events import Event
 from domain.gin.melds.core import least_deadwood
 from domain.gin.state import GinState, evolve, initial_state
 from domain.gin.views import view
+from domain.shapes import json_int, json_list, json_object
 
 MOVES = {
     "UpcardPassed": "pass_upcard",
@@ -51,9 +52,9 @@ def walk(events: Sequence[Event]) -> tuple[list[Decision], list[Hindsight]]:
     for index, event in enumerate(events):
         seq = index + 1
         if event.type == "AdviceGiven":
-            advice = event.data.get("move") or None
+            advice = json_object(event.data.get("move")) or None
         elif event.type in MOVES:
-            seat = int(event.data["seat"])
+            seat = json_int(event.data["seat"])
             captain = state.roles is not None and seat == state.roles.captain
             found = judge(view(state, seat), played_move(event), seq, advice if captain else None)
             if found is not None:
@@ -111,10 +112,10 @@ def _taken(events: Sequence[Event], index: int, state: GinState) -> list[Hindsig
     card = str(event.data["card"])
     if after.type != "CardDrawn" or after.data.get("from") != "discard":
         return []
-    taker = int(after.data["seat"])
+    taker = json_int(after.data["seat"])
     hand = _hand_mask(state.hands[taker])
     saved = least_deadwood(hand, False) - least_deadwood(hand | 1 << Card.parse(card).index, True)
-    seat = int(event.data["seat"])
+    seat = json_int(event.data["seat"])
     note = f"the opponent took {card} from the pile, saving it {max(0, saved)} deadwood"
     return [Hindsight(index + 1, seat, state.round, "discard_taken", max(0, saved), note)]
 
@@ -126,8 +127,8 @@ def _undercut(events: Sequence[Event], index: int, state: GinState) -> list[Hind
         return []
     knocker = state.knock.seat
     seq = _last_knock(events, index)
-    points = sum(int(p) for p in data.get("points") or [])
-    laid = len(data.get("layoffs") or [])
+    points = sum(json_int(p) for p in json_list(data.get("points")))
+    laid = len(json_list(data.get("layoffs")))
     note = f"undercut: the defender scored {points} ({laid} card(s) laid off)"
     return [Hindsight(seq, knocker, state.round, "undercut", -points, note)]
 

@@ -17,6 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain.shapes import JSON
+
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
 ALWAYS_BLUNDER = frozenset({"missed_gin", "missed_going_out"})
 
@@ -40,7 +42,7 @@ class Thresholds:
             return "inaccuracy"
         return "good" if cost >= self.exact else "best"
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, JSON]:
         return {
             "unit": self.unit,
             "exact": self.exact,
@@ -80,7 +82,7 @@ class Decision:
     tags: tuple[str, ...] = ()
     details: Mapping[str, Any] = field(default_factory=dict)
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, JSON]:
         return {
             "seq": self.seq,
             "seat": self.seat,
@@ -107,7 +109,7 @@ class Hindsight:
     points: int
     note: str
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, JSON]:
         return {
             "seq": self.seq,
             "seat": self.seat,

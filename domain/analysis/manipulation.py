@@ -33,6 +33,7 @@ from domain.manipulation.options import options_of
 from domain.manipulation.state import Phase, State, evolve
 from domain.manipulation.table.solver import BUDGET, BestMove
 from domain.manipulation.views import view
+from domain.shapes import json_int, json_list
 
 KNOCK_SAMPLES = 200
 
@@ -153,7 +154,7 @@ def judge_event(state: State, event: Event, seq: int, budget: int | None) -> Dec
     kind = event.type
     if kind not in ("CardDrawn", "TableMelded", "Passed", "TurnEnded", "Knocked"):
         return None
-    seat = int(data["seat"])
+    seat = json_int(data["seat"])
     phase = state.phase
     if phase is Phase.KNOCK_OR_END:
         if kind not in ("Knocked", "TurnEnded") or not may_knock(state, seat):
@@ -180,14 +181,14 @@ def lost_knock(events: Sequence[Event], index: int, state: State) -> list[Hindsi
     """A knock another hand undercut (M10.1): known only once the hands are shown."""
     data = events[index].data
     knocker = data.get("knocker")
-    winners = [int(w) for w in data.get("winners") or []]
-    if data.get("outcome") != "knock" or knocker is None or int(knocker) in winners:
+    winners = [json_int(w) for w in json_list(data.get("winners"))]
+    if data.get("outcome") != "knock" or knocker is None or json_int(knocker) in winners:
         return []
     seq = next(
         (b + 1 for b in range(index, -1, -1) if events[b].type == "Knocked"),
         index + 1,
     )
-    points = sum(int(p) for p in data.get("points") or [])
-    low = min(int(h) for h in data.get("hand_points") or [0])
+    points = sum(json_int(p) for p in json_list(data.get("points")))
+    low = min((json_int(h) for h in json_list(data.get("hand_points"))), default=0)
     note = f"undercut: a hidden hand held {low}; the winners scored {points}"
-    return [Hindsight(seq, int(knocker), state.round, "undercut", -points, note)]
+    return [Hindsight(seq, json_int(knocker), state.round, "undercut", -points, note)]

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from domain.analysis.judgment import CLASSES, Decision
+from domain.shapes import JSON
 
 WORST = 3
 """The biggest mistakes listed per seat."""
@@ -26,7 +26,7 @@ class SeatSummary:
     def average_cost(self) -> float:
         return self.total_cost / self.decisions if self.decisions else 0.0
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, JSON]:
         return {
             "seat": self.seat,
             "name": self.name,

@@ -7,20 +7,23 @@ The engine is split by phase:
     gin_moves    moves, `decide`, `legal_moves`, `to_act`, `pending` (G1.3, G5, G6.1)
     gin_knock    knock, gin, lay-offs and scoring (G6, G7, G8)
     gin_views    per-seat views and redacted events (G1.4)
+    gin_shapes   the moves, views and round results as types (TypedDicts: the JSON of api.md)
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from domain.creation import match_created
 from domain.events import SYSTEM, Event
 from domain.gin.moves import decide, is_finished, legal_moves, pending, to_act
 from domain.gin.options import GinOptions, recorded_options, validate_options
+from domain.gin.shapes import GinMove, GinSeat, GinView
 from domain.gin.state import GinState, Phase, evolve, initial_state
 from domain.gin.views import event_view, view
+from domain.players import bot_seats as players_bots
 from domain.players import roster as players_roster
+from domain.shapes import JSON
 from domain.variants import Game
 
 __all__ = [
@@ -46,8 +49,8 @@ PLAYERS = 3
 
 
 def create(
-    players: Sequence[Mapping[str, Any]],
-    options: Mapping[str, Any] | None,
+    players: Sequence[Mapping[str, JSON]],
+    options: Mapping[str, JSON] | None,
     seed: int | None,
     secret: str,
 ) -> tuple[Event, ...]:
@@ -73,9 +76,24 @@ def autoplay_system(state: GinState) -> tuple[GinState, tuple[Event, ...]]:
     return state, tuple(events)
 
 
+def round_number(state: GinState) -> int:
+    """The round being played (0 before the first deal)."""
+    return state.round
+
+
+def bot_seats(state: GinState) -> tuple[str | None, ...]:
+    """Per seat, the bot that plays it (None: a person's seat)."""
+    return players_bots(state.players)
+
+
+def public_seats(state: GinState) -> list[GinSeat]:
+    """The spectator view's `seats`: seat, name, bot, hand size (and the gin role)."""
+    return list(view(state, None)["seats"])
+
+
 VARIANT_NAME = "three-hand-gin"
 
-VARIANT: Game[GinState] = Game(
+VARIANT: Game[GinState, GinMove, GinView] = Game(
     name=VARIANT_NAME,
     min_players=PLAYERS,
     max_players=PLAYERS,
@@ -90,4 +108,7 @@ VARIANT: Game[GinState] = Game(
     view=view,
     event_view=event_view,
     is_finished=is_finished,
+    round_number=round_number,
+    bot_seats=bot_seats,
+    public_seats=public_seats,
 )

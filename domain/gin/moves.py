@@ -12,7 +12,7 @@ that `create` and `score_round` emit together, `draw_roles`, `deal_round` and `f
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from domain.cards import Card
 from domain.errors import (
@@ -35,6 +35,7 @@ from domain.gin.knock import (
     match_over,
     round_result,
 )
+from domain.gin.shapes import GinMove, Source
 from domain.gin.state import (
     CARD_OF,
     CODE,
@@ -52,6 +53,7 @@ from domain.gin.state import (
     evolve,
     hand_mask,
 )
+from domain.shapes import JSON
 from domain.shuffle import salt_key
 
 PLAY_TYPES = ("take_upcard", "pass_upcard", "draw", "discard", "knock")
@@ -80,7 +82,7 @@ class Move(NamedTuple):
     source: str | None = None
     melds: Melds | None = None
     text: str = ""
-    advice: dict[str, Any] | None = None
+    advice: GinMove | None = None
 
 
 _PLAYING = (UPCARD_OFFER, DRAW, DISCARD)
@@ -91,7 +93,7 @@ def to_act(state: GinState) -> int | None:
     return state.turn if state.phase in _PLAYING else None
 
 
-def pending(state: GinState) -> dict[str, Any] | None:
+def pending(state: GinState) -> GinMove | None:
     """The SYSTEM move due now, if any (G9)."""
     if state.phase in _PLAYING:  # most calls: a seat is to act
         return None
@@ -208,11 +210,11 @@ _PARSERS: dict[str, Callable[[str, Mapping[str, Any]], Move]] = {
 }
 
 
-def move_json(move: Move) -> dict[str, Any]:
+def move_json(move: Move) -> GinMove:
     """The canonical JSON of a parsed move."""
-    out: dict[str, Any] = {"type": move.type}
+    out: GinMove = {"type": move.type}
     if move.source is not None:
-        out["from"] = move.source
+        out["from"] = cast("Source", move.source)  # _parse_draw allows these two only
     if move.card is not None:
         out["card"] = str(move.card)
     if move.melds is not None:
@@ -223,7 +225,7 @@ def move_json(move: Move) -> dict[str, Any]:
 # --- decide ------------------------------------------------------------------------------
 
 
-def decide(state: GinState, seat: int, move: Mapping[str, Any]) -> tuple[Event, ...]:
+def decide(state: GinState, seat: int, move: GinMove) -> tuple[Event, ...]:
     """Validate `move` by `seat` and return its events (G1.3-G8); raise a RulesError else."""
     accepted = accepted_play(state, seat, move)
     if accepted is not None:
@@ -231,7 +233,7 @@ def decide(state: GinState, seat: int, move: Mapping[str, Any]) -> tuple[Event, 
     return decide_in_full(state, seat, move)
 
 
-def decide_in_full(state: GinState, seat: int, move: Mapping[str, Any]) -> tuple[Event, ...]:
+def decide_in_full(state: GinState, seat: int, move: GinMove) -> tuple[Event, ...]:
     """`decide` through every check, in the order that picks the error to raise."""
     parsed = parse_move(move)
     if state.phase == FINISHED:
@@ -400,7 +402,12 @@ def _advise(state: GinState, seat: int, move: Move) -> tuple[Event, ...]:
             f"(seat {roles.captain}) last moved; at most {MAX_ADVICE_PER_TURN} per turn of the "
             "CAPTAIN (G1.4)"
         )
-    data = {"seat": seat, "captain": roles.captain, "text": move.text, "move": move.advice}
+    data: dict[str, JSON] = {
+        "seat": seat,
+        "captain": roles.captain,
+        "text": move.text,
+        "move": cast("JSON", move.advice),  # a TypedDict is JSON, though mypy will not say so
+    }
     return (Event("AdviceGiven", data),)
 
 
@@ -482,7 +489,7 @@ _PLAY: dict[str, Callable[[GinState, int, Move], tuple[Event, ...]]] = {
 # --- legal moves ---------------------------------------------------------------------------
 
 
-def legal_moves(state: GinState, seat: int) -> list[dict[str, Any]]:
+def legal_moves(state: GinState, seat: int) -> list[GinMove]:
     """Every legal move of `seat` now: each concrete card choice; knocks without "melds"."""
     roles = state.roles
     if (  # the seat to act (most calls): as `_other_moves` finds it, in fewer steps
@@ -495,7 +502,7 @@ def legal_moves(state: GinState, seat: int) -> list[dict[str, Any]]:
     return _other_moves(state, seat)
 
 
-def _other_moves(state: GinState, seat: int) -> list[dict[str, Any]]:
+def _other_moves(state: GinState, seat: int) -> list[GinMove]:
     """`legal_moves` of every seat but the one to act: SYSTEM, the ADVISOR, the others."""
     if seat == SYSTEM:
         due = pending(state)
@@ -512,8 +519,8 @@ def _other_moves(state: GinState, seat: int) -> list[dict[str, Any]]:
     return _turn_moves(state, seat)
 
 
-def _move(**fields: str) -> FrozenDict:
-    return FrozenDict(fields)
+def _move(**fields: str) -> GinMove:
+    return cast("GinMove", FrozenDict(fields))
 
 
 _UPCARD_MOVES = (_move(type="take_upcard"), _move(type="pass_upcard"))
@@ -525,13 +532,13 @@ _KNOCKS = tuple(_move(type="knock", card=code) for code in CODE)
 legal moves is a list of shared values, not a dict built per card per view."""
 
 
-def _turn_moves(state: GinState, seat: int) -> list[dict[str, Any]]:
+def _turn_moves(state: GinState, seat: int) -> list[GinMove]:
     """The moves of the seat to act in this phase: discard/knock, draw, or upcard offer."""
     phase = state.phase
     if phase == DISCARD:
         free = discardable(state, state.hands[seat])
         discards = _DISCARDS
-        moves: list[dict[str, Any]] = [discards[c.index] for c in free]
+        moves: list[GinMove] = [discards[c.index] for c in free]
         knocking = knock_among(state, hand_mask(state, seat), free)
         if knocking:  # most hands: none (G6.2)
             knocks = _KNOCKS

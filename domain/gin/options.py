@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any
 
 from domain.memo import by_identity
 from domain.options import OptionTables, frozen, validate
+from domain.shapes import JSON, json_int
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "role_draw_tiebreak": ("redraw", "suit_order"),
@@ -52,10 +52,10 @@ _LIMITS: dict[str, tuple[int, int]] = {
 }
 
 
-def default_max_rounds(options: Mapping[str, Any]) -> int:
+def default_max_rounds(options: Mapping[str, JSON]) -> int:
     """G8.3: half a hand per point of the target, at least 20 (100 points: 50 hands, three
     times the 15 a match of basic bots takes; 1000 points: 500)."""
-    return max(20, int(options["target_score"]) // 2)
+    return max(20, json_int(options["target_score"]) // 2)
 
 
 _HINTS = {
@@ -89,12 +89,12 @@ class GinOptions:
     shutout_rule: str = "none"  # G8.2
     max_rounds: int | None = None  # G8.3; None only in matches recorded before it existed
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, JSON]:
         return dict(_as_dict(self))  # a fresh dict: every view may own (and change) its copy
 
 
 @by_identity(256)
-def _as_dict(options: GinOptions) -> dict[str, Any]:
+def _as_dict(options: GinOptions) -> dict[str, JSON]:
     """A pure memo of the options' dict by their identity (a match's options never change,
     and every state of a match shares one object): hashing 19 fields per view cost more than
     the copy."""
@@ -113,18 +113,18 @@ TABLES = OptionTables.of(
 )
 
 
-def validate_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+def validate_options(options: Mapping[str, JSON] | None) -> dict[str, JSON]:
     """The full options dict with defaults; InvalidOptions names the first bad key (section 5)."""
     return validate(TABLES, options)
 
 
-def recorded_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+def recorded_options(options: Mapping[str, JSON] | None) -> dict[str, JSON]:
     """`validate_options` of a recorded MatchCreated: `max_rounds` may be None (no bound: the
     match was recorded before it existed, domain/upcast.py)."""
     return validate(TABLES, options, recorded=True)
 
 
-def options_of(options: Mapping[str, Any]) -> GinOptions:
+def options_of(options: Mapping[str, JSON]) -> GinOptions:
     """The frozen options of a recorded (already valid) options dict; unknown keys ignored."""
     return frozen(GinOptions, options)
 

@@ -22,10 +22,10 @@ Events (past tense; data is JSON-ready):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol, cast
 
 from domain.cards import FULL_DECK, Card
 from domain.events import Event
@@ -132,7 +132,7 @@ class _Draft:
     __slots__ = GinState.__slots__
 
 
-_new = object.__new__
+_new = cast("Callable[[type[_Draft]], Changes]", object.__new__)
 
 
 def initial_state() -> GinState:
@@ -144,19 +144,46 @@ CODE = tuple(str(c) for c in FULL_DECK)
 CARD_OF = {str(c): c for c in FULL_DECK}
 
 
-def cards(codes: Any) -> tuple[Card, ...]:
+def cards(codes: Iterable[str]) -> tuple[Card, ...]:
     """The cards of recorded codes (trusted history: a plain lookup)."""
     return tuple(CARD_OF[c] for c in codes)
 
 
-def codes(cards: Any) -> list[str]:
+def codes(cards: Iterable[Card]) -> list[str]:
     """The codes of cards, in order (the JSON form); a table lookup, cheaper than str()."""
     return [CODE[c.index] for c in cards]
 
 
-Changes = Any
-"""The draft of the new state (`_Draft`): a copy of the old state's fields, which each fold
-step updates with the fields its event changes (`version` is set by `evolve`)."""
+class Changes(Protocol):
+    """The draft of the new state (`_Draft`): a copy of the old state's fields, which each fold
+    step updates with the fields its event changes (`version` is set by `evolve`). As mypy
+    sees it: GinState's fields, writable (tests/unit/test_declarations.py keeps the two
+    lists equal)."""
+
+    version: int
+    phase: Phase
+    options: GinOptions
+    players: tuple[Player, ...]
+    seeded: bool
+    seed: int | None
+    deal_key: str
+    salt_key: str
+    round: int
+    roles: Roles | None
+    hands: tuple[tuple[Card, ...], ...]
+    held: int
+    stock: tuple[Card, ...]
+    discard: tuple[Card, ...]
+    turn: int | None
+    stock_only: bool
+    taken: Card | None
+    picked: tuple[tuple[Card, ...], ...]
+    knock: Knock | None
+    commitment: str | None
+    scores: tuple[int, ...]
+    rounds: tuple[Mapping[str, Any], ...]
+    winners: tuple[int, ...]
+    advice: int
 
 
 SEAT_BITS = 64
@@ -375,7 +402,7 @@ _FOLD: dict[str, Callable[[GinState, Mapping[str, Any], Changes], None]] = {
 def evolve(state: GinState, event: Event) -> GinState:
     """Fold one recorded event into the state: a draft copy of its fields, updated by the
     event's step (an unknown event type changes nothing) and given the next version."""
-    new: Any = _new(_Draft)  # a draft of the next state: every field of `state`, as is
+    new = _new(_Draft)  # a draft of the next state: every field of `state`, as is
     new.phase = state.phase
     new.options = state.options
     new.players = state.players
@@ -403,8 +430,8 @@ def evolve(state: GinState, event: Event) -> GinState:
     if step is not None:
         step(state, event.data, new)
     new.version = state.version + 1
-    new.__class__ = GinState
-    return new  # type: ignore[no-any-return]
+    new.__class__ = GinState  # type: ignore[assignment]  # the draft becomes the state
+    return new  # type: ignore[return-value]  # the draft became a GinState
 
 
 def card_places(state: GinState) -> dict[str, tuple[Card, ...]]:

@@ -19,7 +19,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from domain.cards import Card
@@ -27,6 +27,7 @@ from domain.events import Event
 from domain.frozen import FrozenDict, FrozenList, freeze
 from domain.gin.moves import legal_moves
 from domain.gin.options import GinOptions
+from domain.gin.shapes import GinView, GinYou, KnockView
 from domain.gin.state import (
     CODE,
     DISCARD,
@@ -39,6 +40,7 @@ from domain.gin.state import (
     codes,
 )
 from domain.memo import by_identity
+from domain.shapes import EventView
 
 VARIANT_NAME = "three-hand-gin"
 
@@ -64,7 +66,7 @@ def sees_hand(options: GinOptions, roles: Roles | None, viewer: int | None, owne
     return options.advisor_sees_captain_hand and viewer == roles.advisor and owner == roles.captain
 
 
-def view(state: GinState, seat: int | None) -> dict[str, Any]:
+def view(state: GinState, seat: int | None) -> GinView:
     """The api.md view of the match for `seat` (None: a spectator), without `id`.
 
     The view's dict and its `you` are its own; every other list and dict in it is read-only
@@ -99,7 +101,7 @@ class _Shown:
         self._picked: tuple[Any, Any] = none
         self._knock: tuple[Any, Any] = none
 
-    def render(self, state: GinState, seat: int | None) -> dict[str, Any]:
+    def render(self, state: GinState, seat: int | None) -> GinView:
         """The view: a copy of the hand's template (the keys in api.md's order, the values
         that change only between hands) with this move's values and `you` set."""
         h = self._hand
@@ -107,7 +109,7 @@ class _Shown:
             h = self._new_hand(state)  # see _new_hand for why these three fields suffice
         hands, discard, picked, knock = state.hands, state.discard, state.picked, state.knock
         phase = state.phase
-        out: dict[str, Any] = h[3].copy()
+        out: GinView = h[3].copy()
         out["version"] = state.version
         out["status"] = "finished" if phase == FINISHED else "active"
         out["phase"] = phase._value_
@@ -128,7 +130,7 @@ class _Shown:
         if knock is not None:
             out["knock"] = k[1] if k[0] is knock else self._new_knock(knock)
         if seat is not None and 0 <= seat < len(state.players):
-            you = {  # the seat's own part (G1.1 role, its hand, its legal moves)
+            you: GinYou = {  # the seat's own part (G1.1 role, its hand, its legal moves)
                 "seat": seat,
                 "role": h[5][seat],
                 "hand": [CODE[c.index] for c in hands[seat]],
@@ -178,8 +180,8 @@ class _Shown:
         self._picked = (picked, made)
         return made
 
-    def _new_knock(self, knock: Knock) -> FrozenDict:
-        made: FrozenDict = freeze(_public_knock(knock))
+    def _new_knock(self, knock: Knock) -> KnockView:
+        made: KnockView = freeze(_public_knock(knock))
         self._knock = (knock, made)
         return made
 
@@ -295,7 +297,7 @@ def _seats(
     return seats
 
 
-def _public_knock(knock: Knock) -> dict[str, Any]:
+def _public_knock(knock: Knock) -> KnockView:
     """G6.3: the knocker's spread is face up; his knock card is not shown here."""
     return {
         "seat": knock.seat,
@@ -306,7 +308,7 @@ def _public_knock(knock: Knock) -> dict[str, Any]:
     }
 
 
-def event_view(before: GinState, event: Event, seat: int | None) -> dict[str, Any]:
+def event_view(before: GinState, event: Event, seat: int | None) -> EventView:
     """`{"type", "v", "data"}` with every card `seat` may not see as None (G1.4)."""
     data = json_copy(event.data)
     if before.phase != FINISHED:
@@ -349,7 +351,7 @@ def _redact_advice(before: GinState, data: dict[str, Any], seat: int | None) -> 
         data["move"] = None
 
 
-_REDACT: Mapping[str, Any] = {
+_REDACT: Mapping[str, Callable[[GinState, dict[str, Any], int | None], None]] = {
     "MatchCreated": _redact_created,
     "RoundDealt": _redact_dealt,
     "CardDrawn": _redact_drawn,

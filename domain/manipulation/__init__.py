@@ -2,8 +2,9 @@
 
 The surface is the one of domain/variants.py; `VARIANT` at the bottom. The state and its fold
 live in state.py, the deal in deal.py, decide and legal moves in moves.py, the views in
-views.py, the scoring in scoring.py, the options in options.py, and the link to the table
-maths (table/) in melds.py; this module creates a match and names the surface.
+views.py, the move and view types in shapes.py, the scoring in scoring.py, the options in
+options.py, and the link to the table maths (table/) in melds.py; this module creates a match
+and names the surface.
 
 Events (past tense, JSON-ready data):
 
@@ -40,7 +41,6 @@ Choices where rules.md leaves the engine free:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from domain.creation import match_created
 from domain.events import Event
@@ -56,9 +56,12 @@ from domain.manipulation.moves import (
 from domain.manipulation.options import recorded_options
 from domain.manipulation.options import validate_options as _validate_options
 from domain.manipulation.scoring import score_round
+from domain.manipulation.shapes import ManipulationMove, ManipulationSeat, ManipulationView
 from domain.manipulation.state import NAME, Phase, RoundEnd, State, evolve, pack
 from domain.manipulation.views import event_view, view
+from domain.players import bot_seats as players_bots
 from domain.players import roster as players_roster
+from domain.shapes import JSON, json_str
 from domain.shuffle import DealRng, salt_key
 from domain.variants import Game
 
@@ -68,14 +71,14 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 5
 # ---------------------------------------------------------------- creation (M1, M3)
 
 
-def validate_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+def validate_options(options: Mapping[str, JSON] | None) -> dict[str, JSON]:
     """Every option of section 5 with its default; unknown keys are refused by name."""
     return _validate_options(options)
 
 
 def create(
-    players: Sequence[Mapping[str, Any]],
-    options: Mapping[str, Any] | None,
+    players: Sequence[Mapping[str, JSON]],
+    options: Mapping[str, JSON] | None,
     seed: int | None,
     secret: str,
 ) -> tuple[Event, ...]:
@@ -83,10 +86,11 @@ def create(
     roster = players_roster(players, NAME, (MIN_PLAYERS, MAX_PLAYERS), "M1.1")
     full = recorded_options(options)  # the service validated a new match's options
     created = match_created(NAME, roster, full, seed, secret)
-    key = created.data["deal_key"]
+    key = json_str(created.data["deal_key"])
     dealer = DealRng(key, "dealer").randbelow(len(roster))
     chosen = Event("DealerChosen", {"round": 1, "dealer": dealer})
-    salts = salt_key(key, created.data.get("salt_key"))
+    recorded_salt = created.data.get("salt_key")
+    salts = salt_key(key, None if recorded_salt is None else json_str(recorded_salt))
     return created, chosen, deal_event(key, 1, len(roster), dealer, salts)
 
 
@@ -94,7 +98,22 @@ def initial_state() -> State:
     return State()
 
 
-VARIANT: Game[State] = Game(
+def round_number(state: State) -> int:
+    """The round being played (0 before the first deal)."""
+    return state.round
+
+
+def bot_seats(state: State) -> tuple[str | None, ...]:
+    """Per seat, the bot that plays it (None: a person's seat)."""
+    return players_bots(state.players)
+
+
+def public_seats(state: State) -> list[ManipulationSeat]:
+    """The spectator view's `seats`: seat, name, bot, hand size (and the gin role)."""
+    return list(view(state, None)["seats"])
+
+
+VARIANT: Game[State, ManipulationMove, ManipulationView] = Game(
     name=NAME,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
@@ -109,6 +128,9 @@ VARIANT: Game[State] = Game(
     view=view,
     event_view=event_view,
     is_finished=is_finished,
+    round_number=round_number,
+    bot_seats=bot_seats,
+    public_seats=public_seats,
 )
 
 __all__ = [

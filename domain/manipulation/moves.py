@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from itertools import compress
 from operator import is_not
-from typing import Any
 
 from domain.cards import codes
 from domain.errors import ForbiddenMove, IllegalMove, MalformedMove, NotYourTurn
 from domain.events import SYSTEM, Event
 from domain.manipulation.melds import check_meld, meld_candidates
 from domain.manipulation.scoring import hand_points, score_round
+from domain.manipulation.shapes import ManipulationMove
 from domain.manipulation.state import (
     Phase,
     State,
@@ -32,7 +32,8 @@ PLAYER_MOVES = ("draw", "meld", "knock", "end_turn", "pass")
 SYSTEM_MOVES = ("score_round",)
 MAX_TABLE_CARDS = 106
 
-Move = Mapping[str, Any]
+Move = ManipulationMove
+"""A move in its JSON shape (shapes.py); `decide` checks it, since a client sent it."""
 
 
 # ---------------------------------------------------------------- who moves
@@ -48,7 +49,7 @@ def to_act(state: State) -> int | None:
     return state.turn
 
 
-def pending(state: State) -> dict[str, Any] | None:
+def pending(state: State) -> ManipulationMove | None:
     """The SYSTEM move due: score the round once it has ended and is not yet scored."""
     if state.phase is Phase.SCORING and (
         not state.results or state.results[-1].round < state.round
@@ -237,13 +238,13 @@ def autoplay_system(state: State) -> tuple[State, tuple[Event, ...]]:
 # ---------------------------------------------------------------- legal moves
 
 
-def legal_moves(state: State, seat: int) -> list[dict[str, Any]]:
+def legal_moves(state: State, seat: int) -> list[ManipulationMove]:
     """Every legal move of `seat` now; for `meld` a representative set, not every table
     (`seat_moves`)."""
     return seat_moves(state, seat, None)
 
 
-def seat_moves(state: State, seat: int, shown: list[list[str]] | None) -> list[dict[str, Any]]:
+def seat_moves(state: State, seat: int, shown: list[list[str]] | None) -> list[ManipulationMove]:
     """`legal_moves`, given the state's `shown_table` when the caller has it (a view).
 
     draw, knock, end_turn and pass are listed exactly. The meld space is huge (any table that
@@ -263,7 +264,7 @@ def seat_moves(state: State, seat: int, shown: list[list[str]] | None) -> list[d
             return [{"type": "knock"}, {"type": "end_turn"}]
         return [{"type": "end_turn"}]
     # MELD_OR_DRAW or FINAL_TURNS: draw while the stock lasts, else pass (M9.1, M9.2)
-    moves: list[dict[str, Any]] = [
+    moves: list[ManipulationMove] = [
         {"type": "draw"} if phase is Phase.MELD_OR_DRAW and state.stock else {"type": "pass"}
     ]
     if (

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
-from typing import Any
 
 from domain.options import OptionTables, frozen, validate
+from domain.shapes import JSON, json_int
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "knock_timing": ("end_of_turn", "after_any_draw"),
@@ -42,10 +42,10 @@ _LIMITS: dict[str, tuple[int, int]] = {
 }
 
 
-def default_max_rounds(options: Mapping[str, Any]) -> int:
+def default_max_rounds(options: Mapping[str, JSON]) -> int:
     """M11.5: a round per 5 points of the target, at least 20 (150 points: 30 rounds, five
     times the 6 a match of basic bots takes; 1500 points: 300)."""
-    return max(20, int(options["target_score"]) // 5)
+    return max(20, json_int(options["target_score"]) // 5)
 
 
 _HINTS = {
@@ -79,7 +79,7 @@ class ManipOptions:
     final_tie: str = "shared"  # M11.4
     max_rounds: int | None = None  # M11.5; None only in matches recorded before it existed
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, JSON]:
         return asdict(self)
 
 
@@ -95,18 +95,18 @@ TABLES = OptionTables.of(
 )
 
 
-def validate_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+def validate_options(options: Mapping[str, JSON] | None) -> dict[str, JSON]:
     """The full options dict with defaults; InvalidOptions names the first bad key (section 5)."""
     return validate(TABLES, options)
 
 
-def recorded_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+def recorded_options(options: Mapping[str, JSON] | None) -> dict[str, JSON]:
     """`validate_options` of a recorded MatchCreated: `max_rounds` may be None (no bound: the
     match was recorded before it existed, domain/upcast.py)."""
     return validate(TABLES, options, recorded=True)
 
 
-def options_of(options: Mapping[str, Any]) -> ManipOptions:
+def options_of(options: Mapping[str, JSON]) -> ManipOptions:
     """The frozen options of a recorded (already valid) options dict; unknown keys ignored."""
     return frozen(ManipOptions, options)
 

@@ -16,6 +16,7 @@ from domain.events import Event
 from domain.manipulation.deal import deal_event
 from domain.manipulation.options import ManipOptions
 from domain.manipulation.state import State, evolve
+from domain.shapes import json_int, json_list
 from domain.shuffle import DealRng, salt_key
 
 KNOCK = "knock"
@@ -135,7 +136,7 @@ def score_round(state: State) -> tuple[Event, ...]:
     if end is not None:
         return scored, _match_finished(end, after)
     assert state.deal_key is not None and state.dealer is not None
-    dealer = next_dealer(state, scored.data["winners"])
+    dealer = next_dealer(state, list(map(json_int, json_list(scored.data["winners"]))))
     salts = salt_key(state.deal_key, state.salt_key)
     return scored, deal_event(state.deal_key, state.round + 1, state.n, dealer, salts)
 

@@ -22,8 +22,10 @@ from domain.cards import FULL_DECK, JOKER, Card, TableCard
 from domain.events import Event
 from domain.frozen import FrozenList
 from domain.manipulation.options import DEFAULTS, ManipOptions, options_of
+from domain.manipulation.shapes import ManipulationRoundResult
 from domain.memo import by_identity
 from domain.players import Player
+from domain.shapes import JSON, json_int, json_list, json_str
 
 NAME = "manipulation-rummy"
 
@@ -55,7 +57,7 @@ class RoundResult:
     knocker: int | None
     hand_points: tuple[int, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ManipulationRoundResult:
         return {
             "round": self.round,
             "outcome": self.outcome,
@@ -67,16 +69,21 @@ class RoundResult:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> RoundResult:
+    def from_json(cls, data: Mapping[str, JSON]) -> RoundResult:
+        knocker = data.get("knocker")
         return cls(
-            round=int(data["round"]),
+            round=json_int(data["round"]),
             outcome=str(data["outcome"]),
-            hands=tuple(tuple(h) for h in data["hands"]),
-            points=tuple(data["points"]),
-            winners=tuple(data["winners"]),
-            knocker=data.get("knocker"),
-            hand_points=tuple(data["hand_points"]),
+            hands=tuple(tuple(map(json_str, json_list(h))) for h in json_list(data["hands"])),
+            points=_ints(data["points"]),
+            winners=_ints(data["winners"]),
+            knocker=None if knocker is None else json_int(knocker),
+            hand_points=_ints(data["hand_points"]),
         )
+
+
+def _ints(value: JSON) -> tuple[int, ...]:
+    return tuple(map(json_int, json_list(value)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,11 +13,13 @@ from domain.cards import FULL_DECK, JOKER
 from domain.events import Event
 from domain.frozen import FrozenDict, FrozenList, freeze
 from domain.manipulation.moves import is_finished, seat_moves, to_act
+from domain.manipulation.shapes import ManipulationView
 from domain.manipulation.state import NAME, Phase, RoundResult, State, shown_table
 from domain.memo import by_identity
+from domain.shapes import EventView
 
 
-def view(state: State, seat: int | None) -> dict[str, Any]:
+def view(state: State, seat: int | None) -> ManipulationView:
     """The api.md view minus id; `you` only for a seat of this match: a copy of the round's
     template (the contract's key order; the values that change only between rounds) with
     this state's values set. The view's dict and its `you` are its own; every other list
@@ -27,7 +29,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     if t is None or t[0] != _round_fields(state):  # one compare (`is` first, in C)
         t = _template(state)
     phase = state.phase
-    out: dict[str, Any] = t[1].copy()
+    out: ManipulationView = t[1].copy()
     out["version"] = state.version
     if phase is Phase.FINISHED:
         out["status"] = "finished"
@@ -163,9 +165,9 @@ _CODE = tuple(map(str, (*FULL_DECK, JOKER))).__getitem__  # a card's code by its
 _INDEX = attrgetter("index")
 
 
-def event_view(before: State, event: Event, seat: int | None) -> dict[str, Any]:
+def event_view(before: State, event: Event, seat: int | None) -> EventView:
     """The event as `seat` may see it: other hands, drawn cards, stock order, salt, seed hidden."""
-    data = dict(event.data)
+    data: dict[str, Any] = dict(event.data)  # recorded data (trusted), redacted below
     if is_finished(before):
         return {"type": event.type, "v": event.v, "data": data}
     if event.type == "MatchCreated":

@@ -101,4 +101,7 @@ VARIANT = Variant(
     view=view,
     event_view=lambda before, event, seat: event.to_json(),
     is_finished=lambda state: state.finished,
+    round_number=lambda state: 1,
+    bot_seats=lambda state: (None,) * len(state.players),
+    public_seats=lambda state: view(state, None)["seats"],
 )
