@@ -11,11 +11,13 @@ load (min / median / p99 / max, ms), its process CPU (median, max, ms) and the e
 
     .venv/bin/python bench/history.py                 # 15,000 events, 200 positions
     .venv/bin/python bench/history.py --events 3000   # quicker
+    .venv/bin/python bench/history.py --gc-off         # without the collector's pauses
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import sys
@@ -104,7 +106,14 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--events", type=int, default=15_000)
     parser.add_argument("--positions", type=int, default=200)
+    parser.add_argument(
+        "--gc-off",
+        action="store_true",
+        help="no cyclic garbage collection: shows how much of the tail is the collector's",
+    )
     args = parser.parse_args()
+    if args.gc_off:
+        gc.disable()
     server = PrivateRedis(Path(tempfile.mkdtemp(prefix="bench-history-")), appendonly=False)
     server.start()
     try:

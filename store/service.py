@@ -318,8 +318,12 @@ class MatchService:
         passes, so the next read of that stretch is short."""
         latest_raw, kept_raw = self.store.snapshots_at(match_id, at)
         starts: list[tuple[int, Any]] = [(0, game.initial_state())]
-        kept = snapshots.decode_state(kept_raw)
-        for snap in (kept, snapshots.decode_state(latest_raw)):
+        use_kept = self._nearer(kept_raw, latest_raw, at)
+        kept = snapshots.decode_state(kept_raw) if use_kept else None
+        if kept is not None and kept[0] > at:
+            kept = None
+        latest = snapshots.decode_state(latest_raw) if kept is None else None  # one decode
+        for snap in (kept, latest):
             if snap is not None and snap[0] <= at:
                 starts.append(snap)
         version, state = max(starts, key=lambda s: s[0])
@@ -329,10 +333,21 @@ class MatchService:
             state = game.evolve(state, item.event)
             if len(tail) > self.keep_every and item.seq % self.keep_every == 0:
                 passed.update(self._encoded(item.seq, state))
-        foreign = kept_raw is not None and kept is None
+        foreign = use_kept and kept_raw is not None and kept is None
         if passed or foreign:
             self.store.keep_snapshots(match_id, passed, drop_upto=at if foreign else None)
         return Loaded(game, state, tail[-1].seq if tail else version)
+
+    @staticmethod
+    def _nearer(kept_raw: Any, latest_raw: Any, at: int) -> bool:
+        """True when the kept snapshot is the one to start from: the latest is absent, past
+        `at`, or not later than the kept one (versions read without decoding, so one
+        snapshot is decoded, not two)."""
+        latest = snapshots.version_of(latest_raw)
+        if latest is None or latest > at:
+            return True
+        kept = snapshots.version_of(kept_raw)
+        return kept is not None and kept >= latest
 
     @staticmethod
     def _encoded(version: int, state: State) -> dict[str, int]:

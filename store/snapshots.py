@@ -28,6 +28,7 @@ import enum
 import hashlib
 import importlib
 import json
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -132,6 +133,19 @@ def encode_state(version: int, state: State) -> str:
     """The snapshot of `state` after `version` events (raises SnapshotError)."""
     payload = {"code": code_tag(), "version": version, "state": encode_value(state)}
     return json.dumps(payload, separators=(",", ":"))
+
+
+_VERSION = re.compile(rb'\{"code":"[0-9a-f]{1,64}","version":([0-9]{1,15}),')
+
+
+def version_of(raw: bytes | str | None) -> int | None:
+    """The version a stored snapshot holds, read from its head without decoding the state
+    (None when absent or not in encode_state's form; decode_state still checks the rest)."""
+    if raw is None:
+        return None
+    head = (raw.encode() if isinstance(raw, str) else raw)[:128]
+    found = _VERSION.match(head)
+    return int(found.group(1)) if found else None
 
 
 def decode_state(raw: bytes | str | None) -> tuple[int, Any] | None:
