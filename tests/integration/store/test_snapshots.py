@@ -199,3 +199,14 @@ def test_a_match_without_kept_snapshots_keeps_them_on_its_first_long_read(
     assert all(
         json.loads(m)["code"] == snapshots.code_tag() for m in redis_client.zrange(kept, 0, -1)
     )
+
+
+def test_a_snapshots_version_is_read_from_its_head() -> None:
+    """The read picks the nearer of two snapshots by version before it decodes one."""
+    from domain.variants import get_variant
+
+    state = get_variant("three-hand-gin").initial_state()
+    raw = snapshots.encode_state(4321, state)
+    assert snapshots.version_of(raw) == snapshots.version_of(raw.encode()) == 4321
+    for unreadable in (None, "", "{}", '{"version":3}', "not json"):
+        assert snapshots.version_of(unreadable) is None
