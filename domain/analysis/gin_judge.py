@@ -40,14 +40,12 @@ from domain.bots.gin.eval import (
     knock_value,
     least_deadwood,
     legal_cards,
-    related,
     value,
 )
-from domain.bots.gin.expert import PARAMS, play_on
+from domain.bots.gin.expert import PARAMS, _Memo, play_on
+from domain.bots.gin.expert import stock_value as expert_stock_value
 from domain.gin.melds.core import (
     best_arrangement,
-    best_discard,
-    least_deadwoods_plus,
     mask_value,
 )
 
@@ -179,20 +177,10 @@ def take_value(hand: int, top: int, pool: int) -> float:
 
 
 def stock_value(hand: int, pool: int) -> float:
-    """The expected `value` after one card of `pool` and the least-deadwood discard (as the
-    expert's `stock_value`: a card that lowers no deadwood is thrown back)."""
-    pool &= ~hand
-    count = pool.bit_count()
-    keep = value(hand, pool)
-    if not count:
-        return keep
-    now = deadwood(hand)
-    total = keep * count
-    for card, left in least_deadwoods_plus(hand, pool & related(hand)).items():
-        if left < now:
-            grown = hand | 1 << card
-            total += min(keep, value(grown & ~best_discard(grown), pool)) - keep
-    return total / count
+    """The expected `value` after one card of `pool` and the least-deadwood discard: the
+    expert's own `stock_value` (a card that lowers no deadwood is thrown back), on the
+    expert's weight of a hand's potential."""
+    return expert_stock_value(hand, _Memo(pool & ~hand, PARAMS.alpha, {}))
 
 
 # --- after the draw ---------------------------------------------------------------------------
