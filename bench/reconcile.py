@@ -32,24 +32,18 @@ import redis
 from cli.procs import free_port, redis_server_binary, wait_port
 from store.event_store import FINISHED_KEY, events_key, meta_key
 from store.service import MatchService
-from workers.reconcile import reconcile
+from workers.reconcile import _heal, reconcile
 
 PLAYERS = [{"name": "a"}, {"name": "b"}, {"name": "c"}]
 
 
 def reconcile_before(service: MatchService, batch: int = 500) -> list[str]:
-    """The reconciler's loop at ebe715f: every stream, a flag read for each."""
+    """The reconciler at ebe715f: every stream, a flag read for each, the unfinished healed
+    as today's pass heals them (`_heal`)."""
     enqueued: list[str] = []
     for match_id in service.store.scan_matches(batch):
-        if service.is_finished(match_id):
-            continue
-        for spec in service.followups(match_id):
-            if service.queues.is_live(spec):
-                continue
-            if service.store.version(match_id) != spec.version:
-                continue
-            service.queues.replace(spec)
-            enqueued.append(spec.job_id)
+        if not service.is_finished(match_id):
+            enqueued += _heal(service, match_id)
     return enqueued
 
 
