@@ -215,9 +215,14 @@ class EventStream(MethodView):
         seat = caller_seat(match_id)
         after = _last_event_id(query)
         limits, reader = stream_parts(current_app)
-        stream = _Stream(service(), match_id, seat, after, reader)
         token = bearer_token() if seat is not None else None
-        stream.place = limits.take(client_network(), token)
+        place = limits.take(client_network(), token)  # a refused stream loads nothing
+        try:
+            stream = _Stream(service(), match_id, seat, after, reader)
+        except BaseException:
+            place.release()
+            raise
+        stream.place = place
         heartbeat = float(setting("SSE_HEARTBEAT_SECONDS"))
         body = stream.run(heartbeat, float(setting("SSE_MAX_SECONDS")))
         response = Response(body, mimetype="text/event-stream")

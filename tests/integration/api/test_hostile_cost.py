@@ -376,3 +376,14 @@ def test_a_slow_body_is_cut_at_its_deadline(service: Any) -> None:
     finally:
         deadline.time.monotonic = real  # type: ignore[assignment]
     assert isinstance(BodyDeadline(lambda e, s: [], 1.0), BodyDeadline)
+
+
+def test_a_stream_of_no_match_gives_its_place_back(service: Any) -> None:
+    app = _app(service, SSE_MAX_STREAMS_PER_ADDRESS=1, SSE_MAX_SECONDS=30)
+    client = app.test_client()
+    match_id, _ = _created(client)
+    missing = client.get("/v1/matches/m_missing/events/stream", **_addr("10.8.0.1"))
+    _problem(missing, 404, "unknown_match")
+    held = client.get(f"/v1/matches/{match_id}/events/stream", **_addr("10.8.0.1"), buffered=False)
+    assert held.status_code == 200
+    held.close()
