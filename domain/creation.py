@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from domain.errors import InvalidOptions
 from domain.events import Event
+from domain.rated import check_create as check_rated
 from domain.shapes import JSON
 from domain.shuffle import seed_key
 
-MATCH_CREATED_V = 2
+MATCH_CREATED_V = 3
 """v2 (issue 28 item 3): the options always hold `max_rounds`; v1 had none (domain/upcast.py
-reads it as `max_rounds: None`, no bound, so an old match replays as it was played)."""
+reads it as `max_rounds: None`, no bound, so an old match replays as it was played).
+v3 (issue 32): the options always hold `rated`; v2 had none (read as `rated: false`)."""
 
 
 def deal_key(seed: int | None, secret: str) -> str:
@@ -36,7 +38,9 @@ def match_created(
 ) -> Event:
     """MatchCreated of checked players and options. A seeded match's deck order comes from its
     seed alone and its salts from `secret` (`salt_key`, recorded as such; with an empty secret,
-    from the seed as before); an unseeded match's deal key is the secret itself."""
+    from the seed as before); an unseeded match's deal key is the secret itself. A rated
+    match's own rules are domain/rated.py's (`check_create`)."""
+    check_rated(players, options, seed)
     data: dict[str, JSON] = {
         "variant": variant,
         "players": players,

@@ -1,8 +1,9 @@
 """The roster of a new match, checked once for every game (G1.1, M1.1).
 
-A player is `{"name": str, "bot": str | None}`; each game says how many it seats and under
-which rule. The API's create schema takes its name length from `MAX_NAME`, so the document
-and the domain agree.
+A player is `{"name": str, "bot": str | None}`, and may name the `account` it plays for
+(issue 32: recorded only when given, so an anonymous match's log is as before); each game
+says how many it seats and under which rule. The API's create schema takes its name length
+from `MAX_NAME`, so the document and the domain agree.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
 
+from domain.accounts import check_handle
 from domain.errors import InvalidOptions
 from domain.shapes import JSON
 
@@ -63,4 +65,9 @@ def _player(seat: int, player: object) -> dict[str, JSON]:
         raise InvalidOptions(f"player {seat} needs a name of 1..{MAX_NAME} characters")
     if bot is not None and not isinstance(bot, str):
         raise InvalidOptions(f"player {seat}: bot must be a bot name or null")
-    return {"name": name, "bot": bot}
+    account = player.get("account")
+    if account is None:
+        return {"name": name, "bot": bot}
+    if bot is not None:
+        raise InvalidOptions(f"player {seat}: a bot seat plays for its bot's own account")
+    return {"name": name, "bot": None, "account": check_handle(account)}

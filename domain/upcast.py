@@ -56,3 +56,12 @@ def _match_created_v1(data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(options, dict) or "max_rounds" in options:
         return data
     return {**data, "options": {**options, "max_rounds": None}}
+
+
+@upcaster(None, "MatchCreated", 2)
+def _match_created_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """v2 had no `rated` option (issue 32): every match before it was unrated."""
+    options = data.get("options")
+    if not isinstance(options, dict) or "rated" in options:
+        return data
+    return {**data, "options": {**options, "rated": False}}

@@ -88,6 +88,7 @@ class GinOptions:
     box_bonus_per_hand: int = 0  # G8.2
     shutout_rule: str = "none"  # G8.2
     max_rounds: int | None = None  # G8.3; None only in matches recorded before it existed
+    rated: bool = False  # issue 32: rated on the ladder (domain/rated.py)
 
     def as_dict(self) -> dict[str, JSON]:
         return dict(_as_dict(self))  # a fresh dict: every view may own (and change) its copy

@@ -78,6 +78,7 @@ class ManipOptions:
     next_dealer: str = "rotate_left"  # M3.3
     final_tie: str = "shared"  # M11.4
     max_rounds: int | None = None  # M11.5; None only in matches recorded before it existed
+    rated: bool = False  # issue 32: rated on the ladder (domain/rated.py)
 
     def as_dict(self) -> dict[str, JSON]:
         return asdict(self)

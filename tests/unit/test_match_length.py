@@ -51,11 +51,12 @@ def test_a_match_recorded_before_max_rounds_has_no_bound() -> None:
     match replays as it was played (the golden logs check the whole replay)."""
     opening = GIN.create([{"name": f"p{i}"} for i in range(3)], dict(ENDLESS), 1, "k" * 64)
     created = opening[0]
-    assert created.v == 2 and created.data["options"]["max_rounds"] == 500
-    options = {k: v for k, v in created.data["options"].items() if k != "max_rounds"}
+    assert created.v == 3 and created.data["options"]["max_rounds"] == 500
+    options = {k: v for k, v in created.data["options"].items() if k not in ("max_rounds", "rated")}
     old = Event("MatchCreated", {**created.data, "options": options}, 1)
     read = upcast(old, "three-hand-gin")
-    assert read.v == 2 and read.data["options"]["max_rounds"] is None
+    assert read.v == 3 and read.data["options"]["max_rounds"] is None
+    assert read.data["options"]["rated"] is False
     state = replay([read, *opening[1:]])
     assert state.options.max_rounds is None and not rounds_exhausted(state)
     assert GIN.create(created.data["players"], read.data["options"], 1, "k" * 64)[0] == read
