@@ -21,7 +21,8 @@ Configuration (each key may come from `test_config`; the environment gives the d
     REPLAY_CPU_SECONDS        1.0 and REPLAY_CPU_SECONDS_PER_EVENT 0.002: the CPU time a
                               replay check may use (422 replay_too_costly beyond it)
     RATELIMIT_CREATE / RATELIMIT_MOVES / RATELIMIT_HINTS   e.g. "30 per minute"; unset: no
-                              limit (api/ratelimit.py)
+                              limit (api/ratelimit.py); RATELIMIT_KEY per account key
+                              (api/keyauth.py)
     CORS_ORIGINS              origins allowed from a browser; unset: none (api/cors.py)
     TRUSTED_PROXIES           0; N > 0: trust N proxy hops of X-Forwarded-For (api/observe.py)
     METRICS / METRICS_TOKEN   metrics on (DEADWOOD_METRICS=0: off) / a bearer token for
@@ -49,7 +50,7 @@ from typing import Any
 from flask import Flask, g
 from flask_smorest import Api
 
-from api import cors, errors, observe, pages, ratelimit
+from api import cors, errors, keyauth, observe, pages, ratelimit
 from api.body import check_media, read_body
 from api.common import current_request
 from api.deadline import BodyDeadline
@@ -107,6 +108,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         "service": app.config.get("SERVICE") or _service(app),
     }
     ratelimit.init_app(app, app.extensions["deadwood"]["service"])
+    keyauth.init_app(app, app.extensions["deadwood"]["service"])
     cors.init_app(app)
     app.after_request(pages.secure_headers)
     return app
@@ -169,9 +171,10 @@ def _service(app: Flask) -> Any:
 
 
 def _register_blueprints(api: Api) -> None:
-    from api import analysis, bots, events, health, matches, moves, replays
+    from api import accounts, analysis, bots, events, health, ladder, matches, moves, replays
 
-    for module in (matches, moves, events, replays, bots, health, analysis):
+    modules = (matches, moves, events, replays, bots, health, analysis, accounts, ladder)
+    for module in modules:
         api.register_blueprint(module.blp)
 
 

@@ -39,6 +39,12 @@ OPERATIONS: dict[tuple[str, str], str] = {
     ("/v1/health", "get"): "get_health",
     ("/v1/health/live", "get"): "get_liveness",
     ("/v1/health/ready", "get"): "get_readiness",
+    ("/v1/accounts", "post"): "create_account",
+    ("/v1/accounts/{handle}", "get"): "get_account",
+    ("/v1/accounts/{handle}/keys", "get"): "list_keys",
+    ("/v1/accounts/{handle}/keys", "post"): "create_key",
+    ("/v1/accounts/{handle}/keys/{key_id}", "delete"): "revoke_key",
+    ("/v1/ladder/{variant}", "get"): "get_ladder",
 }
 UNLINKED = frozenset({"get_analysis"})
 """Operations no link of a new match leads to: an analysis is 404 until the match is finished

@@ -117,7 +117,12 @@ NAME = {"type": "string", "minLength": 1, "maxLength": 40}
 
 def _player(variant: str, name: dict[str, Any]) -> dict[str, Any]:
     bot = {"type": "string", "enum": sorted(BOTS[variant]), "description": "GET /v1/bots"}
-    return closed({"name": name}, {"bot": nullable(bot)})
+    account = {
+        "type": "string",
+        "pattern": "^[a-z0-9][a-z0-9_-]{2,23}$",
+        "description": "the caller's own account (needs its Deadwood-Key)",
+    }
+    return closed({"name": name}, {"bot": nullable(bot), "account": nullable(account)})
 
 
 def _create(

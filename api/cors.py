@@ -19,7 +19,14 @@ from typing import Any
 
 from flask import Flask, Response, request
 
-ALLOW_HEADERS = ["Authorization", "Content-Type", "If-Match", "Idempotency-Key", "Last-Event-ID"]
+ALLOW_HEADERS = [
+    "Authorization",
+    "Content-Type",
+    "If-Match",
+    "Idempotency-Key",
+    "Last-Event-ID",
+    "Deadwood-Key",
+]
 EXPOSE_HEADERS = ["ETag", "Location", "Retry-After", "Idempotent-Replayed"]
 PREFLIGHT_MAX_AGE = 600
 

@@ -6,7 +6,13 @@ Each error class maps to exactly one status and `code` (api.md "Conventions"):
                    NotYourTurn 409 not_your_turn,
                    InvalidCard 422 invalid_card, MalformedMove / InvalidOptions 422
                    validation_error, ForbiddenMove 403 forbidden
-    api            match_not_finished 404 (no analysis during play)
+    api            match_not_finished 404 (no analysis during play); accounts and keys
+                   (issue 32): key_required 401, missing_scope 403, unknown_key 404,
+                   unknown_variant 404
+    domain.rated   RatedMatchSeeded 422 rated_match_seeded, RatedSeatNotAccount 422
+                   rated_seat_not_account; domain.accounts InvalidHandle 422 invalid_handle
+    store.accounts InvalidKey 401 invalid_key, UnknownAccount 404 unknown_account,
+                   HandleTaken 409 handle_taken, TooManyKeys 409 too_many_keys
     store.errors   UnknownMatch 404 unknown_match, Unauthorized 401 unauthorized,
                    VersionConflict 412 version_conflict, IdempotencyKeyReused 422
                    idempotency_key_reused
@@ -56,6 +62,18 @@ STATUS_OF_CODE = {
     "replay_too_costly": 422,
     "replay_too_large": 413,
     "not_ready": 503,
+    "invalid_key": 401,
+    "key_required": 401,
+    "missing_scope": 403,
+    "unknown_account": 404,
+    "unknown_key": 404,
+    "unknown_variant": 404,
+    "handle_taken": 409,
+    "too_many_keys": 409,
+    "invalid_handle": 422,
+    "rated_match_seeded": 422,
+    "rated_seat_not_account": 422,
+    "rate_limited": 429,
 }
 
 TITLES = {
@@ -88,6 +106,17 @@ TITLES = {
     "internal_error": "Internal server error",
     "store_unavailable": "The event store is unavailable",
     "not_ready": "A part the service needs is not ready",
+    "invalid_key": "The account key is not valid",
+    "key_required": "This needs an account key",
+    "missing_scope": "The account key lacks a scope this needs",
+    "unknown_account": "No such account",
+    "unknown_key": "No such key",
+    "unknown_variant": "No such variant",
+    "handle_taken": "The handle is taken",
+    "too_many_keys": "The account holds its most keys",
+    "invalid_handle": "Not a handle one may take",
+    "rated_match_seeded": "A rated match takes no seed",
+    "rated_seat_not_account": "A rated match seats accounts and built-in bots only",
 }
 
 CODE_OF_HTTP_STATUS = {

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from api import examples_accounts
 from domain.bots import catalogue
 from domain.gin.options import recorded_options as gin_recorded
 from domain.gin.options import validate_options as gin_options
@@ -575,12 +576,14 @@ RESPONSES: dict[tuple[str, str, str], dict[str, tuple[str, Any]]] = {
     },
 }
 """(operation id, status, media type): named examples, each a summary and a value."""
+RESPONSES.update(examples_accounts.RESPONSES)
 
 REQUESTS: dict[str, dict[str, tuple[str, Any]]] = {
     "replay_log": {"log": ("the first three events of a finished match's log", REPLAY_LOG)},
 }
 """Request bodies the blueprints do not give an example of (replay_log's is made in
 api/spec.py); create_match and make_move take theirs from api/docs.py."""
+REQUESTS.update(examples_accounts.REQUESTS)
 
 
 def _named(examples: dict[str, tuple[str, Any]]) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from flask import url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api import docs
+from api import docs, keyauth
 from api.body import BodyParser, direct_query
 from api.common import (
     CREATE_KEY_MIN,
@@ -22,6 +22,7 @@ from api.common import (
 )
 from api.errors import ApiError
 from api.schemas import CreateMatchSchema, ViewQuerySchema
+from domain.accounts import CREATE_MATCHES, PLAY_RATED
 
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches", description="Matches and views")
 blp.ARGUMENTS_PARSER = BodyParser()  # the body as read_body decoded it (`3.0` is 3)
@@ -39,9 +40,13 @@ class Matches(MethodView):
         the same request returns the same match and tokens, so that key is a secret: at least
         16 characters, random, never shared or logged. A seeded match is reproducible, not
         secret (see Fair deals).
+
+        With a `Deadwood-Key` (scope `create_matches`) a seat may name the caller's own
+        `account`. A rated match (`options.rated: true`) needs a key with `play_rated` too,
+        takes no seed, and seats only accounts and built-in bots.
         """
         key = idempotency_key(CREATE_KEY_MIN)
-        players = [{"name": p["name"], "bot": p.get("bot")} for p in body["players"]]
+        players = seated_players(body)
         created = service().create_match(
             body["variant"],
             players,
@@ -66,6 +71,30 @@ class Matches(MethodView):
         response = json_response(payload, 201, created.version)
         response.headers["Location"] = url_for("matches.Match", match_id=created.match_id)
         return response
+
+
+def seated_players(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """The players of a create, each with the account it names. A caller with a key needs
+    its `create_matches` scope; a seat may name only the caller's own account (another
+    account takes its seat through the lobby's join, issue 30); a rated match needs
+    `play_rated` (the domain checks the rest: domain/rated.py)."""
+    caller = keyauth.caller_key()
+    if caller is not None:
+        keyauth.require(caller, CREATE_MATCHES)
+    if body["options"].get("rated") is True:
+        caller = keyauth.key_required(PLAY_RATED)
+    players = []
+    for seat, player in enumerate(body["players"]):
+        entry = {"name": player["name"], "bot": player.get("bot")}
+        account = player.get("account")
+        if account is not None:
+            if caller is None or account != caller.handle:
+                raise ApiError(
+                    "forbidden", f"player {seat} may name only the caller's own account", 403
+                )
+            entry["account"] = account
+        players.append(entry)
+    return players
 
 
 @blp.route("/<match_id>")

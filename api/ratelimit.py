@@ -4,7 +4,7 @@ flask-limiter counts in the event store's Redis (the same server, so every gunic
 and host shares the counts). Limits are strings of the `limits` package ("30 per minute",
 "5/second"), from the app config or the environment (`DEADWOOD_` prefix):
 
-    RATELIMIT_CREATE    POST /v1/matches, per client address
+    RATELIMIT_CREATE    POST /v1/matches and POST /v1/accounts, per client address
     RATELIMIT_MOVES     POST /v1/matches/{id}/moves, per seat token (and per client address
                         unless RATELIMIT_MOVES_ADDRESS is set)
     RATELIMIT_MOVES_ADDRESS  POST /v1/matches/{id}/moves, per client address
@@ -14,7 +14,8 @@ and host shares the counts). Limits are strings of the `limits` package ("30 per
 
 A limit that is not set (or is `off`) is not enforced, so the app alone limits nothing unless
 configured; `deadwood up` configures defaults (cli/limits.py). A request
-over a limit gets 429 problem+json `rate_limited` with `Retry-After` (seconds). Tokens are
+over a limit gets 429 problem+json `rate_limited` with `Retry-After` (seconds), and the same
+for programs in the body: `limit` (the limit broken) and `retry_after` (seconds). Tokens are
 counted under their SHA-256, never as themselves. The address is the client's network
 (api/addresses.py: an IPv6 /64 by default, each IPv4 address alone; behind a proxy, wrap the
 app in werkzeug's ProxyFix to count real clients).
@@ -33,6 +34,7 @@ from api.addresses import client_network
 from api.errors import problem
 
 CREATE_ENDPOINT = "matches.Matches"
+ACCOUNTS_ENDPOINT = "accounts.Accounts"
 MOVES_ENDPOINT = "moves.Moves"
 HINT_ENDPOINT = "bots.Hint"
 
@@ -61,6 +63,8 @@ def _too_many(limiter: Any) -> Any:
             429,
             "rate_limited",
             f"too many requests: the limit here is {shown}; try again in {wait} s",
+            limit=str(shown),
+            retry_after=wait,
         )
         response.headers["Retry-After"] = str(wait)
         return response
@@ -102,6 +106,7 @@ def init_app(app: Flask, service: Any) -> None:
     )
     if create:
         _limit(app, limiter, CREATE_ENDPOINT, create, [_address])
+        _limit(app, limiter, ACCOUNTS_ENDPOINT, create, [_address])
     if moves:
         _limit(app, limiter, MOVES_ENDPOINT, moves, [_token] if by_address else [_token, _address])
     if by_address:

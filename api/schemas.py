@@ -152,6 +152,12 @@ class PlayerSchema(Schema):
         validate=NAME,
         metadata={"description": "a bot name from GET /v1/bots; the server plays this seat"},
     )
+    account = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Regexp("^[a-z0-9][a-z0-9_-]{2,23}$"),
+        metadata={"description": "the caller's own account handle (needs its Deadwood-Key)"},
+    )
 
 
 class CreateMatchSchema(Schema):

@@ -230,6 +230,29 @@ checking, steps and their encoding (422 `replay_too_costly`, at most 5 s by defa
 `?steps=true&format=ndjson` streams one line a step carrying only the round results its event
 added.
 
+## Accounts, keys and the ladder
+
+`POST /v1/accounts` with `{"handle": "ana", "kind": "human"}` (or `"bot"`: a program's
+account, shown as a bot for good) answers the account and its first key, with every scope,
+shown this once; the server keeps only a keyed hash of it. Send a key as the header
+`Deadwood-Key: dwk.<handle>.<id>.<secret>`, beside (never instead of) a seat token in
+`Authorization`: the seat token says which seat acts, the key which account calls. Keys have
+scopes (`create_matches`, `join_seats`, `play_rated`), are listed with when they were last
+used, and revoked at once: any request carrying a revoked, unknown or malformed key is
+refused with 401 `invalid_key`, on every endpoint. Each key has its own rate limit (429
+`rate_limited` with `Retry-After`, and `limit`, `retry_after` and `scope: "key"` in the body).
+Without a key everything works as before, anonymously.
+
+A match created with `options: {"rated": true}` (and a key with `play_rated`) is rated when it
+finishes: it takes no seed (422 `rated_match_seeded`), and each seat is the caller's own
+account (`"account": "<handle>"`) or a built-in bot, which plays for its own account
+(`deadwood-expert`, ...; 422 `rated_seat_not_account`). Every finished rated match, in both
+games, is rated as a free-for-all of its seats ranked by final score (OpenSkill's
+Plackett-Luce model): ties share a rank, seats that abandoned rank last, aborted matches are
+not rated. `GET /v1/ladder/{variant}` lists the accounts by `rating` = mu - 3 sigma, with
+`low`..`high` = mu -+ 2 sigma, games played and `provisional` while sigma is high;
+`GET /v1/accounts/{handle}` shows an account's ratings and their history.
+
 ## Every match ends
 
 Nothing in the rules stops a match where nobody scores (gin hands that all end drawn with
@@ -261,6 +284,15 @@ def finish_spec(api: Api) -> None:
     spec.components.security_scheme(
         "seatToken",
         {"type": "http", "scheme": "bearer", "description": "a seat token from POST /v1/matches"},
+    )
+    spec.components.security_scheme(
+        "accountKey",
+        {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Deadwood-Key",
+            "description": "an account key from POST /v1/accounts (see Accounts and keys)",
+        },
     )
     if "ReplayEvent" not in spec.components.schemas:
         spec.components.schema("ReplayEvent", schema=ReplayEventSchema)

@@ -5,6 +5,7 @@
              40 per second and 1200 per minute, per address    --rate-moves-address
     hints    1 per second and 30 per minute, per seat token    --rate-hints
              4 per second and 120 per minute, per address      --rate-hints-address
+    any      20 per second and 600 per minute, per account key  --rate-key (issue 32)
 
 A person makes a move every few seconds at most, and a bot client over HTTP well under 4 a
 second per seat once it waits for its turn; ten seats' worth per address lets one machine run
@@ -36,6 +37,7 @@ DEFAULTS: tuple[tuple[str, str, str, str], ...] = (
         "4 per second; 120 per minute",
         "hints per address",
     ),
+    ("rate_key", "DEADWOOD_RATELIMIT_KEY", "20 per second; 600 per minute", "requests per key"),
 )
 
 

@@ -142,7 +142,8 @@ def result_of(
 
 def _accounts(created: Event, joins: Iterable[Event]) -> list[str | None]:
     players = created.data.get("players")
-    seats = [account_of(p) if isinstance(p, Mapping) else None for p in players or []]
+    listed = players if isinstance(players, list) else []
+    seats = [account_of(p) if isinstance(p, Mapping) else None for p in listed]
     for join in joins:  # LOBBY HOOK: a seat joined later is its joiner's
         seat, account = join.data.get("seat"), join.data.get("account")
         if isinstance(seat, int) and 0 <= seat < len(seats) and isinstance(account, str):

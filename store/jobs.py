@@ -10,7 +10,9 @@ After every append the store asks the variant what comes next:
   `workers.bot_turn.play_bot_turn(match_id, version)`.
 When every seat of the match is a bot, each of these jobs goes to queue `bots-low` instead.
 - the state is finished -> job `analysis-<match>` on queue `analysis`, calling
-  `workers.analysis.analyse_match(match_id, version)` (store/analysis.py: stored once).
+  `workers.analysis.analyse_match(match_id, version)` (store/analysis.py: stored once);
+  and when the match is rated (issue 32), job `rating-<match>` on queue `scoring`, calling
+  `workers.rating.rate_match(match_id, version)` (store/ledger.py: rated once).
 The worker takes its queues in order (`scoring`, `bots`, `bots-low`), so bot-only matches (an
 arena on the server, any target score) play only when no match with a person waits for a job:
 a person waits at most for the one job running.
@@ -49,6 +51,7 @@ SCORE_FUNC = "workers.scoring.score_round"
 SYSTEM_FUNC = "workers.scoring.apply_system"
 BOT_FUNC = "workers.bot_turn.play_bot_turn"
 ANALYSIS_FUNC = "workers.analysis.analyse_match"
+RATING_FUNC = "workers.rating.rate_match"
 TIMEOUTS = {SCORING: 60, BOTS: 120, BOTS_LOW: 120, ANALYSIS: 300}
 RESULT_TTL = 3600
 ACTIVE = {JobStatus.QUEUED, JobStatus.STARTED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
@@ -90,6 +93,15 @@ def analysis_job(match_id: str, version: int) -> JobSpec:
     return JobSpec(ANALYSIS, analysis_job_id(match_id), ANALYSIS_FUNC, match_id, version)
 
 
+def rating_job_id(match_id: str) -> str:
+    return f"rating-{match_id}"
+
+
+def rating_job(match_id: str, version: int) -> JobSpec:
+    """The job that rates a finished rated match (one id per match; the ledger rates once)."""
+    return JobSpec(SCORING, rating_job_id(match_id), RATING_FUNC, match_id, version)
+
+
 def followups(
     variant: Variant,
     state: State,
@@ -99,7 +111,8 @@ def followups(
     """The jobs that `state` (after `version` events) needs; a state where nobody is due
     needs none. The variant says which round it is and which seats are bots."""
     if variant.is_finished(state):
-        return [analysis_job(match_id, version)]
+        rated = [rating_job(match_id, version)] if state.options.rated else []
+        return [*rated, analysis_job(match_id, version)]
     pending = variant.pending(state)
     seat = variant.to_act(state) if pending is None else None
     if pending is None and seat is None:
