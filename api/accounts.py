@@ -31,7 +31,7 @@ from store.ledger import Ledger
 blp = Blueprint("accounts", __name__, url_prefix="/v1/accounts", description="Accounts")
 blp.ARGUMENTS_PARSER = BodyParser()
 
-KEY_SECURITY = [{"accountKey": []}]
+KEY_SECURITY: list[dict[str, list[str]]] = [{"accountKey": []}]
 
 
 @blp.route("")
