@@ -1,0 +1,187 @@
+"""Accounts, keys and rated creates over HTTP (issue 32): a key is shown once and stored only
+as a keyed hash; a revoked key is refused everywhere at once; scopes hold; a rated match
+refuses a seed and seats only accounts and built-in bots; anonymous play is as before."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+import redis
+from flask import Flask
+from flask.testing import FlaskClient
+
+from api import create_app
+from tests.support.api_helpers import create, problem
+
+GIN = "three-hand-gin"
+BOTS = [{"name": "e", "bot": "expert"}, {"name": "b", "bot": "basic"}]
+
+
+def _account(client: FlaskClient, handle: str = "ana", kind: str = "human") -> dict[str, Any]:
+    response = client.post("/v1/accounts", json={"handle": handle, "kind": kind})
+    assert response.status_code == 201, response.get_data(as_text=True)
+    body: dict[str, Any] = response.get_json()
+    return body
+
+
+def _key(key: str) -> dict[str, str]:
+    return {"Deadwood-Key": key}
+
+
+def _new_key(client: FlaskClient, key: str, scopes: list[str], handle: str = "ana") -> str:
+    response = client.post(
+        f"/v1/accounts/{handle}/keys", json={"scopes": scopes}, headers=_key(key)
+    )
+    assert response.status_code == 201, response.get_data(as_text=True)
+    return str(response.get_json()["key"])
+
+
+def test_a_key_is_shown_once_and_stored_only_as_a_keyed_hash(
+    client: FlaskClient, redis_client: redis.Redis, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    created = _account(client, kind="bot")
+    key = created["key"]["key"]
+    assert created["account"] == {**created["account"], "handle": "ana", "kind": "bot", "bot": True}
+    assert key.startswith("dwk.ana.")
+    listed = client.get("/v1/accounts/ana/keys", headers=_key(key)).get_json()["keys"]
+    assert [k["id"] for k in listed] == [created["key"]["id"]]
+    assert listed[0]["last_used"] is not None and "key" not in listed[0]
+    secret = key.rsplit(".", 1)[1]
+    for name in redis_client.keys("*"):
+        kind = redis_client.type(name)
+        if kind == b"hash":
+            values = b" ".join(v for pair in redis_client.hgetall(name).items() for v in pair)
+        elif kind == b"string":
+            values = redis_client.get(name) or b""
+        else:
+            continue
+        assert secret.encode() not in values, name
+    shown = client.get("/v1/accounts/ana").get_data(as_text=True)
+    assert secret not in shown and secret not in caplog.text
+
+
+def test_a_bot_account_is_a_bot_for_good(client: FlaskClient) -> None:
+    _account(client, "robo", kind="bot")
+    view = client.get("/v1/accounts/robo").get_json()
+    assert view["kind"] == "bot" and view["bot"] is True
+    assert view["ratings"] == {GIN: None, "manipulation-rummy": None}
+    problem(
+        client.post("/v1/accounts", json={"handle": "robo", "kind": "human"}), 409, "handle_taken"
+    )
+    problem(
+        client.post("/v1/accounts", json={"handle": "deadwood-x", "kind": "bot"}),
+        422,
+        "invalid_handle",
+    )
+    expert = client.get("/v1/accounts/deadwood-expert").get_json()
+    assert expert["builtin"] is True and expert["kind"] == "bot"
+    problem(client.get("/v1/accounts/nobody"), 404, "unknown_account")
+
+
+def test_a_revoked_key_is_refused_everywhere_at_once(client: FlaskClient) -> None:
+    first = _account(client)["key"]["key"]
+    second = _new_key(client, first, ["create_matches"])
+    match_id, _ = create(client)
+    second_id = second.split(".")[2]
+    revoked = client.delete(f"/v1/accounts/ana/keys/{second_id}", headers=_key(first))
+    assert revoked.get_json() == {"id": second_id, "revoked": True}
+    body = {"variant": GIN, "players": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}
+    for method, path, json in [
+        ("GET", "/v1/bots", None),
+        ("GET", "/v1/health", None),
+        ("GET", f"/v1/ladder/{GIN}", None),
+        ("GET", "/v1/accounts/ana", None),
+        ("GET", "/v1/accounts/ana/keys", None),
+        ("GET", f"/v1/matches/{match_id}", None),
+        ("POST", "/v1/matches", body),
+        ("POST", "/v1/accounts", {"handle": "ben", "kind": "human"}),
+    ]:
+        response = client.open(path, method=method, json=json, headers=_key(second))
+        problem(response, 401, "invalid_key")
+    for bad in ("dwk.ana.nope.x", "nonsense", second[:-1] + "A", first.replace("ana", "bob")):
+        problem(client.get("/v1/bots", headers=_key(bad)), 401, "invalid_key")
+    assert client.get("/v1/bots", headers=_key(first)).status_code == 200
+
+
+def test_scopes_hold(client: FlaskClient) -> None:
+    first = _account(client)["key"]["key"]
+    _account(client, "ben")
+    rated_only = _new_key(client, first, ["play_rated"])
+    anonymous = {"variant": GIN, "players": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}
+    refused = problem(
+        client.post("/v1/matches", json=anonymous, headers=_key(rated_only)), 403, "missing_scope"
+    )
+    assert refused["scope"] == "create_matches"
+    creator = _new_key(client, first, ["create_matches"])
+    rated = {
+        "variant": GIN,
+        "players": [*BOTS, {"name": "ana", "account": "ana"}],
+        "options": {"rated": True},
+    }
+    refused = problem(
+        client.post("/v1/matches", json=rated, headers=_key(creator)), 403, "missing_scope"
+    )
+    assert refused["scope"] == "play_rated"
+    problem(
+        client.post(
+            "/v1/accounts/ana/keys", json={"scopes": ["join_seats"]}, headers=_key(creator)
+        ),
+        403,
+        "missing_scope",
+    )
+    problem(client.get("/v1/accounts/ben/keys", headers=_key(first)), 403, "forbidden")
+    problem(client.get("/v1/accounts/ana/keys"), 401, "key_required")
+    assert client.post("/v1/matches", json=anonymous, headers=_key(creator)).status_code == 201
+
+
+def test_a_rated_match_refuses_a_seed_and_seats_only_accounts_and_builtin_bots(
+    client: FlaskClient,
+) -> None:
+    key = _account(client)["key"]["key"]
+    own = {"name": "ana", "account": "ana"}
+    body: dict[str, Any] = {"variant": GIN, "players": [*BOTS, own], "options": {"rated": True}}
+    problem(
+        client.post("/v1/matches", json={**body, "seed": 7}, headers=_key(key)),
+        422,
+        "rated_match_seeded",
+    )
+    anonymous = {**body, "players": [*BOTS, {"name": "x"}]}
+    problem(
+        client.post("/v1/matches", json=anonymous, headers=_key(key)), 422, "rated_seat_not_account"
+    )
+    other = {**body, "players": [*BOTS, {"name": "ben", "account": "ben"}]}
+    problem(client.post("/v1/matches", json=other, headers=_key(key)), 403, "forbidden")
+    problem(client.post("/v1/matches", json=body), 401, "key_required")
+    created = client.post("/v1/matches", json=body, headers=_key(key))
+    assert created.status_code == 201, created.get_data(as_text=True)
+    seats = created.get_json()["seats"]
+    assert seats[2]["token"] is not None and created.get_json()["options"]["rated"] is True
+
+
+def test_anonymous_play_is_as_before(client: FlaskClient) -> None:
+    match_id, tokens = create(client)
+    assert client.get(f"/v1/matches/{match_id}").get_json()["options"]["rated"] is False
+    response = client.get(
+        f"/v1/matches/{match_id}/legal-moves", headers={"Authorization": f"Bearer {tokens[0]}"}
+    )
+    assert response.status_code == 200
+
+
+@pytest.fixture
+def limited(service: Any) -> Flask:
+    return create_app({"TESTING": True, "SERVICE": service, "RATELIMIT_KEY": "3 per minute"})
+
+
+def test_a_key_over_its_limit_gets_a_machine_readable_429(limited: Flask) -> None:
+    client = limited.test_client()
+    key = _account(client)["key"]["key"]
+    for _ in range(3):
+        assert client.get("/v1/bots", headers=_key(key)).status_code == 200
+    response = client.get("/v1/bots", headers=_key(key))
+    body = problem(response, 429, "rate_limited")
+    assert body["scope"] == "key" and body["limit"] == "3 per 1 minute"
+    assert int(response.headers["Retry-After"]) == body["retry_after"] >= 1
+    assert client.get("/v1/bots").status_code == 200  # anonymous: not this key's limit

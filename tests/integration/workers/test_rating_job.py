@@ -1,0 +1,91 @@
+"""The rating job (issue 32): a finished rated match is rated once however often its job
+runs; an unrated match is never rated; a rebuild from the logs (in Redis, in the archive)
+gives the live ratings bit for bit. Real Redis, real RQ workers (burst)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+
+from store.archive import Archive, archive_match
+from store.jobs import Queues, rating_job
+from store.ledger import Ledger
+from store.rebuild import StoredLogs, rebuild
+from store.service import MatchService
+from tests.support.ladder_play import install_quick, ledger_dump, rated_match, uninstall_quick
+from tests.support.workers_play import GIN, MANIP, burst
+from workers import rating
+from workers.connection import set_service
+
+
+@pytest.fixture(autouse=True)
+def quick() -> Iterator[None]:
+    install_quick()
+    yield
+    uninstall_quick()
+
+
+@pytest.fixture
+def pinned(service: MatchService) -> Any:
+    set_service(service)
+    yield service
+    set_service(None)
+
+
+def test_a_finished_rated_match_is_rated_once_however_often_its_job_runs(
+    pinned: MatchService, redis_client: redis.Redis
+) -> None:
+    match_id = rated_match(pinned, GIN, ("hasty", "hasty2", "hasty3"))
+    once = ledger_dump(pinned, GIN)
+    assert once["order"] == [match_id]
+    assert {s.games for s in once["skills"].values()} == {1}
+    version = pinned.load(match_id).version
+    queues = Queues(redis_client)
+    for _ in range(3):
+        queues.replace(rating_job(match_id, version))
+        burst(redis_client)
+    assert rating.rate_match(match_id, version).startswith("done already")
+    assert ledger_dump(pinned, GIN) == once
+    assert len(Ledger(redis_client).history(GIN, "deadwood-hasty")) == 1
+
+
+def test_an_unrated_match_is_not_rated(pinned: MatchService, redis_client: redis.Redis) -> None:
+    players = [{"name": n, "bot": n} for n in ("hasty", "hasty2", "hasty3")]
+    created = pinned.create_match(GIN, players, {"target_score": 40}, 3)
+    burst(redis_client)
+    version = pinned.load(created.match_id).version
+    assert rating.rate_match(created.match_id, version).startswith("skipped")
+    assert ledger_dump(pinned, GIN)["order"] == []
+
+
+def test_two_variants_keep_two_ledgers(pinned: MatchService) -> None:
+    gin = rated_match(pinned, GIN, ("hasty", "hasty2", "hasty3"))
+    manip = rated_match(pinned, MANIP, ("hasty2", "hasty4"), target=60)
+    assert ledger_dump(pinned, GIN)["order"] == [gin]
+    assert ledger_dump(pinned, MANIP)["order"] == [manip]
+    assert set(ledger_dump(pinned, MANIP)["skills"]) == {"deadwood-hasty2", "deadwood-hasty4"}
+
+
+def test_a_rebuild_from_redis_and_the_archive_equals_the_live_ratings(
+    pinned: MatchService, redis_client: redis.Redis, tmp_path: Path
+) -> None:
+    lineups = [("hasty", "hasty2", "hasty3"), ("hasty4", "hasty", "hasty2")] * 3
+    ids = [rated_match(pinned, GIN, lineup) for lineup in lineups]
+    live = ledger_dump(pinned, GIN)
+    archive = Archive(tmp_path)
+    assert archive_match(pinned.store, archive, ids[2])
+    assert not redis_client.exists(f"match:{{{ids[2]}}}:events")
+    ledger = Ledger(redis_client)
+    checked = rebuild(ledger, GIN, StoredLogs(redis_client, archive), _bot, write=False)
+    assert checked.equal and checked.rated == len(ids) and not checked.missing
+    redis_client.delete(*[k for k in redis_client.keys("ladder:*")])
+    assert rebuild(ledger, GIN, StoredLogs(redis_client, archive), _bot, extra=ids).rated == 6
+    assert ledger_dump(pinned, GIN) == live  # the same floats, bit for bit
+
+
+def _bot(handle: str) -> bool:
+    return handle.startswith("deadwood-")
