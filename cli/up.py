@@ -87,8 +87,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         register_client_commands(sub)
     from cli import analyze as cli_analyze
+    from cli import ladder as cli_ladder
 
     cli_analyze.register(sub)
+    cli_ladder.register(sub)
     args = parser.parse_args(argv)
     if args.command == "openapi":
         return _openapi()

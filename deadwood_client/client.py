@@ -45,6 +45,7 @@ from typing import IO, Any, cast
 
 import httpx
 
+from deadwood_client.accounts import Accounts
 from deadwood_client.errors import (
     DeadwoodError,
     IllegalMove,
@@ -71,7 +72,7 @@ from deadwood_client.types import (
     View,
 )
 
-__all__ = ["LAST_KNOWN", "Client", "Retry"]
+__all__ = ["LAST_KNOWN", "Accounts", "Client", "Retry"]
 
 
 class _LastKnown:
@@ -112,6 +113,7 @@ class Client:
         base_url: str,
         token: str | None = None,
         *,
+        key: str | None = None,
         timeout: float = 10.0,
         stream_timeout: float = 45.0,
         retry: Retry | None = None,
@@ -122,6 +124,8 @@ class Client:
         sends one at least every 15 s) is taken as dropped and resumed."""
         self.base_url = api_root(base_url)
         self.token = token
+        self.key = key
+        """An account key (issue 32), sent as `Deadwood-Key` on every request."""
         self.timeout = timeout
         self.stream_timeout = stream_timeout
         self.retry = retry or Retry()
@@ -145,6 +149,7 @@ class Client:
         other = Client(
             self.base_url,
             token,
+            key=self.key,
             timeout=self.timeout,
             stream_timeout=self.stream_timeout,
             retry=self.retry,
@@ -362,6 +367,11 @@ class Client:
         """GET /v1/bots: the built-in strategies."""
         return cast(list[Bot], self._get("/bots"))
 
+    @property
+    def accounts(self) -> Accounts:
+        """Accounts, keys and the ladder (issue 32), with this client's key."""
+        return Accounts(self)
+
     def health(self) -> Health:
         """GET /v1/health: `{"status": "ok"}` when the server reaches its event store."""
         return cast(Health, self._get("/health"))
@@ -372,6 +382,8 @@ class Client:
         merged = dict(headers or {})
         if self.token is not None:
             merged["Authorization"] = f"Bearer {self.token}"
+        if self.key is not None:
+            merged["Deadwood-Key"] = self.key
         return merged
 
     def _get(self, path: str, params: Mapping[str, Any] | None = None) -> Any:

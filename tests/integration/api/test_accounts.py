@@ -185,3 +185,25 @@ def test_a_key_over_its_limit_gets_a_machine_readable_429(limited: Flask) -> Non
     assert body["scope"] == "key" and body["limit"] == "3 per 1 minute"
     assert int(response.headers["Retry-After"]) == body["retry_after"] >= 1
     assert client.get("/v1/bots").status_code == 200  # anonymous: not this key's limit
+
+
+def test_the_python_client_makes_and_uses_keys(app: Flask) -> None:
+    import httpx
+
+    from deadwood_client.client import Client
+    from deadwood_client.errors import DeadwoodError
+
+    transport = httpx.WSGITransport(app=app)
+    with Client("http://test", transport=transport) as anonymous:
+        made = anonymous.accounts.create("cli_bot", "bot")
+    key = made["key"]["key"]
+    with Client("http://test", key=key, transport=transport) as me:
+        extra = me.accounts.create_key("cli_bot", ["play_rated"], label="ladder")
+        assert [k["label"] for k in me.accounts.keys("cli_bot")] == ["first key", "ladder"]
+        assert me.accounts.get("cli_bot")["bot"] is True
+        assert me.accounts.ladder(GIN)["rows"] == []
+        me.accounts.revoke_key("cli_bot", extra["id"])
+    with Client("http://test", key=extra["key"], transport=transport) as revoked:
+        with pytest.raises(DeadwoodError) as refused:
+            revoked.bots()
+        assert refused.value.status == 401

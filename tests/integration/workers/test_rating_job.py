@@ -89,3 +89,28 @@ def test_a_rebuild_from_redis_and_the_archive_equals_the_live_ratings(
 
 def _bot(handle: str) -> bool:
     return handle.startswith("deadwood-")
+
+
+def test_deadwood_ladder_rebuild_checks_and_rewrites(
+    pinned: MatchService,
+    redis_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    from cli.up import main
+
+    rated_match(pinned, GIN, ("hasty", "hasty2", "hasty3"))
+    live = ledger_dump(pinned, GIN)
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    monkeypatch.setenv("DEADWOOD_ARCHIVE_DIR", str(tmp_path))
+    assert main(["ladder", "rebuild", "--check", "--variant", GIN]) == 0
+    assert "checked 1 of 1 matches" in capsys.readouterr().out
+    Ledger(pinned.redis).redis.hset(
+        f"ladder:{{{GIN}}}:skills",
+        "deadwood-hasty",
+        live["skills"]["deadwood-hasty"].dumps().replace('"games":1', '"games":7'),
+    )
+    assert main(["ladder", "rebuild", "--check", "--variant", GIN]) == 1
+    assert main(["ladder", "rebuild", "--variant", GIN]) == 0
+    assert ledger_dump(pinned, GIN) == live
