@@ -5,6 +5,7 @@
     /watch/<match_id>   a match live, as a spectator or, with a seat token pasted into the
                         page, as that seat (api/static/deadwood/watch.js)
     /replay             check an NDJSON log with POST /v1/replays and step through it
+    /ladder/<variant>   the rated ladder, a page at a time (api/static/deadwood/ladder.js)
 
 Every script, style and picture comes from api/static/deadwood or the swagger-ui-py
 package; the pages call only this server's /v1 endpoints, and say so to the browser: every
@@ -22,9 +23,19 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, abort, render_template, request, send_from_directory
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    redirect,
+    render_template,
+    request,
+    send_from_directory,
+    url_for,
+)
 
 from api.common import check_match_id
+from domain.variants import NAMES
 
 blp = Blueprint("pages", __name__)
 
@@ -86,3 +97,16 @@ def watch(match_id: str) -> Any:
 @blp.get("/replay")
 def replay() -> Any:
     return render_template("replay.html")
+
+
+@blp.get("/ladder")
+def ladders() -> Any:
+    return redirect(url_for("pages.ladder", variant=NAMES[0]))
+
+
+@blp.get("/ladder/<variant>")
+def ladder(variant: str) -> Any:
+    """The rated ladder of a variant (api/static/deadwood/ladder.js reads GET /v1/ladder)."""
+    if variant not in NAMES:
+        abort(404)
+    return render_template("ladder.html", variant=variant, variants=NAMES)

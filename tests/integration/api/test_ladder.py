@@ -76,3 +76,16 @@ def test_ratings_rebuilt_from_exported_logs_equal_the_live_ones(
     report = rebuild(ledger, GIN, logs, lambda h: h.startswith("deadwood-"))
     assert report.equal and ledger_dump(service, GIN) == live
     assert ledger.history(GIN, "deadwood-hasty") == before
+
+
+def test_the_ladder_page_is_served_beside_watch_with_its_policy(client: FlaskClient) -> None:
+    page = client.get(f"/ladder/{GIN}")
+    assert page.status_code == 200
+    assert "script-src 'self'" in page.headers["Content-Security-Policy"]
+    html = page.get_data(as_text=True)
+    assert 'src="/static/deadwood/ladder.js"' in html and "<script>" not in html
+    assert f'data-variant="{GIN}"' in html
+    assert client.get("/ladder").status_code == 302
+    assert client.get("/ladder/chess").status_code == 404
+    with client.get("/static/deadwood/ladder.js") as script:
+        assert script.status_code == 200

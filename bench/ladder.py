@@ -1,0 +1,157 @@
+"""The ladder's costs (issue 32): rating a finished match, rebuilding every rating from the
+logs, and a page of the ladder with many accounts.
+
+    python bench/ladder.py [--matches 10000] [--accounts 10000] [--pages 200]
+
+A private redis-server (no persistence) holds `--matches` finished rated three-hand gin
+matches among `--accounts` accounts (three drawn at random a match). Each match's log is its
+real opening (MatchCreated, the role draw and the first deal, made by the game) and a
+MatchFinished with random scores: the rating reads a match's first and last entries only
+(store/rebuild.py), so the hands between change nothing of what is timed. Rows:
+- rate one match: the rating job's function (`workers.rating.rate_match`: read the ends, the
+  accounts' kinds, compute, and the ledger script), once for each match in turn: median, p99;
+- rebuild: `deadwood ladder rebuild`'s work (`store.rebuild.rebuild`) over every match, and
+  whether it equals the live ratings bit for bit;
+- GET /v1/ladder/three-hand-gin: pages of 50 at random offsets through the app (Flask's test
+  client, no network), median and p99.
+Wall times of one machine shared with other work.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import redis
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the server's `api`, not bench/api.py
+
+from api import create_app
+from cli.procs import free_port, redis_server_binary, wait_port
+from domain.events import Event
+from domain.gin import VARIANT as GIN
+from store import codec
+from store.accounts import Accounts
+from store.event_store import events_key
+from store.ledger import Ledger
+from store.rebuild import StoredLogs, rebuild
+from store.service import MatchService
+from workers import rating
+from workers.connection import set_service
+
+VARIANT = "three-hand-gin"
+
+
+def fill(client: redis.Redis, matches: int, accounts: int, rng: random.Random) -> list[str]:
+    """The finished rated matches (ids in the order they finished)."""
+    handles = [f"player{n:05d}" for n in range(accounts)]
+    options = GIN.validate_options({"rated": True})
+    ids = []
+    for start in range(0, matches, 500):
+        pipe = client.pipeline(transaction=False)
+        for n in range(start, min(matches, start + 500)):
+            others = rng.sample(handles, 3)
+            first = handles[n % accounts]  # every account plays
+            seats = [first, *[h for h in others if h != first][:2]]
+            players = [{"name": h, "account": h} for h in seats]
+            opening = GIN.create(players, options, None, f"{n:064x}")
+            scores = [rng.randrange(0, 140) for _ in seats]
+            final = Event("MatchFinished", {"scores": scores, "winners": [0], "totals": scores})
+            match_id = f"m_bench{n:06d}"
+            for seq, event in enumerate([*opening, final], start=1):
+                fields = codec.encode(event, codec.now(), "t")
+                pipe.xadd(events_key(match_id), fields, id=f"0-{seq}")
+            ids.append(match_id)
+        pipe.execute()
+    return ids
+
+
+def quantiles(samples: list[float]) -> tuple[float, float]:
+    ordered = sorted(samples)
+    return statistics.median(ordered), ordered[int(0.99 * (len(ordered) - 1))]
+
+
+def bench(client: redis.Redis, args: argparse.Namespace) -> list[tuple[str, str]]:
+    rng = random.Random(32)
+    service = MatchService(client, pepper=b"bench-pepper")
+    ids = fill(client, args.matches, args.accounts, rng)
+    set_service(service)
+    rates = []
+    for match_id in ids:
+        started = time.perf_counter()
+        assert rating.rate_match(match_id, 4).startswith("rated")
+        rates.append(time.perf_counter() - started)
+    accounts = Accounts(client, service.pepper)
+    started = time.perf_counter()
+    report = rebuild(Ledger(client), VARIANT, StoredLogs(client), accounts.is_bot)
+    rebuilt = time.perf_counter() - started
+    on_board = int(client.zcard(f"ladder:{{{VARIANT}}}:board"))
+    pages = ladder_pages(service, args.pages, on_board, rng)
+    rate_median, rate_p99 = quantiles(rates)
+    page_median, page_p99 = quantiles(pages)
+    return [
+        ("rate one finished match", f"{rate_median * 1e3:.2f} ms median, {rate_p99 * 1e3:.2f} p99"),
+        (
+            f"ladder rebuild, {report.rated} matches",
+            f"{rebuilt:.2f} s, equal to live: {report.equal}",
+        ),
+        (
+            f"GET /v1/ladder/{VARIANT}, {on_board} accounts",
+            f"{page_median * 1e3:.2f} ms median, {page_p99 * 1e3:.2f} p99",
+        ),
+    ]
+
+
+def ladder_pages(
+    service: MatchService, pages: int, on_board: int, rng: random.Random
+) -> list[float]:
+    app = create_app({"TESTING": True, "SERVICE": service, "ACCESS_LOG": 0})
+    web = app.test_client()
+    took = []
+    for _ in range(pages):
+        offset = rng.randrange(0, max(1, on_board - 50))
+        started = time.perf_counter()
+        response = web.get(f"/v1/ladder/{VARIANT}?offset={offset}&limit=50")
+        took.append(time.perf_counter() - started)
+        assert response.status_code == 200 and len(response.get_json()["rows"]) == 50
+    return took
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=10_000)
+    parser.add_argument("--accounts", type=int, default=10_000)
+    parser.add_argument("--pages", type=int, default=200)
+    args = parser.parse_args()
+    port = free_port()
+    data = tempfile.mkdtemp(prefix="deadwood-bench-ladder-")
+    command = [redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1"]
+    proc = subprocess.Popen(
+        [*command, "--dir", data, "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL
+    )
+    rows: list[Any] = []
+    try:
+        wait_port(port, proc)
+        rows = bench(redis.Redis(port=port), args)
+    finally:
+        set_service(None)
+        proc.terminate()
+        proc.wait(timeout=10)
+    print(f"the ladder: {args.matches} finished rated matches, {args.accounts} accounts")
+    header = f"{'what':<44} | result"
+    print(header)
+    print("-" * (len(header) + 30))
+    for name, result in rows:
+        print(f"{name:<44} | {result}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
