@@ -15,6 +15,7 @@ opponents).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -82,7 +83,10 @@ def rate(result: RatedResult, skills: Mapping[str, Skill]) -> dict[str, Skill]:
 
 
 def win_probability(a: Skill, b: Skill) -> float:
-    """The model's chance that `a` places above `b` when the two meet."""
-    first = MODEL.rating(mu=a.mu, sigma=a.sigma)
-    second = MODEL.rating(mu=b.mu, sigma=b.sigma)
-    return float(MODEL.predict_win([[first], [second]])[0])
+    """The model's chance that `a` places above `b` when the two meet: Plackett-Luce's own
+    likelihood of that order, exp(mu_a / c) / (exp(mu_a / c) + exp(mu_b / c)) with
+    c = sqrt(sigma_a^2 + sigma_b^2 + 2 beta^2), the very formula `rate` learns from.
+    (openskill's `predict_win` uses a normal CDF instead, a Thurstone-Mosteller reading
+    of the same numbers that is more extreme than the model that made them.)"""
+    c = math.sqrt(a.sigma**2 + b.sigma**2 + 2 * MODEL.beta**2)
+    return 1 / (1 + math.exp((b.mu - a.mu) / c))

@@ -94,4 +94,5 @@ def _check_prediction(records: list[Any], rows: list[Any]) -> None:
     wins = sum(_above(record, "expert", "basic") for record in met)
     measured = wilson(round(wins), len(met))
     predicted = win_probability(expert, basic)
+    print(f"expert above basic: predicted {predicted:.3f}, measured {measured}")
     assert measured.low <= predicted <= measured.high, (predicted, measured)
