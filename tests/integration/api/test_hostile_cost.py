@@ -236,13 +236,13 @@ def test_a_bad_token_keeps_the_cached_state(service: Any) -> None:
     client = _app(service).test_client()
     match_id, tokens = _created(client)
     client.get(f"/v1/matches/{match_id}", headers=_bearer(tokens[0]))
-    cached = service._states[match_id]
+    cached = service.states.cache[match_id]
     _problem(
         client.get(f"/v1/matches/{match_id}", headers=_bearer("not-a-seat-token")),
         401,
         "unauthorized",
     )
-    assert service._states.get(match_id) is cached
+    assert service.states.cache.get(match_id) is cached
 
 
 # --- keyed creates, redirects, headers, names -----------------------------------------------

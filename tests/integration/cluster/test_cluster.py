@@ -85,7 +85,7 @@ def test_store_tier_moves_replays_and_a_cold_load_agree(
     first = cluster_play.step(cluster_service, match_id, rng, idempotency_key="k", fingerprint="f")
     assert first is not None
     seat = first.events[0].event.data.get("seat", -1)
-    repeat = cluster_service._replay(
+    repeat = cluster_service.replays.move(
         match_id, cluster_client.get(_record_key(match_id, "k")), "f", seat
     )
     assert repeat.replayed and repeat.events == first.events
@@ -195,7 +195,9 @@ def test_replica_durability_acknowledges_moves_and_their_replays(
     first = cluster_play.step(service, match_id, rng, idempotency_key="k", fingerprint="f")
     assert first is not None and not first.replayed
     seat = first.events[0].event.data.get("seat", -1)
-    repeat = service._replay(match_id, cluster_client.get(_record_key(match_id, "k")), "f", seat)
+    repeat = service.replays.move(
+        match_id, cluster_client.get(_record_key(match_id, "k")), "f", seat
+    )
     assert repeat.replayed and repeat.events == first.events
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 import redis
 
-import store.service as service_module
+import store.states as states_module
+import store.submit as submit_module
 from domain.variants import get_variant
 from store.service import MatchService
 from tests.support import store_counter_game as counter_game
@@ -18,6 +19,7 @@ def counter(redis_client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> Match
     def lookup(name: str):  # type: ignore[no-untyped-def]
         return counter_game.VARIANT if name == counter_game.NAME else get_variant(name)
 
-    monkeypatch.setattr(service_module, "get_variant", lookup)
-    monkeypatch.setattr(service_module, "NAMES", (*service_module.NAMES, counter_game.NAME))
+    for module in (states_module, submit_module):  # where the store finds a game by name
+        monkeypatch.setattr(module, "get_variant", lookup)
+    monkeypatch.setattr(states_module, "NAMES", (*states_module.NAMES, counter_game.NAME))
     return MatchService(redis_client, pepper=b"test-pepper", snapshot_every=4)
