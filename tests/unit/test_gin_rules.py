@@ -28,6 +28,7 @@ from domain.gin.deal import _rank_seats, dealt_deck, next_roles
 from domain.gin.shapes import GinMove
 from domain.gin.state import GinState, Phase, Roles
 from domain.shuffle import DealRng, commitment, seed_key
+from tests.support.views import you_of
 from tests.unit.test_gin_support import (
     PLAYERS,
     created,
@@ -41,7 +42,6 @@ from tests.unit.test_gin_support import (
     result_of,
     roles_drawn,
     score,
-    you_of,
 )
 
 BOX, CAPTAIN, ADVISOR = 0, 1, 2

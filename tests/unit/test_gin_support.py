@@ -13,7 +13,7 @@ from domain import gin
 from domain.cards import FULL_DECK, codes
 from domain.events import SYSTEM, Event
 from domain.gin.melds import deadwood
-from domain.gin.shapes import GinMove, GinView, GinYou
+from domain.gin.shapes import GinMove
 from domain.gin.state import GinState, Phase
 from domain.shuffle import commitment
 
@@ -101,13 +101,6 @@ def position(
     return fold(
         [created(options), roles_drawn(*roles), dealt(box, captain, upcard, stock_top, roles)]
     )
-
-
-def you_of(shown: GinView) -> GinYou:
-    """A seat's own part of its view (a seat's view has one; a spectator's has none)."""
-    you = shown["you"]
-    assert you is not None
-    return you
 
 
 def play(state: GinState, seat: int, move: GinMove) -> tuple[GinState, list[Event]]:

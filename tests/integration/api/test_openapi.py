@@ -117,9 +117,9 @@ def _slot(service: Any) -> Any:
     SLOT.target = service
     # /v1/health/ready answers 200 only with a live rq worker: a registered one stands in
     worker = SimpleWorker(["scoring"], connection=service.queues.connection)
-    worker.register_birth()
+    worker.register_birth()  # type: ignore[no-untyped-call]
     yield
-    worker.register_death()
+    worker.register_death()  # type: ignore[no-untyped-call]
     SLOT.target = None
 
 

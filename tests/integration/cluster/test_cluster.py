@@ -24,7 +24,7 @@ from workers.reconcile import reconcile
 
 
 def _primary_of(client: RedisCluster, key: str) -> int:
-    return int(client.get_node_from_key(key).port)
+    return int(client.get_node_from_key(key).port)  # type: ignore[no-untyped-call]
 
 
 def test_keys_of_many_matches_land_on_all_three_primaries(
@@ -38,10 +38,10 @@ def test_keys_of_many_matches_land_on_all_three_primaries(
         port = _primary_of(cluster_client, events_key(match_id))
         with redis.Redis(host="127.0.0.1", port=port) as node:
             assert node.exists(events_key(match_id), meta_key(match_id)) == 2
-        assert cluster_client.keyslot(meta_key(match_id)) == cluster_client.keyslot(
+        assert cluster_client.keyslot(meta_key(match_id)) == cluster_client.keyslot(  # type: ignore[no-untyped-call]
             snap_key(match_id)
         )
-        assert cluster_client.keyslot(meta_key(match_id)) == cluster_client.keyslot(
+        assert cluster_client.keyslot(meta_key(match_id)) == cluster_client.keyslot(  # type: ignore[no-untyped-call]
             kept_snaps_key(match_id)
         )
 

@@ -124,7 +124,7 @@ def test_no_acknowledged_event_is_lost_when_a_primary_is_killed(
     durability = Durability("replica", 500)
     service = MatchService(client, queue_redis=redis_client, pepper=b"t", durability=durability)
     ids = [_created(service, seed) for seed in range(CLIENTS)]
-    victim = int(client.get_node_from_key(events_key(ids[0])).port)
+    victim = int(client.get_node_from_key(events_key(ids[0])).port)  # type: ignore[no-untyped-call]
     heir = own_cluster.replicas[own_cluster.primaries.index(victim)]
     stop = threading.Event()
     players = [Player(service, m, i, stop) for i, m in enumerate(ids)]
