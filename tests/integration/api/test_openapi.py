@@ -52,6 +52,7 @@ def test_openapi_documents_every_route_and_problem() -> None:
             continue
         path = rule.rule.replace("<", "{").replace(">", "}")
         assert path in paths, path
+        assert rule.methods is not None
         for method in rule.methods - {"HEAD", "OPTIONS"}:
             responses = paths[path][method.lower()]["responses"]
             assert "application/problem+json" in responses["default"]["content"]
