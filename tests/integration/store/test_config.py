@@ -86,4 +86,5 @@ def test_stored_forms_encode_once_what_encode_would_write() -> None:
     events, texts = codec.stored_forms([Event("CardDiscarded", {"seat": 2, "card": "TS"})])
     fresh = codec.encode(events[0], "t", "x")
     assert codec.encode(events[0], "t", "x", texts[0]) == fresh
-    assert codec.decode("0-1", fresh).event == events[0]
+    fields: dict[bytes | str, bytes | str] = {key: text for key, text in fresh.items()}
+    assert codec.decode("0-1", fields).event == events[0]
