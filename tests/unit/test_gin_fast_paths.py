@@ -20,6 +20,7 @@ from domain.errors import RulesError
 from domain.gin import views
 from domain.gin.moves import accepted_play, decide_in_full
 from domain.gin.state import CODE, GinState
+from tests.support.views import you_of
 from tests.unit.test_gin_support import random_match
 
 OTHER_MOVES: list[Any] = [
@@ -130,15 +131,26 @@ def test_shared_view_parts_are_read_only_and_you_is_the_views_own() -> None:
     _, states = random_match(4, {"target_score": 60})
     state = next(s for s in states if s.rounds and gin.to_act(s) is not None)
     shown = gin.view(state, gin.to_act(state))
-    for key in ("seats", "scores", "rounds", "discard_pile", "picked", "options", "roles"):
+    parts: tuple[Any, ...] = (  # each shared part is frozen: clear() raises whatever it is
+        shown["seats"],
+        shown["scores"],
+        shown["rounds"],
+        shown["discard_pile"],
+        shown["picked"],
+        shown["options"],
+        shown["roles"],
+    )
+    for part in parts:
         with pytest.raises(TypeError):
-            shown[key].clear()
+            part.clear()
+    you = you_of(shown)
     with pytest.raises(TypeError):
-        shown["you"]["legal_moves"][0]["type"] = "pass"
-    shown["you"]["advice"] = {"text": "a bot's note"}  # arena/harness.py does this
-    shown["you"]["legal_moves"].clear()
-    again = gin.view(state, gin.to_act(state))
-    assert "advice" not in again["you"] and again["you"]["legal_moves"]
+        you["legal_moves"][0]["type"] = "pass"
+    # arena/harness.py does this (GinYou does not declare `advice`)
+    you["advice"] = {"text": "a bot's note"}  # type: ignore[typeddict-unknown-key]
+    you["legal_moves"].clear()
+    again = you_of(gin.view(state, gin.to_act(state)))
+    assert "advice" not in again and again["legal_moves"]
 
 
 def test_views_of_one_hand_share_the_round_results() -> None:

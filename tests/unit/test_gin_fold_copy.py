@@ -20,7 +20,7 @@ def test_every_folded_state_is_an_ordinary_frozen_gin_state() -> None:
     _, states = random_match(5, {"target_score": 30}, rng_seed=2)
     for state in states[:: max(1, len(states) // 60)]:
         assert type(state) is GinState
-        assert GinState.__slots__ == NAMES and not hasattr(state, "__dict__")  # type: ignore[attr-defined]
+        assert GinState.__slots__ == NAMES and not hasattr(state, "__dict__")
         rebuilt = GinState(**{name: getattr(state, name) for name in NAMES})
         assert rebuilt == state and dataclasses.replace(state) == state
         with pytest.raises(dataclasses.FrozenInstanceError):

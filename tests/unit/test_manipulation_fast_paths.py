@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import Any
 
 import pytest
 
 from domain.cards import FULL_DECK, JOKER, Card, TableCard
 from domain.manipulation import state as st
 from domain.memo import by_identity
+from tests.support.views import you_of
 
 ALL = (*FULL_DECK, JOKER)
 
@@ -41,7 +43,7 @@ def test_table_cards_equal_exactly_when_card_and_declared_card_are() -> None:
 
 def test_state_replace_matches_dataclasses_replace() -> None:
     base = st.State(version=3, round=2, scores=(1, 2), stock=(Card(5),))
-    changes = {"version": 4, "phase": st.Phase.DRAW, "turn": 1}
+    changes: dict[str, Any] = {"version": 4, "phase": st.Phase.DRAW, "turn": 1}
     assert st._with(base, **changes) == dataclasses.replace(base, **changes)
     assert st._with(base) == base
     with pytest.raises(TypeError):
@@ -84,13 +86,14 @@ def test_views_share_read_only_parts_equal_to_a_plain_render_m6() -> None:
         assert view["options"] == dict(state.options_dict)
         assert view["rounds"] == [r.to_json() for r in state.results]
         assert json.loads(json.dumps(view))["rounds"] == view["rounds"]
-        for listed in view["you"]["legal_moves"]:
+        for listed in you_of(view)["legal_moves"]:
             if listed["type"] == "meld" and state.table:
                 melds += 1
                 table = listed["table"]
                 assert table == table_codes(parse_table(table))
                 with pytest.raises(TypeError):
                     table[0].append("2C")
+        value: Any  # each part's members are frozen: clear() raises whatever they are
         for part in (view["table"][:1], [view["options"]], view["rounds"]):
             for value in part:
                 with pytest.raises(TypeError):

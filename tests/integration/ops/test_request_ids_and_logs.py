@@ -128,7 +128,7 @@ def test_the_worker_logs_a_job_with_its_match_and_request_id(
     rid = "bots-please"
     for job in _all_jobs(service):
         job.meta["request_id"] = rid
-        job.save_meta()
+        job.save_meta()  # type: ignore[no-untyped-call]
     json_lines()
     _burst_one(service)
     lines = json_lines()
