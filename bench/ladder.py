@@ -66,7 +66,7 @@ def fill(client: redis.Redis, matches: int, accounts: int, rng: random.Random) -
             final = Event("MatchFinished", {"scores": scores, "winners": [0], "totals": scores})
             match_id = f"m_bench{n:06d}"
             for seq, event in enumerate([*opening, final], start=1):
-                fields = codec.encode(event, codec.now(), "t")
+                fields: Any = codec.encode(event, codec.now(), "t")
                 pipe.xadd(events_key(match_id), fields, id=f"0-{seq}")
             ids.append(match_id)
         pipe.execute()

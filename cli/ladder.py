@@ -149,11 +149,11 @@ def run_ladder(args: argparse.Namespace) -> int:
 
 def _rebuild(args: argparse.Namespace) -> int:
     from store.accounts import Accounts
+    from store.config import ServiceConfig, build_service
     from store.ledger import Ledger
     from store.rebuild import ExportedLogs, StoredLogs, rebuild
-    from store.service import service_from_env
 
-    service = service_from_env()
+    service = build_service(ServiceConfig.from_env())
     accounts = Accounts(service.redis, service.pepper)
     logs: Any = ExportedLogs(args.logs) if args.logs else StoredLogs(service.redis, service.archive)
     status = 0

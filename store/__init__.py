@@ -25,6 +25,11 @@ The storage underneath:
     connection.py, durability.py, archive.py, analysis.py, logs.py, metrics.py, errors.py:
                     clients, write durability, retention, stored analyses, logs, metrics and
                     the store's errors
+Accounts and the rated ladder (issue 32), in keys of their own beside the match logs:
+    accounts.py     accounts and API keys (keyed hashes, scopes, revocation)
+    ratings.py      the rating model (OpenSkill Plackett-Luce) and a Skill
+    ledger.py       a variant's rating ledger: a match rated once, in a recorded order
+    rebuild.py      every rating again from the logs (Redis, archive, exported), in that order
 
 The path of one move, top to bottom: `api/moves.py` Moves.post authenticates the seat and
 calls `MatchService.submit` -> `Writer.submit` (submit.py) takes the cached state

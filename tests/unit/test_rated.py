@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from domain.accounts import InvalidHandle, bot_account, check_new_handle, check_scopes
@@ -25,7 +27,7 @@ BOTS = [
 ]
 
 
-def _created(players: list[dict[str, object]], rated: bool = True) -> Event:
+def _created(players: list[dict[str, Any]], rated: bool = True) -> Event:
     options = GIN.validate_options({"rated": rated})
     return GIN.create(players, options, None, KEY)[0]
 
@@ -50,12 +52,14 @@ def test_a_rated_match_seats_only_accounts_and_builtin_bots() -> None:
     with pytest.raises(RatedSeatNotAccount, match="twice"):
         _created([*BOTS[:1], {"name": "x", "account": "ana"}, {"name": "y", "account": "ana"}])
     created = _created([*BOTS[:2], {"name": "ana", "account": "ana"}])
-    assert created.data["players"][2] == {"name": "ana", "bot": None, "account": "ana"}
+    recorded: Any = created.data
+    assert recorded["players"][2] == {"name": "ana", "bot": None, "account": "ana"}
 
 
 def test_an_unrated_match_keeps_its_players_as_before() -> None:
     created = _created([{"name": "a"}, {"name": "b"}, {"name": "c"}], rated=False)
-    assert created.data["players"][0] == {"name": "a", "bot": None}
+    recorded: Any = created.data
+    assert recorded["players"][0] == {"name": "a", "bot": None}
 
 
 def test_a_bot_seat_cannot_name_another_account() -> None:
@@ -75,7 +79,7 @@ def test_handles_and_scopes_are_checked() -> None:
         check_scopes(["admin"])
 
 
-def _finished(scores: list[int], **extra: object) -> Event:
+def _finished(scores: list[int], **extra: Any) -> Event:
     return Event("MatchFinished", {"scores": scores, "winners": [0], **extra})
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import os
+from collections.abc import Sequence
 from typing import Any
 
 import redis
@@ -55,7 +56,7 @@ def _above(record: MatchRecord, a: str, b: str) -> float:
 
 
 def _rated(
-    redis_client: redis.Redis, variant: str, lineups: list[tuple[str, ...]], matches: int
+    redis_client: redis.Redis, variant: str, lineups: Sequence[tuple[str, ...]], matches: int
 ) -> tuple[list[Any], list[Any]]:
     """Play and rate `matches` of the line-ups in turn; the match records and the rows."""
     ledger = Ledger(redis_client)
