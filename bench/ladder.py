@@ -145,11 +145,11 @@ def main() -> int:
         proc.terminate()
         proc.wait(timeout=10)
     print(f"the ladder: {args.matches} finished rated matches, {args.accounts} accounts")
-    header = f"{'what':<44} | result"
+    header = f"{'what':<48} | result"
     print(header)
     print("-" * (len(header) + 30))
     for name, result in rows:
-        print(f"{name:<44} | {result}")
+        print(f"{name:<48} | {result}")
     return 0
 
 
