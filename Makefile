@@ -59,7 +59,8 @@ bench: $(STAMP)
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
 
 # Long variants: tests marked `slow` and the DEADWOOD_SOAK=1 figures of tests/e2e
-# (16 matches for 30 s, more Redis and worker kills, longer fuzzing, more deals), with the
+# (16 matches for 30 s, more Redis and worker kills, longer fuzzing, more deals) and of the
+# arena ladder (tests/integration/store/test_ladder_arena.py: 480 and 1200 rated matches), with the
 # hypothesis soak profile. `make soak SOAK_TESTS=tests/e2e` runs only those.
 # Each run explores with a fresh hypothesis seed, echoed first and last; `make soak SEED=<n>`
 # repeats a run, and a failure's "Falsifying example" is pinned as an `@example` (issue 10).
