@@ -68,13 +68,19 @@ def _server(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return parser
 
 
-def run_account(args: argparse.Namespace) -> int:
+def client(args: argparse.Namespace) -> Any:
+    """The client of the server the command names (`--base-url`, `--key`)."""
     from deadwood_client.client import Client
+
+    return Client(args.base_url, key=args.key)
+
+
+def run_account(args: argparse.Namespace) -> int:
     from deadwood_client.errors import DeadwoodError
 
     try:
-        with Client(args.base_url, key=args.key) as client:
-            answer = _account_call(client.accounts, args)
+        with client(args) as caller:
+            answer = _account_call(caller.accounts, args)
     except DeadwoodError as error:
         print(f"deadwood account {args.action}: {error}", file=sys.stderr)
         return 1
@@ -128,12 +134,11 @@ def _rating(r: dict[str, Any]) -> str:
 def run_ladder(args: argparse.Namespace) -> int:
     if args.action == "rebuild":
         return _rebuild(args)
-    from deadwood_client.client import Client
     from deadwood_client.errors import DeadwoodError
 
     try:
-        with Client(args.base_url, key=args.key) as client:
-            page = client.accounts.ladder(args.variant, args.offset, args.limit)
+        with client(args) as caller:
+            page = caller.accounts.ladder(args.variant, args.offset, args.limit)
     except DeadwoodError as error:
         print(f"deadwood ladder show: {error}", file=sys.stderr)
         return 1

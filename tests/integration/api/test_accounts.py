@@ -208,3 +208,35 @@ def test_the_python_client_makes_and_uses_keys(app: Flask) -> None:
         with pytest.raises(DeadwoodError) as refused:
             revoked.bots()
         assert refused.value.status == 401
+
+
+def test_deadwood_account_and_ladder_commands(
+    app: Flask, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import argparse
+
+    import httpx
+
+    from cli import ladder as cli_ladder
+    from cli.up import main
+    from deadwood_client.client import Client
+
+    def served(args: argparse.Namespace) -> Client:
+        return Client("http://test", key=args.key, transport=httpx.WSGITransport(app=app))
+
+    monkeypatch.setattr(cli_ladder, "client", served)
+    assert main(["account", "create", "cmd_bot", "--kind", "bot"]) == 0
+    out = capsys.readouterr().out
+    assert "account cmd_bot (bot)" in out and "shown only this once" in out
+    key = out.strip().splitlines()[-1]
+    assert main(["account", "new-key", "cmd_bot", "--scope", "play_rated", "--key", key]) == 0
+    assert "play_rated" in capsys.readouterr().out
+    assert main(["account", "keys", "cmd_bot", "--key", key]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert len(listed) == 2 and key.split(".")[2] in listed[0]
+    assert main(["account", "show", "cmd_bot"]) == 0
+    assert "three-hand-gin: not rated" in capsys.readouterr().out
+    assert main(["ladder", "show", GIN]) == 0
+    assert "0 accounts" in capsys.readouterr().out
+    assert main(["account", "keys", "cmd_bot"]) == 1  # no key: refused, said on stderr
+    assert "key" in capsys.readouterr().err
