@@ -6,14 +6,16 @@
     deadwood account new-key HANDLE --scope S [...]     a new key (needs --key)
     deadwood account revoke HANDLE KEY_ID               (needs --key)
     deadwood ladder show VARIANT [--offset N] [--limit N]
-    deadwood ladder rebuild [--variant V] [--check] [--logs DIR]
+    deadwood ladder rebuild [--variant V] [--check] [--logs DIR] [--scan]
 
 The account and `ladder show` commands call a server (`--base-url`, default $DEADWOOD_URL,
 else http://127.0.0.1:8000; `--key`, default $DEADWOOD_KEY). `ladder rebuild` works on the
 store itself (REDIS_URL, DEADWOOD_ARCHIVE_DIR, like a worker): it rates every match of the
 ledger's order again from its log (in Redis, in the archive, or in `--logs DIR` of exported
 `<match id>.ndjson` files), says whether the result equals the live ratings bit for bit, and
-(without `--check`) writes it in place of the ledger.
+(without `--check`) writes it in place of the ledger. `--scan` also rates, after those, the
+finished rated matches the ledger lacks (a job that never ran), from the finished index and
+the archive, in the order they finished.
 """
 
 from __future__ import annotations
@@ -58,6 +60,11 @@ def register(subparsers: Any) -> None:
     again.add_argument("--variant", choices=NAMES, action="append")
     again.add_argument("--check", action="store_true", help="compare only; write nothing")
     again.add_argument("--logs", type=Path, help="a directory of exported <match id>.ndjson")
+    again.add_argument(
+        "--scan",
+        action="store_true",
+        help="also rate finished rated matches the ledger lacks (finished index, archive)",
+    )
     ladder.set_defaults(handler=run_ladder)
 
 
@@ -156,17 +163,19 @@ def _rebuild(args: argparse.Namespace) -> int:
     from store.accounts import Accounts
     from store.config import ServiceConfig, build_service
     from store.ledger import Ledger
-    from store.rebuild import ExportedLogs, StoredLogs, rebuild
+    from store.rebuild import ExportedLogs, StoredLogs, discover, rebuild
 
     service = build_service(ServiceConfig.from_env())
     accounts = Accounts(service.redis, service.pepper)
-    logs: Any = ExportedLogs(args.logs) if args.logs else StoredLogs(service.redis, service.archive)
+    stored = StoredLogs(service.redis, service.archive)
+    logs: Any = ExportedLogs(args.logs) if args.logs else stored
     status = 0
     for variant in args.variant or NAMES:
         started = time.perf_counter()
-        report = rebuild(
-            Ledger(service.redis), variant, logs, accounts.is_bot, write=not args.check
-        )
+        ledger = Ledger(service.redis)
+        extra = discover(stored, variant, ledger.order(variant)) if args.scan else []
+        write = not args.check
+        report = rebuild(ledger, variant, logs, accounts.is_bot, extra=extra, write=write)
         took = time.perf_counter() - started
         same = "equal to the live ratings" if report.equal else "DIFFERENT from the live ratings"
         done = "checked" if args.check else "rebuilt"

@@ -6,7 +6,8 @@ store/archive.py, or from a directory of exported logs) and rates them again in 
 from nothing. The model and its inputs are the same, so the skills come out equal to the
 live ones bit for bit; `compute` returns them, `rebuild` compares them with the ledger and
 (unless asked only to check) writes them in place of it. Matches named in `extra` (rated
-matches the ledger does not list) are rated after the listed ones, in the order given.
+matches the ledger does not list) are rated after the listed ones, in the order given;
+`discover` finds them (the finished index and the archive, in the order they finished).
 
 Only the first and last events are read: MatchCreated says who sat where and that the match
 is rated, the last event whether it finished and with which scores and abandoners
@@ -26,6 +27,7 @@ from domain.rated import RatedResult, result_of
 from domain.upcast import upcast
 from store import codec
 from store.event_store import events_key
+from store.index import FINISHED_KEY
 from store.ledger import LadderState, Ledger, history_entry
 from store.ratings import Skill, initial, rate
 
@@ -106,6 +108,25 @@ def _exported(match_id: str, path: Path) -> Ends | None:
     variant = str(created.data.get("variant"))
     final = upcast(Event.from_json(last), variant)
     return Ends(match_id, upcast(created, variant), final, str(last.get("at", "")))
+
+
+def discover(logs: StoredLogs, variant: str, known: Iterable[str]) -> list[str]:
+    """Finished rated matches of `variant` that the ledger does not list (a rating job that
+    never ran): every match of the finished index and of the archive, read by their ends,
+    in the order they finished (then by id)."""
+    skip = set(known)
+    ids = [codec.text(m) for m in logs.redis.zrange(FINISHED_KEY, 0, -1)]
+    if logs.archive is not None and logs.archive.directory.is_dir():
+        ids += sorted(
+            p.name.removesuffix(".ndjson.gz") for p in logs.archive.directory.glob("*.ndjson.gz")
+        )
+    ids = [m for m in dict.fromkeys(ids) if m not in skip]
+    found = []
+    for ends in logs.ends(ids):
+        result = ends.result() if ends is not None else None
+        if ends is not None and result is not None and result.variant == variant:
+            found.append((ends.finished_at, ends.match_id))
+    return [match_id for _, match_id in sorted(found)]
 
 
 @dataclass(frozen=True)

@@ -114,3 +114,24 @@ def test_deadwood_ladder_rebuild_checks_and_rewrites(
     assert main(["ladder", "rebuild", "--check", "--variant", GIN]) == 1
     assert main(["ladder", "rebuild", "--variant", GIN]) == 0
     assert ledger_dump(pinned, GIN) == live
+
+
+def test_a_rebuild_with_scan_finds_rated_matches_the_ledger_lacks(
+    pinned: MatchService,
+    redis_client: redis.Redis,
+    redis_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    from cli.up import main
+
+    ids = [rated_match(pinned, GIN, ("hasty", "hasty2", "hasty3")) for _ in range(3)]
+    live = ledger_dump(pinned, GIN)
+    assert archive_match(pinned.store, Archive(tmp_path), ids[1])
+    redis_client.delete(*redis_client.keys("ladder:*"))  # as if no rating job had run
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    monkeypatch.setenv("DEADWOOD_ARCHIVE_DIR", str(tmp_path))
+    assert main(["ladder", "rebuild", "--variant", GIN]) == 0
+    assert ledger_dump(pinned, GIN)["order"] == []
+    assert main(["ladder", "rebuild", "--scan", "--variant", GIN]) == 0
+    assert ledger_dump(pinned, GIN) == live
