@@ -32,7 +32,11 @@ blp.ARGUMENTS_PARSER = BodyParser()  # the body as read_body decoded it (`3.0` i
 class Matches(MethodView):
     @blp.arguments(CreateMatchSchema, examples=docs.CREATE_EXAMPLES)
     @blp.response(201, "Created", headers=docs.LOCATION_HEADER)
-    @blp.doc(parameters=[docs.CREATE_IDEMPOTENCY_KEY], responses=docs.problems(413, 415, 400, 422))
+    @blp.doc(
+        parameters=[docs.CREATE_IDEMPOTENCY_KEY],
+        security=[{}, {"accountKey": []}],
+        responses=docs.problems(401, 403, 413, 415, 400, 422),
+    )
     def post(self, body: dict[str, Any]) -> Any:
         """Create a match.
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 
+from domain.accounts import is_builtin
 from store.accounts import Accounts
 from store.ledger import Ledger
 from store.rebuild import StoredLogs
@@ -24,6 +25,8 @@ def rate_match(match_id: str, version: int) -> str:
     if ends is None or result is None:
         return f"skipped: {match_id} is not a finished rated match"
     accounts = Accounts(svc.redis, svc.pepper)
+    if any(is_builtin(handle) for handle in result.accounts()):
+        accounts.ensure_builtin_bots()  # idempotent: a built-in bot on the ladder has its account
     bots = {handle: accounts.is_bot(handle) for handle in result.accounts()}
     place = Ledger(svc.redis).rate(result, bots, ends.finished_at)
     if place == 0:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import redis
 
+from store.accounts import Accounts
 from store.archive import Archive, archive_match
 from store.jobs import Queues, rating_job
 from store.ledger import Ledger
@@ -51,6 +52,7 @@ def test_a_finished_rated_match_is_rated_once_however_often_its_job_runs(
     assert rating.rate_match(match_id, version).startswith("done already")
     assert ledger_dump(pinned, GIN) == once
     assert len(Ledger(redis_client).history(GIN, "deadwood-hasty")) == 1
+    assert Accounts(redis_client, b"test-pepper").get("deadwood-hasty").kind == "bot"
 
 
 def test_an_unrated_match_is_not_rated(pinned: MatchService, redis_client: redis.Redis) -> None:
