@@ -67,7 +67,10 @@ def test_the_endless_options_get_a_bound_and_no_bound_is_refused(service: MatchS
     1000); asking for no bound, or more than the most, is refused by name."""
     created = service.create_match(GIN, _bots(3), dict(ENDLESS), 28)
     first = service.events(created.match_id, limit=1)[0].event
-    assert (first.v, json_object(first.data["options"])["max_rounds"]) == (2, 500)
+    assert (first.v, json_object(first.data["options"])["max_rounds"]) == (
+        3,
+        500,
+    )  # MatchCreated v3 (issue 32: `rated`)
     for bad in (None, 0, 501):
         with pytest.raises(InvalidOptions, match=r"'max_rounds' must be an integer 1\.\.500"):
             service.create_match(GIN, _bots(3), {**ENDLESS, "max_rounds": bad}, 28)
