@@ -8,7 +8,7 @@ they are sent as they are. A TypedDict costs nothing at run time (no object per 
 conversion at the edge), while mypy checks every key and value type where a view or a move
 is made or read; `tests/unit/test_declarations.py` checks the OpenAPI components and the
 client's types against these declarations field by field. Inside a game a move is parsed
-once into its own value (`domain.gin.moves.Move`) before it is decided.
+once into its own value (`domain.gin.parse.Move`) before it is decided.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Three-hand gin's moves, view and round result, declared once (api.md "Moves", "Views").
 
 TypedDicts, not dataclasses: see domain/shapes.py for why. A move arrives as JSON and is
-parsed once into `domain.gin.moves.Move` (which refuses a malformed one, naming the field);
+parsed once into `domain.gin.parse.Move` (which refuses a malformed one, naming the field);
 `GinMove` is its JSON shape, the one `legal_moves` lists and `decide` takes. A new view field
 is one key here, set in views.py; tests/unit/test_declarations.py then holds the OpenAPI
 document (api/contract_views.py) and the client (deadwood_client/types.py) to it.

@@ -18,7 +18,8 @@ import pytest
 from domain import gin
 from domain.errors import RulesError
 from domain.gin import views
-from domain.gin.moves import accepted_play, decide_in_full
+from domain.gin.fast_play import accepted_play
+from domain.gin.moves import decide_in_full
 from domain.gin.state import CODE, GinState
 from tests.unit.test_gin_support import random_match
 

@@ -159,7 +159,7 @@ def test_a_suit_parts_listing_is_its_melds_normalised_m2() -> None:
     """The listing's entries for a suit's cards (built from entries remembered per sequence
     and per pair with the joker) are the suit's hand melds, normalised, in the same order,
     for every set of ranks of two suits, with and without the joker."""
-    from domain.manipulation import melds
+    from domain.manipulation import meld_parts
     from domain.manipulation.table.local_melds import part
 
     for suit in (0, 3):
@@ -167,6 +167,6 @@ def test_a_suit_parts_listing_is_its_melds_normalised_m2() -> None:
             for joker in (0, 1):
                 key = ranks | suit << 13 | joker << 15
                 expected = tuple(
-                    found for found in map(melds._new_meld, part(key)) if found is not None
+                    found for found in map(meld_parts.new_meld, part(key)) if found is not None
                 )
-                assert melds._listing_part(key) == expected, (suit, bin(ranks), joker)
+                assert meld_parts.listing_part(key) == expected, (suit, bin(ranks), joker)
