@@ -21,7 +21,7 @@ from domain.cards import Card
 from domain.events import Event
 from domain.gin.melds.core import least_deadwood
 from domain.gin.state import GinState, evolve, initial_state
-from domain.gin.views import view
+from domain.gin.views import ViewCache, view
 from domain.shapes import json_int, json_list, json_object
 
 MOVES = {
@@ -48,6 +48,7 @@ def walk(events: Sequence[Event]) -> tuple[list[Decision], list[Hindsight]]:
     decisions: list[Decision] = []
     facts: list[Hindsight] = []
     state = initial_state()
+    views = ViewCache()  # this walk's own: one match, viewed state after state
     advice: Mapping[str, Any] | None = None
     for index, event in enumerate(events):
         seq = index + 1
@@ -56,7 +57,9 @@ def walk(events: Sequence[Event]) -> tuple[list[Decision], list[Hindsight]]:
         elif event.type in MOVES:
             seat = json_int(event.data["seat"])
             captain = state.roles is not None and seat == state.roles.captain
-            found = judge(view(state, seat), played_move(event), seq, advice if captain else None)
+            found = judge(
+                view(state, seat, views), played_move(event), seq, advice if captain else None
+            )
             if found is not None:
                 decisions.append(found)
                 facts += _missed_gin(state, found)

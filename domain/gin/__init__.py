@@ -20,7 +20,7 @@ from domain.gin.moves import decide, is_finished, legal_moves, pending, to_act
 from domain.gin.options import GinOptions, recorded_options, validate_options
 from domain.gin.shapes import GinMove, GinSeat, GinView
 from domain.gin.state import GinState, Phase, evolve, initial_state
-from domain.gin.views import event_view, view
+from domain.gin.views import ViewCache, event_view
 from domain.players import bot_seats as players_bots
 from domain.players import roster as players_roster
 from domain.shapes import JSON
@@ -28,6 +28,7 @@ from domain.variants import Game
 
 __all__ = [
     "VARIANT",
+    "VIEWS",
     "GinOptions",
     "GinState",
     "Phase",
@@ -46,6 +47,13 @@ __all__ = [
 ]
 
 PLAYERS = 3
+
+VIEWS = ViewCache()
+"""The game's view cache: the read-only parts of each match's views, shared between the
+views of its states (domain/gin/views.py). Owned here, by the game, and handed to every
+view `VARIANT.view` renders; `views.view(state, seat)` without it renders afresh."""
+
+view = VIEWS.view
 
 
 def create(

@@ -39,7 +39,8 @@ from domain.gin.state import (
     Roles,
     codes,
 )
-from domain.memo import by_identity
+from domain.memo import Memo, by_identity
+from domain.players import Player
 from domain.shapes import EventView
 
 VARIANT_NAME = "three-hand-gin"
@@ -66,17 +67,53 @@ def sees_hand(options: GinOptions, roles: Roles | None, viewer: int | None, owne
     return options.advisor_sees_captain_hand and viewer == roles.advisor and owner == roles.captain
 
 
-def view(state: GinState, seat: int | None) -> GinView:
+def view(state: GinState, seat: int | None, cache: ViewCache | None = None) -> GinView:
     """The api.md view of the match for `seat` (None: a spectator), without `id`.
 
     The view's dict and its `you` are its own; every other list and dict in it is read-only
-    (domain/frozen.py) and shared with the views of the states around it (`_Shown`), so a
-    view's cost does not grow with the rounds played or the cards in the discard pile."""
-    players = state.players
-    last_players, last = _last
-    if last_players is players and last is not None:  # most calls: the match viewed last
-        return last.render(state, seat)
-    return _shown(players).render(state, seat)
+    (domain/frozen.py). With a `cache` (the game's own: `domain.gin.VIEWS`, which
+    `VARIANT.view` uses) those parts are shared with the views of the states around it
+    (`_Shown`), so a view's cost does not grow with the rounds played or the cards in the
+    discard pile; without one, every part is rendered afresh (the plain code the cache
+    stands for: tests/unit/test_gin_fast_paths.py holds the two equal)."""
+    if cache is None:
+        return _Shown().render(state, seat)
+    return cache.view(state, seat)
+
+
+class ViewCache:
+    """The view parts of the matches viewed lately (`_Shown`), each found by the match's
+    players tuple: one object for the whole match (MatchCreated makes it; every later state
+    passes it on), so its identity names the match. An explicit object, handed in (`view`)
+    or owned by the game (`domain.gin.VIEWS`), never a module global of this module.
+
+    The last match found is also kept in `_last`, which `view` reads without a call: one
+    tuple, replaced whole, so a reader sees a matching pair."""
+
+    __slots__ = ("_last", "_shown")
+
+    def __init__(self, size: int = 1024) -> None:
+        self._last: tuple[tuple[Player, ...] | None, _Shown | None] = (None, None)
+        self._shown: Memo[tuple[Player, ...], _Shown] = by_identity(size)(_new_shown)
+
+    def view(self, state: GinState, seat: int | None) -> GinView:
+        """`view(state, seat, self)`."""
+        players = state.players
+        last_players, last = self._last
+        if last_players is players and last is not None:  # most calls: the match viewed last
+            return last.render(state, seat)
+        shown = self._shown(players)
+        self._last = (players, shown)
+        return shown.render(state, seat)
+
+    def clear(self) -> None:
+        """Forget every match's view parts."""
+        self._last = (None, None)
+        self._shown.cache_clear()
+
+
+def _new_shown(players: tuple[Player, ...]) -> _Shown:
+    return _Shown()
 
 
 _PLAYING = (UPCARD_OFFER, DRAW, DISCARD)  # as moves.to_act, inlined
@@ -209,31 +246,6 @@ def _pile_codes(
         if size == before - 1 and old[:size] == new:
             return FrozenList(shown[:size])
     return _codes(new)
-
-
-@by_identity(1024)
-def _remembered(players: tuple[Any, ...]) -> _Shown:
-    return _Shown()
-
-
-def _shown(players: tuple[Any, ...]) -> _Shown:
-    """The view parts of a match, found by its players tuple: one object for the whole match
-    (MatchCreated makes it; every later state passes it on), so its identity names the match.
-    The last one found is also kept in `_last`, which `view` reads without a call."""
-    global _last
-    shown = _remembered(players)
-    _last = (players, shown)  # one tuple, replaced whole: a reader sees a matching pair
-    return shown
-
-
-def _forget() -> None:
-    """Forget every match's view parts (tests: a view rendered with nothing remembered)."""
-    global _last
-    _last = (None, None)
-    _remembered.cache_clear()
-
-
-_last: tuple[Any, _Shown | None] = (None, None)
 
 
 def _template(state: GinState) -> dict[str, Any]:
