@@ -84,31 +84,56 @@ def check_meld(
 
 
 _Listed = tuple[Table, tuple[Card, ...], ManipOptions, bool, int, tuple[Table, ...]]
-_LISTED: dict[int, _Listed] = {}
-"""The last listings by the identity of the hand (each listing keeps its hand alive)."""
+
+
+class Listings:
+    """The last meld listings (`meld_candidates`), by the identity of the hand: each entry
+    keeps its hand alive and is used only with the very same table and options objects (a
+    state's table and hands are the same objects from view to view; hashing a table would
+    hash every card on it). An explicit object, owned by the game
+    (`domain.manipulation.LISTINGS`) or handed in, never a module global of this module."""
+
+    __slots__ = ("_listed", "_size")
+
+    def __init__(self, size: int = 512) -> None:
+        self._listed: dict[int, _Listed] = {}
+        self._size = size
+
+    def get(
+        self, table: Table, hand: tuple[Card, ...], options: ManipOptions, opened: bool, decks: int
+    ) -> tuple[Table, ...]:
+        """`_meld_candidates(...)`, remembered."""
+        hit = self._listed.get(id(hand))
+        if (
+            hit is not None
+            and hit[1] is hand
+            and hit[0] is table
+            and hit[2] is options
+            and hit[3] is opened
+            and hit[4] == decks
+        ):
+            return hit[5]
+        listed = _meld_candidates(table, hand, options, opened, decks)
+        if len(self._listed) >= self._size:
+            self._listed.clear()
+        self._listed[id(hand)] = (table, hand, options, opened, decks, listed)
+        return listed
 
 
 def meld_candidates(
-    table: Table, hand: tuple[Card, ...], options: ManipOptions, opened: bool, decks: int
+    table: Table,
+    hand: tuple[Card, ...],
+    options: ManipOptions,
+    opened: bool,
+    decks: int,
+    listings: Listings | None = None,
 ) -> tuple[Table, ...]:
-    """`_meld_candidates`, remembered for the last hands by identity, with the very same
-    table and options objects (a state's table and hands are the same objects from view to
-    view; hashing a table would hash every card on it)."""
-    hit = _LISTED.get(id(hand))
-    if (
-        hit is not None
-        and hit[1] is hand
-        and hit[0] is table
-        and hit[2] is options
-        and hit[3] is opened
-        and hit[4] == decks
-    ):
-        return hit[5]
-    listed = _meld_candidates(table, hand, options, opened, decks)
-    if len(_LISTED) >= 512:
-        _LISTED.clear()
-    _LISTED[id(hand)] = (table, hand, options, opened, decks, listed)
-    return listed
+    """`_meld_candidates`, remembered in `listings` when one is handed in (the equivalence:
+    tests/unit/test_manipulation_fast_paths.py compares the views, legal moves included,
+    with the game's listings and without)."""
+    if listings is None:
+        return _meld_candidates(table, hand, options, opened, decks)
+    return listings.get(table, hand, options, opened, decks)
 
 
 def _meld_candidates(

@@ -12,6 +12,7 @@ from typing import Any
 from domain.cards import FULL_DECK, JOKER
 from domain.events import Event
 from domain.frozen import FrozenDict, FrozenList, freeze
+from domain.manipulation.melds import Listings
 from domain.manipulation.moves import is_finished, seat_moves, to_act
 from domain.manipulation.shapes import ManipulationView
 from domain.manipulation.state import NAME, Phase, RoundResult, State, shown_table
@@ -19,15 +20,45 @@ from domain.memo import by_identity
 from domain.shapes import EventView
 
 
-def view(state: State, seat: int | None) -> ManipulationView:
+class ViewCache:
+    """Each match's latest round template (`_template`), by the identity of its players
+    tuple (one object for the whole match), and the meld listings of its hands
+    (`melds.Listings`). An explicit object, owned by the game (`domain.manipulation.VIEWS`)
+    or handed in (`view`), never a module global of this module."""
+
+    __slots__ = ("_size", "_templates", "listings")
+
+    def __init__(self, listings: Listings | None = None, size: int = 256) -> None:
+        self._templates: dict[int, _Template] = {}
+        self._size = size
+        self.listings = Listings() if listings is None else listings
+
+    def template(self, state: State) -> _Template:
+        """The round's template of `state`'s match, remembered while its fields stay."""
+        t = self._templates.get(id(state.players))
+        if t is None or t[0] != _round_fields(state):  # one compare (`is` first, in C)
+            t = _template(state)
+            if len(self._templates) >= self._size:
+                self._templates.clear()
+            self._templates[id(state.players)] = t
+        return t
+
+    def view(self, state: State, seat: int | None) -> ManipulationView:
+        """`view(state, seat, self)`."""
+        return view(state, seat, self)
+
+
+def view(state: State, seat: int | None, cache: ViewCache | None = None) -> ManipulationView:
     """The api.md view minus id; `you` only for a seat of this match: a copy of the round's
     template (the contract's key order; the values that change only between rounds) with
     this state's values set. The view's dict and its `you` are its own; every other list
-    and dict in it is read-only (domain/frozen.py) and shared with the views around it."""
+    and dict in it is read-only (domain/frozen.py). With a `cache` they are shared with the
+    views around it (the template and the meld listing are remembered); without one, made
+    afresh (the plain code the cache stands for: tests/unit/test_manipulation_fast_paths.py
+    holds the two equal)."""
     players = state.players
-    t = _TEMPLATES.get(id(players))
-    if t is None or t[0] != _round_fields(state):  # one compare (`is` first, in C)
-        t = _template(state)
+    t = _template(state) if cache is None else cache.template(state)
+    listings = None if cache is None else cache.listings
     phase = state.phase
     out: ManipulationView = t[1].copy()
     out["version"] = state.version
@@ -46,7 +77,7 @@ def view(state: State, seat: int | None) -> ManipulationView:
             {
                 "seat": seat,
                 "hand": list(map(_CODE, map(_INDEX, hands[seat]))),
-                "legal_moves": seat_moves(state, seat, table),
+                "legal_moves": seat_moves(state, seat, table, listings),
             }
             if hands
             else {"seat": seat, "hand": [], "legal_moves": []}  # before the first deal
@@ -56,9 +87,8 @@ def view(state: State, seat: int | None) -> ManipulationView:
     return out
 
 
-_TEMPLATES: dict[int, tuple[Any, ...]] = {}
-"""Each match's latest round template, by the identity of its players tuple (one object
-for the whole match): the fields it was made from (one tuple, compared in one go), the
+_Template = tuple[Any, ...]
+"""A round's template: the fields it was made from (one tuple, compared in one go), the
 view's template, its seats by hand sizes and each seat's part by hand size."""
 
 
@@ -109,9 +139,6 @@ def _template(state: State) -> tuple[Any, ...]:
         {},  # the seats part by hand sizes
         _SeatParts(state),  # each seat's part by seat and hand size
     )
-    if len(_TEMPLATES) >= 256:
-        _TEMPLATES.clear()
-    _TEMPLATES[id(state.players)] = made
     return made
 
 

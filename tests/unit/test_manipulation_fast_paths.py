@@ -170,3 +170,25 @@ def test_a_suit_parts_listing_is_its_melds_normalised_m2() -> None:
                     found for found in map(meld_parts.new_meld, part(key)) if found is not None
                 )
                 assert meld_parts.listing_part(key) == expected, (suit, bin(ranks), joker)
+
+
+def test_views_with_the_games_cache_render_as_views_without_one() -> None:
+    """The game's cache (`manipulation.VIEWS`: round templates and meld listings remembered
+    between views) stands for rendering every view afresh (`views.view(state, seat)` with no
+    cache): every view of every seat and of a spectator, json text included (key order), is
+    the same, along two random matches viewed in turn."""
+    import json
+
+    from domain import manipulation as m
+    from domain.manipulation import views
+    from tests.support.manipulation_helpers import random_match
+
+    states: list[list[st.State]] = [[], []]
+    for seen, seed in zip(states, (7, 8), strict=True):
+        random_match(seed, 3, {"target_score": 100}, check=lambda s, *_, to=seen: to.append(s))
+    interleaved = [s for pair in zip(*states, strict=False) for s in pair]
+    for state in interleaved:
+        for seat in (0, 1, 2, None):
+            cached = json.dumps(m.view(state, seat))
+            assert cached == json.dumps(views.view(state, seat)), (state.version, seat)
+    assert len(interleaved) > 100
