@@ -91,7 +91,7 @@ class Listings:
     keeps its hand alive and is used only with the very same table and options objects (a
     state's table and hands are the same objects from view to view; hashing a table would
     hash every card on it). An explicit object, owned by the game
-    (`domain.manipulation.LISTINGS`) or handed in, never a module global of this module."""
+    (`domain.manipulation.VIEWS.listings`) or handed in, never a module global of this module."""
 
     __slots__ = ("_listed", "_size")
 
