@@ -11,37 +11,41 @@ A deep copy is an ordinary mutable dict or list.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
-from typing import Any, NoReturn
+from collections.abc import Mapping, Sequence
+from typing import NoReturn, TypeVar, cast
+
+K = TypeVar("K")
+V = TypeVar("V")
+T = TypeVar("T")
 
 
-def _refuse(self: object, *args: Any, **kwargs: Any) -> NoReturn:
+def _refuse(self: object, *args: object, **kwargs: object) -> NoReturn:
     raise TypeError(f"a recorded {type(self).__name__} is read-only")
 
 
-class FrozenDict(dict[str, Any]):
+class FrozenDict(dict[K, V]):
     """A dict that refuses every change."""
 
     __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse
     __ior__ = _refuse
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+    def __deepcopy__(self, memo: dict[int, object]) -> dict[K, V]:
         return {k: copy.deepcopy(v, memo) for k, v in self.items()}
 
-    def __reduce__(self) -> Any:
+    def __reduce__(self) -> tuple[type[FrozenDict[K, V]], tuple[dict[K, V]]]:
         return (FrozenDict, (dict(self),))
 
 
-class FrozenList(list[Any]):
+class FrozenList(list[T]):
     """A list that refuses every change."""
 
     __setitem__ = __delitem__ = append = extend = insert = pop = remove = _refuse
     clear = sort = reverse = __iadd__ = __imul__ = _refuse
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> list[Any]:
+    def __deepcopy__(self, memo: dict[int, object]) -> list[T]:
         return [copy.deepcopy(v, memo) for v in self]
 
-    def __reduce__(self) -> Any:
+    def __reduce__(self) -> tuple[type[FrozenList[T]], tuple[list[T]]]:
         return (FrozenList, (list(self),))
 
 
@@ -50,15 +54,31 @@ _LEAVES = frozenset({str, int, bool, float, type(None)})
 codes and numbers, and `isinstance` against the Mapping ABC costs several times more."""
 
 
-def freeze(value: Any) -> Any:
-    """`value` (JSON data) with every dict and list made read-only, all the way down."""
+def freeze(value: T) -> T:
+    """`value` (JSON data) with every dict and list made read-only, all the way down: the
+    same JSON value, of the same declared type (a FrozenDict is a dict, a FrozenList a list)."""
+    return cast(T, _freeze(value))
+
+
+def _freeze(value: object) -> object:
     kind = type(value)
     if kind in _LEAVES:
         return value
     if kind is list or kind is tuple:  # as the list branch below, without the ABC check first
-        return FrozenList([v if type(v) in _LEAVES else freeze(v) for v in value])
+        items = cast("Sequence[object]", value)
+        return FrozenList([v if type(v) in _LEAVES else _freeze(v) for v in items])
     if kind is dict or isinstance(value, Mapping):
-        return FrozenDict({k: v if type(v) in _LEAVES else freeze(v) for k, v in value.items()})
+        pairs = cast("Mapping[str, object]", value).items()
+        return FrozenDict({k: v if type(v) in _LEAVES else _freeze(v) for k, v in pairs})
     if isinstance(value, list | tuple):
-        return FrozenList([v if type(v) in _LEAVES else freeze(v) for v in value])
+        return FrozenList([v if type(v) in _LEAVES else _freeze(v) for v in value])
     return value
+
+
+D = TypeVar("D", bound=Mapping[str, object])
+
+
+def frozen_dict(value: D) -> D:
+    """`value` with its top level read-only (a FrozenDict of its items), of its own declared
+    type (a TypedDict's read-only copy is still that TypedDict to its readers)."""
+    return cast(D, FrozenDict(value))

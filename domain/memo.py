@@ -10,23 +10,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar, cast
 
 K = TypeVar("K")
 V = TypeVar("V")
 K_contra = TypeVar("K_contra", contravariant=True)
-V_co = TypeVar("V_co", covariant=True)
 
 
-class Memo(Protocol[K_contra, V_co]):
+class Memo(Protocol[K_contra, V]):
     """A function remembered by identity, with `cache_clear` (as functools' caches) and
     `remember(arg, value)`, which stores an answer known without calling the function."""
 
-    def __call__(self, arg: K_contra, /) -> V_co: ...
+    def __call__(self, arg: K_contra, /) -> V: ...
 
     def cache_clear(self) -> None: ...
 
-    def remember(self, arg: Any, value: Any, /) -> None: ...
+    def remember(self, arg: K_contra, value: V, /) -> None: ...
 
 
 def by_identity(maxsize: int) -> Callable[[Callable[[K], V]], Memo[K, V]]:
@@ -49,9 +48,8 @@ def by_identity(maxsize: int) -> Callable[[Callable[[K], V]], Memo[K, V]]:
             remember(arg, value)
             return value
 
-        memo: Any = cached
-        memo.cache_clear = seen.clear
-        memo.remember = remember
-        return memo  # type: ignore[no-any-return]
+        setattr(cached, "cache_clear", seen.clear)  # noqa: B010  # a function's attributes
+        setattr(cached, "remember", remember)  # noqa: B010
+        return cast("Memo[K, V]", cached)
 
     return decorate

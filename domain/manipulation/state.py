@@ -206,7 +206,7 @@ def shown_table(table: Table) -> list[list[str]]:
 
 
 @by_identity(8192)
-def shown_meld(meld: tuple[TableCard, ...]) -> FrozenList:
+def shown_meld(meld: tuple[TableCard, ...]) -> FrozenList[str]:
     """A meld's codes for views, read-only and shared, remembered by the meld's identity
     (a meld parsed from a recorded table is remembered with the codes it came from)."""
     return FrozenList(map(str, meld))

@@ -7,17 +7,17 @@ match is finished.
 from __future__ import annotations
 
 from operator import add, attrgetter
-from typing import Any
+from typing import NamedTuple, cast
 
 from domain.cards import FULL_DECK, JOKER
 from domain.events import Event
-from domain.frozen import FrozenDict, FrozenList, freeze
+from domain.frozen import FrozenDict, FrozenList, freeze, frozen_dict
 from domain.manipulation.melds import Listings
 from domain.manipulation.moves import is_finished, seat_moves, to_act
-from domain.manipulation.shapes import ManipulationView
+from domain.manipulation.shapes import ManipulationRoundResult, ManipulationSeat, ManipulationView
 from domain.manipulation.state import NAME, Phase, RoundResult, State, shown_table
 from domain.memo import by_identity
-from domain.shapes import EventView
+from domain.shapes import JSON, EventView, OptionsView, json_list
 
 
 class ViewCache:
@@ -87,12 +87,17 @@ def view(state: State, seat: int | None, cache: ViewCache | None = None) -> Mani
     return out
 
 
-_Template = tuple[Any, ...]
-"""A round's template: the fields it was made from (one tuple, compared in one go), the
-view's template, its seats by hand sizes and each seat's part by hand size."""
+class _Template(NamedTuple):
+    """A round's template: the fields it was made from (one tuple, compared in one go), the
+    view's template, its seats by hand sizes and each seat's part by hand size."""
+
+    fields: tuple[object, ...]
+    view: ManipulationView
+    seats: dict[tuple[int, ...], FrozenList[ManipulationSeat]]
+    parts: _SeatParts
 
 
-def _round_fields(state: State) -> tuple[Any, ...]:
+def _round_fields(state: State) -> tuple[object, ...]:
     """The fields a round's template is made from (they change only between rounds)."""
     return (
         state.players,
@@ -108,19 +113,19 @@ def _round_fields(state: State) -> tuple[Any, ...]:
     )
 
 
-def _template(state: State) -> tuple[Any, ...]:
+def _template(state: State) -> _Template:
     """The template of a round's views: every key in the contract's order, the values that
     change only between rounds (or at the end of the match) filled in."""
-    template: dict[str, Any] = {
+    template: ManipulationView = {
         "variant": NAME,
         "version": 0,
         "seeded": state.seeded,
         "status": "active",
         "options": _shown_options(state.options_dict),
         "round": state.round,
-        "phase": None,
+        "phase": "",
         "turn": None,
-        "seats": None,
+        "seats": _NO_SEATS,
         "scores": FrozenList(state.scores),
         "winners": FrozenList(state.winners),
         "stock_size": 0,
@@ -128,12 +133,12 @@ def _template(state: State) -> tuple[Any, ...]:
         "deal_commitment": state.commitment,
         "you": None,
         "dealer": state.dealer,
-        "table": None,
+        "table": _NO_TABLE,
         "draws_this_turn": 0,
         "rounds_won": FrozenList(state.rounds_won),
         "final_turns_left": 0,
     }
-    made: tuple[Any, ...] = (
+    made = _Template(
         _round_fields(state),
         template,
         {},  # the seats part by hand sizes
@@ -142,7 +147,7 @@ def _template(state: State) -> tuple[Any, ...]:
     return made
 
 
-def _seats(state: State, t: tuple[Any, ...], sizes: tuple[int, ...]) -> Any:
+def _seats(state: State, t: _Template, sizes: tuple[int, ...]) -> FrozenList[ManipulationSeat]:
     """The seats part for these hand sizes (no hands before the first deal), read-only and
     kept in the round's template (`t`) by hand sizes, made of each seat's part by its hand
     size (`_SeatParts`)."""
@@ -155,11 +160,14 @@ def _seats(state: State, t: tuple[Any, ...], sizes: tuple[int, ...]) -> Any:
     return shown
 
 
+_NO_SEATS: FrozenList[ManipulationSeat] = FrozenList()
+_NO_TABLE: FrozenList[list[str]] = FrozenList()
+
 _SEAT_STEP = 1 << 10  # a seat's part is keyed by seat * _SEAT_STEP + hand size
 _SEAT_OFFSETS = tuple(_SEAT_STEP * i for i in range(16))
 
 
-class _SeatParts(dict[int, FrozenDict]):
+class _SeatParts(dict[int, ManipulationSeat]):
     """Each seat's part of the seats list by `seat * _SEAT_STEP + hand size`, made when
     first asked for."""
 
@@ -167,22 +175,29 @@ class _SeatParts(dict[int, FrozenDict]):
         super().__init__()
         self.players = state.players
 
-    def __missing__(self, key: int) -> FrozenDict:
+    def __missing__(self, key: int) -> ManipulationSeat:
         seat, size = divmod(key, _SEAT_STEP)
         player = self.players[seat]
-        part = FrozenDict(seat=seat, name=player.name, bot=player.bot, hand_size=size)
+        shown: ManipulationSeat = {
+            "seat": seat,
+            "name": player.name,
+            "bot": player.bot,
+            "hand_size": size,
+        }
+        part = frozen_dict(shown)
         self[key] = part
         return part
 
 
 @by_identity(256)
-def _shown_options(options: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
-    """The match's options, rendered once per options object and shared read-only."""
-    return FrozenDict(options)
+def _shown_options(options: tuple[tuple[str, JSON], ...]) -> OptionsView:
+    """The match's options, rendered once per options object and shared read-only (each a
+    number, a flag, a name or None: the game's options.py)."""
+    return cast("OptionsView", FrozenDict(options))
 
 
 @by_identity(1024)
-def _shown_rounds(results: tuple[RoundResult, ...]) -> list[dict[str, Any]]:
+def _shown_rounds(results: tuple[RoundResult, ...]) -> list[ManipulationRoundResult]:
     """The past rounds (M8), rendered once per results tuple (a state's tuple stays the same
     object until the next round ends) and shared read-only by every view of those states."""
     return FrozenList(freeze(r.to_json()) for r in results)
@@ -194,7 +209,7 @@ _INDEX = attrgetter("index")
 
 def event_view(before: State, event: Event, seat: int | None) -> EventView:
     """The event as `seat` may see it: other hands, drawn cards, stock order, salt, seed hidden."""
-    data: dict[str, Any] = dict(event.data)  # recorded data (trusted), redacted below
+    data: dict[str, JSON] = dict(event.data)  # recorded data (trusted), redacted below
     if is_finished(before):
         return {"type": event.type, "v": event.v, "data": data}
     if event.type == "MatchCreated":
@@ -204,9 +219,10 @@ def event_view(before: State, event: Event, seat: int | None) -> EventView:
             data["salt_key"] = None
     elif event.type == "RoundDealt":
         data["hands"] = [
-            list(h) if s == seat else [None] * len(h) for s, h in enumerate(data["hands"])
+            list(json_list(h)) if s == seat else [None] * len(json_list(h))
+            for s, h in enumerate(json_list(data["hands"]))
         ]
-        data["stock"] = [None] * len(data["stock"])
+        data["stock"] = [None] * len(json_list(data["stock"]))
         data["salt"] = None
     elif event.type == "CardDrawn" and data.get("seat") != seat:
         data["card"] = None
