@@ -50,7 +50,7 @@ from domain.gin.state import (
     evolve,
     hand_mask,
 )
-from domain.shapes import JSON
+from domain.shapes import JSON, as_json
 from domain.shuffle import salt_key
 
 MAX_ADVICE_PER_TURN = 3
@@ -154,7 +154,7 @@ def _finish_match(state: GinState) -> tuple[Event, ...]:
 
 def _score_round(state: GinState) -> tuple[Event, ...]:
     """G7 then G8.1: RoundScored, then the next deal (G1.5 roles) or MatchFinished."""
-    scored = Event("RoundScored", round_result(state))
+    scored = Event("RoundScored", as_json(round_result(state)))
     after = evolve(state, scored)
     return (scored, *_SYSTEM[finish_or_deal(after)](after))
 

@@ -35,7 +35,7 @@ def extension_of(meld: Meld, card: TableCard) -> tuple[Meld, Change] | None:
     """`meld` with `card` added: its normal form and its change to the table, or None. A
     card of `growth` on a meld in normal form (as the table's are) goes in its place: a
     group's by suit, a sequence's at the low end when it acts one rank below the first
-    card, else at the high end. Any other meld, and a sequence growing to 13 cards (whose
+    card, else at the high end. Every other meld, and a sequence growing to 13 cards (whose
     ace may turn from high to low, M2.4), is normalised whole."""
     if len(meld) >= 12 or normal_form(meld) != meld or card.acts_as not in _fits(meld):
         grown = normal_form((*meld, card))
