@@ -19,12 +19,12 @@ its move and reason.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from random import Random
-from typing import Any
 
 from domain.bots import random as random_bot
+from domain.bots.common import Legal, Move, ViewJSON
 from domain.bots.gin import basic as gin_basic
 from domain.bots.gin import coach as gin_coach
 from domain.bots.gin import expert as gin_expert
@@ -32,9 +32,8 @@ from domain.bots.manipulation import basic as manip_basic
 from domain.bots.manipulation import expert as manip_expert
 from domain.errors import InvalidOptions
 
-Move = dict[str, Any]
-Choose = Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]], Random], Move]
-Explain = Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]], Random], tuple[Move, str]]
+Choose = Callable[[ViewJSON, Legal, Random], Move]
+Explain = Callable[[ViewJSON, Legal, Random], tuple[Move, str]]
 
 
 @dataclass(frozen=True)
@@ -114,8 +113,8 @@ def get_bot(variant: str, name: str) -> Bot:
 def choose(
     variant: str,
     name: str,
-    view: Mapping[str, Any],
-    legal_moves: Sequence[Mapping[str, Any]],
+    view: ViewJSON,
+    legal_moves: Legal,
     rng: Random,
 ) -> Move:
     """The move bot `name` makes from one seat's view and legal moves."""
@@ -125,8 +124,8 @@ def choose(
 def explain(
     variant: str,
     name: str,
-    view: Mapping[str, Any],
-    legal_moves: Sequence[Mapping[str, Any]],
+    view: ViewJSON,
+    legal_moves: Legal,
     rng: Random,
 ) -> tuple[Move, str]:
     """The move bot `name` makes, with its one-line reason."""
@@ -141,8 +140,8 @@ def best_bot(variant: str) -> str:
 
 def hint(
     variant: str,
-    view: Mapping[str, Any],
-    legal_moves: Sequence[Mapping[str, Any]],
+    view: ViewJSON,
+    legal_moves: Legal,
     rng: Random,
 ) -> tuple[Move, str]:
     """GET /v1/matches/{id}/hint: the strongest bot's move for this view, and why."""
