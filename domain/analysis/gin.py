@@ -13,7 +13,6 @@ scored with the opponent's count at that moment.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from domain.analysis.gin_judge import judge
 from domain.analysis.judgment import Decision, Hindsight
@@ -22,7 +21,7 @@ from domain.events import Event
 from domain.gin.melds.core import least_deadwood
 from domain.gin.state import GinState, evolve, initial_state
 from domain.gin.views import ViewCache, view
-from domain.shapes import json_int, json_list, json_object
+from domain.shapes import JSON, json_int, json_list, json_object
 
 MOVES = {
     "UpcardPassed": "pass_upcard",
@@ -33,7 +32,7 @@ MOVES = {
 }
 
 
-def played_move(event: Event) -> dict[str, Any]:
+def played_move(event: Event) -> dict[str, JSON]:
     """The move a move event records (api.md's move shape)."""
     kind = MOVES[event.type]
     if kind == "draw":
@@ -49,7 +48,7 @@ def walk(events: Sequence[Event]) -> tuple[list[Decision], list[Hindsight]]:
     facts: list[Hindsight] = []
     state = initial_state()
     views = ViewCache()  # this walk's own: one match, viewed state after state
-    advice: Mapping[str, Any] | None = None
+    advice: Mapping[str, JSON] | None = None
     for index, event in enumerate(events):
         seq = index + 1
         if event.type == "AdviceGiven":
