@@ -12,6 +12,10 @@ The three-handed gin ADVISOR's only move is `advise` (G1.3, G1.4), and since the
 never the seat to act, no worker asks for it; `expert` answers it with advice for the
 captain, the other bots with an empty `advise`.
 
+The modules: random.py (the baseline), common.py (the shared plumbing and the types a bot
+reads: `ViewJSON`, `MoveJSON`), gin/ and manipulation/ (each game's bots and their
+evaluation).
+
 `BOTS[variant][name]` is the registry; `choose(variant, name, view, legal_moves, rng)` plays;
 `best_bot(variant)` is the strongest bot's name; `hint(variant, view, legal_moves, rng)` is
 its move and reason.

@@ -2,9 +2,10 @@
 
 The surface is the one of domain/variants.py; `VARIANT` at the bottom. The state and its fold
 live in state.py, the deal in deal.py, decide and legal moves in moves.py, the views in
-views.py, the move and view types in shapes.py, the scoring in scoring.py, the options in
-options.py, and the link to the table maths (table/) in melds.py; this module creates a match
-and names the surface.
+views.py, the move, view and event payload types in shapes.py, the scoring in scoring.py,
+the options in options.py, and the link to the table maths (table/) in melds.py, whose
+listing's remembered parts are meld_parts.py and its joker swaps swaps.py; this module
+creates a match and names the surface.
 
 Events (past tense, JSON-ready data):
 
