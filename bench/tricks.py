@@ -18,16 +18,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from domain import gin, manipulation  # noqa: E402
-from domain.events import Event  # noqa: E402
-from domain.gin import views as gin_views  # noqa: E402
-from domain.gin.fast_play import accepted_play  # noqa: E402
-from domain.gin.moves import decide_in_full  # noqa: E402
-from domain.gin.state import GinState, evolve  # noqa: E402
-from domain.manipulation import state as manip_state  # noqa: E402
-from domain.manipulation import views as manip_views  # noqa: E402
-from tests.support.manipulation_helpers import random_match as manip_match  # noqa: E402
-from tests.unit.test_gin_support import random_match as gin_match  # noqa: E402
+from domain import gin, manipulation
+from domain.events import Event
+from domain.gin import views as gin_views
+from domain.gin.fast_play import accepted_play
+from domain.gin.moves import decide_in_full
+from domain.gin.state import GinState, evolve
+from domain.manipulation import state as manip_state
+from domain.manipulation import views as manip_views
+from tests.support.manipulation_helpers import random_match as manip_match
+from tests.unit.test_gin_support import random_match as gin_match
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

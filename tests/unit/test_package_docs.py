@@ -13,8 +13,8 @@ mapped yet: their docs describe the package as a whole (store/ is being split by
 from __future__ import annotations
 
 import ast
-import re
 import importlib
+import re
 from pathlib import Path
 
 import pytest
