@@ -23,7 +23,7 @@ from domain.events import Event
 from domain.gin import views as gin_views
 from domain.gin.fast_play import accepted_play
 from domain.gin.moves import decide_in_full
-from domain.gin.state import GinState, evolve
+from domain.gin.state import GinState, evolve, evolve_plainly
 from domain.manipulation import state as manip_state
 from domain.manipulation import views as manip_views
 from tests.support.manipulation_helpers import random_match as manip_match
@@ -47,13 +47,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--number", type=int, default=2000)
     n = parser.parse_args().number
-    _, states = gin_match(3, {"target_score": 100})
-    played = [s for s in states if gin.to_act(s) is not None]
-    state = played[len(played) // 2]
+    events, states = gin_match(3, {"target_score": 100})
+    played = [k for k, s in enumerate(states) if gin.to_act(s) is not None]
+    at = played[len(played) // 2]
+    state, event = states[at], events[at + 1]
     seat = gin.to_act(state)
     assert seat is not None
     move = gin.legal_moves(state, seat)[0]
-    event = Event("AdviceGiven", {"seat": 0})
     _, log = manip_match(3, 3, {"target_score": 100})
     m_state = manipulation.initial_state()
     for e in log[: len(log) // 2]:
@@ -64,7 +64,7 @@ def main() -> None:
         ("Event.__init__ (events.py)", lambda: PlainEvent("X", data), lambda: Event("X", data)),
         (
             "_Draft fold step (gin/state.py)",
-            lambda: dataclasses.replace(state, advice=state.advice + 1, version=state.version + 1),
+            lambda: evolve_plainly(state, event),
             lambda: evolve(state, event),
         ),
         (

@@ -6,6 +6,11 @@ state keeps each result as a `FrozenDict` of `FrozenList`s instead: real dict an
 subclasses (so `json.dumps`, equality and `isinstance` treat them as JSON) whose mutators
 raise, so a view can share them and no reader can change the match through a view.
 A deep copy is an ordinary mutable dict or list.
+
+A speed trick (bench/README.md): the plain code it stands for is a fresh deep copy of each
+part in every view (`domain.gin.views.json_copy`). Its tests: tests/unit/test_gin_hot_paths.py
+(a frozen round result is read-only all the way down and equals its JSON) and
+tests/unit/test_gin_fast_paths.py (shared parts refuse changes; views equal fresh ones).
 """
 
 from __future__ import annotations

@@ -4,6 +4,12 @@ state to state. Python does not cache a tuple's hash, so an `lru_cache` lookup h
 card of the meld again; this looks the object up by `id` and checks it is the same object
 (the entry keeps it alive, so its id cannot be reused while cached). Pure: results are
 whatever the function returns for that argument.
+
+A speed trick (bench/README.md): the plain code it stands for is `functools.lru_cache` (or
+the call itself); tests/unit/test_manipulation_fast_paths.py
+(`test_identity_memo_answers_each_object_by_its_own_value`) holds it to the function. A memo
+remembers a pure function's answers, so it may live beside the function; what remembers a
+match's renders (the view caches) is an object handed in instead (domain/gin/views.py).
 """
 
 from __future__ import annotations

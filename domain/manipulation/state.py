@@ -147,7 +147,9 @@ _NAMES = frozenset(name for name, _, _ in _SLOTS)
 
 def _with(state: State, **changes: object) -> State:
     """`dataclasses.replace` for State, without its per-call field walk (evolve runs it on
-    every event): copy each slot, taking `changes` where given."""
+    every event): copy each slot, taking `changes` where given. A speed trick beside the
+    plain code it stands for (`dataclasses.replace`); tests/unit/test_manipulation_fast_paths.py
+    (`test_state_replace_matches_dataclasses_replace`) holds the two equal."""
     if not changes.keys() <= _NAMES:
         raise TypeError(f"State has no field(s) {sorted(changes.keys() - _NAMES)}")
     new = object.__new__(State)

@@ -148,6 +148,8 @@ def test_every_path_and_domain_name_a_docstring_gives_exists() -> None:
     assert wrong == []
 
 
-def test_every_path_the_readme_gives_exists() -> None:
-    text = (ROOT / "README.md").read_text()
+@pytest.mark.parametrize("readme", ["README.md", "bench/README.md"])
+def test_every_path_a_readme_gives_exists(readme: str) -> None:
+    """The README and bench/README.md (the index of the speed tricks and their tests)."""
+    text = (ROOT / readme).read_text()
     assert _missing_paths(text) + _missing_names(text) == []
