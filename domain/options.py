@@ -14,14 +14,18 @@ replays as it was played; a new match's options never accept it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, TypeVar
+from dataclasses import Field, dataclass, field, fields
+from typing import ClassVar, Protocol, TypeVar
 
 from domain.errors import InvalidOptions
 from domain.shapes import JSON
 
-if TYPE_CHECKING:
-    from _typeshed import DataclassInstance
+
+class DataclassInstance(Protocol):
+    """A game's options class: a dataclass (what `dataclasses.fields` reads)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[object]]]
+
 
 T = TypeVar("T")
 
