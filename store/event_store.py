@@ -86,9 +86,9 @@ ACTIVE_KEY = "deadwood:active"
 FINISHED_KEY = "deadwood:finished"
 INDEX_BUILT_KEY = "deadwood:active:built"
 
-_APPENDED = metrics.APPENDS.labels("ok")
-_CONFLICTS = metrics.APPENDS.labels("conflict")
-_IDEMPOTENT = metrics.APPENDS.labels("idempotent")
+_APPENDED = metrics.batched(metrics.APPENDS, "ok")  # written by the flusher (store/metrics.py)
+_CONFLICTS = metrics.batched(metrics.APPENDS, "conflict")
+_IDEMPOTENT = metrics.batched(metrics.APPENDS, "idempotent")
 
 
 def events_key(match_id: str) -> str:
