@@ -14,6 +14,10 @@ The rows take turns, round after round ("on" first in every other round), and a 
 "on / off" is the median over the rounds of its rate over the same round's "off" rate. No
 workers run. Read the ratio, not the absolute figures: the 2 cores of this machine run
 servers, Redis and clients together.
+Each row also shows the servers' own CPU time per move (gunicorn's master and workers, from
+/proc: user + system, the access lines' writes included) and "cpu off / on", the median over
+the rounds of the "off" server's CPU per move over the "on" one's: the moves/s the two would
+give at equal CPU, which the load of a shared machine moves far less than the rates.
 
 `--cpu` measures the same two configurations in this one process instead, with Flask's test
 client (no HTTP server, no sockets but Redis's): the CPU time this process spends on each
@@ -70,7 +74,41 @@ class ObservedServers(BENCH.Servers):  # type: ignore[misc, name-defined]
         proc = subprocess.Popen(command, env=full, cwd=ROOT, stdout=log, stderr=log)
         self.procs.append(proc)
         wait_port(port, proc)
+        SERVER_PIDS[port] = proc.pid
         return port
+
+
+SERVER_PIDS: dict[int, int] = {}
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def server_cpu(port: int) -> float:
+    """CPU seconds (user + system) of the server on `port`: its master and live workers."""
+    master = SERVER_PIDS[port]
+    pids = [master]
+    try:
+        with open(f"/proc/{master}/task/{master}/children") as children:
+            pids += [int(pid) for pid in children.read().split()]
+    except OSError:
+        return float("nan")  # not Linux: the rates only
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / _TICK
+
+
+def run_row(kind: Any, port: int, args: Any) -> dict[str, Any]:
+    """One row's round: its rate and latencies, and the server's CPU per move."""
+    before = server_cpu(port)
+    result: dict[str, Any] = run_level(functools.partial(kind, port), args.clients, args.seconds)
+    moves = len(result["latencies"])
+    result["cpu"] = (server_cpu(port) - before) / moves if moves else float("nan")
+    return result
 
 
 class _TestConnection:
@@ -97,7 +135,7 @@ def cpu(args: Any) -> int:
     import redis
 
     from api import create_app
-    from store import logs
+    from store import flushing, logs
     from store.service import MatchService
 
     logs.configure("bench")
@@ -132,6 +170,7 @@ def cpu(args: Any) -> int:
                 for name in apps:
                     per_move[name].append(spent[name] / moves[name] * 1e6)
         finally:
+            flushing.flush()  # the buffered access lines go to the file too
             sys.stderr = saved
     finally:
         log.close()
@@ -181,8 +220,7 @@ def main() -> int:
         for turn in range(max(1, args.rounds)):
             # every other round runs "on" first, so a drift in the load favours neither
             for name, kind, port in rows if turn % 2 == 0 else _swapped(rows):
-                make = functools.partial(kind, port)
-                measured.setdefault(name, []).append(run_level(make, args.clients, args.seconds))
+                measured.setdefault(name, []).append(run_row(kind, port, args))
         lines = sum(1 for _ in (servers.tmp / "on.log").open())
     finally:
         servers.stop()
@@ -201,23 +239,31 @@ def report(measured: dict[str, list[dict[str, Any]]], args: Any, lines: int) -> 
         f"{args.seconds:.0f} s per row"
     )
     header = f"{'row':<20} | {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} | {'on / off':>8}"
-    header += f" {'(min..max)':>12}"
+    header += f" {'(min..max)':>12} | {'CPU us/move':>11} {'cpu off / on':>12} {'(min..max)':>12}"
     print(header)
     print("-" * len(header))
     for game in ("gin", "manipulation"):
         off, on = measured[f"{game}, off"], measured[f"{game}, on"]
         ratios = sorted(a["rate"] / b["rate"] for a, b in zip(on, off, strict=True))
+        cpus = sorted(b["cpu"] / a["cpu"] for a, b in zip(on, off, strict=True))
         for name, rounds in ((f"{game}, off", off), (f"{game}, on", on)):
             every = sorted(x for one in rounds for x in one["latencies"])
             rate = statistics.median(one["rate"] for one in rounds)
             p50 = statistics.median(every) * 1000
             p99 = every[min(len(every) - 1, int(len(every) * 0.99))] * 1000
-            ratio = ""
+            cpu = statistics.median(one["cpu"] for one in rounds) * 1e6
+            ratio, cpu_ratio = " " * 21, ""
             if name.endswith("on"):
                 ratio = (
                     f"{statistics.median(ratios):>8.3f} {f'{ratios[0]:.2f}..{ratios[-1]:.2f}':>12}"
                 )
-            print(f"{name:<20} | {rate:>8.0f} {p50:>7.1f} {p99:>7.1f} | {ratio}")
+                cpu_ratio = (
+                    f"{statistics.median(cpus):>12.3f} {f'{cpus[0]:.2f}..{cpus[-1]:.2f}':>12}"
+                )
+            print(
+                f"{name:<20} | {rate:>8.0f} {p50:>7.1f} {p99:>7.1f} | {ratio} | {cpu:>11.0f} "
+                f"{cpu_ratio}"
+            )
     print(f"access lines written by the 'on' server: {lines}")
 
 
