@@ -8,11 +8,14 @@ client behind a proxy (issue 34).
   jobs the request enqueues (their `meta`, store/jobs.py).
 - **Access line.** One INFO line per request on logger `deadwood.access`: method, path
   (never the query string), status and duration in ms, with the route template, the request
-  id, the match id and the seat as fields. DEADWOOD_ACCESS_LOG=0 turns it off.
+  id, the match id, the seat and the client's address as fields; buffered, written within
+  half a second (store/logs.py, store/flushing.py). DEADWOOD_ACCESS_LOG=0 turns it off.
 - **Metrics** (store/metrics.py): requests by route template, method and status, latency,
   moves accepted and refused by code, 429s, open live streams; `GET /metrics` (off `/v1`) in
   the Prometheus text format, behind `Authorization: Bearer <DEADWOOD_METRICS_TOKEN>` when
-  that is set. DEADWOOD_METRICS=0 turns the metrics and the endpoint off.
+  that is set. DEADWOOD_METRICS=0 turns the metrics and the endpoint off. A request's figures
+  are batched in its process (store/metrics.py `Batched`); a method label is one of METHODS
+  or `other`.
 - **Proxies.** DEADWOOD_TRUSTED_PROXIES=N (default 0) wraps the app in werkzeug's ProxyFix
   trusting the last N `X-Forwarded-For` / `X-Forwarded-Proto` hops, so the rate limits and
   the logs see the real client. With 0 the headers are ignored, so a client cannot forge

@@ -22,7 +22,9 @@ give at equal CPU, which the load of a shared machine moves far less than the ra
 `--cpu` measures the same two configurations in this one process instead, with Flask's test
 client (no HTTP server, no sockets but Redis's): the CPU time this process spends on each
 move of bench/api.py's manipulation client (and the GET it may need), the "on" and "off"
-apps taking turns move by move; a round is `--moves` moves of each, and the ratio is the
+apps taking turns move by move, each first every other move (before, "on" always went first
+and paid the misses of the domain's caches for both: about 50 us a move of its "overhead");
+a round is `--moves` moves of each, and the ratio is the
 median over the rounds. It counts the app's own CPU only (not Redis's, not other
 processes'), so the load of a shared machine moves it far less than the rates above.
 """
@@ -158,10 +160,14 @@ def cpu(args: Any) -> int:
         try:
             for name in apps:
                 players[name].new_match()
+            turn = 0
             for _round in range(args.rounds):
                 spent, moves = {"off": 0.0, "on": 0.0}, {"off": 0, "on": 0}
                 while min(moves.values()) < args.moves:
-                    for name in ("off", "on") if sum(moves.values()) % 2 else ("on", "off"):
+                    # each goes first every other turn: the first to play a position pays
+                    # the domain's caches' misses (both play the very same games)
+                    turn += 1
+                    for name in ("off", "on") if turn % 2 else ("on", "off"):
                         started = time.process_time()
                         moved = players[name].step() is not None  # None: a new match
                         if moved:

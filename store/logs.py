@@ -4,6 +4,8 @@
     bind(request_id=..., match_id=..., seat=...)   the context every line of this request or
                              job carries (contextvars: a gevent greenlet or a thread each)
     new_request_id() / valid_request_id(text)
+    access(...)              one access line, buffered; flush_access() writes them (the
+                             flusher of store/flushing.py does so at least every 0.5 s)
 
 Settings (environment):
     DEADWOOD_LOG_LEVEL   DEBUG, INFO (default), WARNING, ERROR
