@@ -185,8 +185,8 @@ def flush_access() -> None:
             lines.append(pending.popleft())
     except IndexError:
         pass
-    if lines:
-        stream = sys.stderr
+    stream = sys.stderr
+    if lines and stream is not None:  # None: a process without a stderr drops them
         stream.write("".join(lines))
         stream.flush()
 
