@@ -2,6 +2,7 @@
 
     python bench/observe.py [--seconds S] [--rounds R] [--workers W] [--clients 8]
     python bench/observe.py --cpu [--rounds R] [--moves N]
+    python bench/observe.py --hooks [--rounds R] [--moves N]
 
 Two API servers on one private Redis (AOF, everysec), both run as `deadwood api` runs them
 (gunicorn, the problem+json gevent worker, the logger class of api/serving.py):
@@ -27,6 +28,12 @@ and paid the misses of the domain's caches for both: about 50 us a move of its "
 a round is `--moves` moves of each, and the ratio is the
 median over the rounds. It counts the app's own CPU only (not Redis's, not other
 processes'), so the load of a shared machine moves it far less than the rates above.
+
+`--hooks` times the observation hooks alone (api/observe.py's request start and end, the
+metrics of a move, the access line) on one routed move request of an "on" and an "off" app
+(a mock service: no Redis), gevent-patched as in a gunicorn worker, the access lines going
+to a line-buffered file as stderr does; each figure is the best of `--rounds` x 5 batches of
+`--moves` calls, the least a shared machine's load can add.
 """
 
 from __future__ import annotations
@@ -197,9 +204,80 @@ def cpu(args: Any) -> int:
     return 0
 
 
+def hooks(args: Any) -> int:
+    """--hooks: the time of the observation hooks alone, the best of many repetitions."""
+    import sys
+    import tempfile
+    import time
+    from unittest import mock
+
+    from gevent import monkey
+
+    monkey.patch_all()  # as in a gunicorn gevent worker: gevent's locks, greenlet flusher
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="deadwood-bench-metrics-")
+    os.environ["DEADWOOD_LOG_FORMAT"] = "json"
+    sys.path.insert(0, str(ROOT))
+    from flask import Response, g
+
+    from api import create_app, observe
+    from store import flushing, logs
+
+    logs.configure("bench")
+    path, route = "/v1/matches/m_0123456789abcdefghijkl/moves", "/v1/matches/<match_id>/moves"
+    best: dict[str, float] = {}
+
+    def measure(name: str, call: Any) -> None:
+        fastest = float("inf")
+        for _ in range(args.rounds * 5):
+            started = time.perf_counter()
+            for _ in range(args.moves):
+                call()
+            fastest = min(fastest, (time.perf_counter() - started) / args.moves)
+        best[name] = fastest * 1e6
+
+    def one_app(name: str, config: dict[str, Any]) -> None:
+        app = create_app({"SERVICE": mock.MagicMock(), "TESTING": True, **config})
+        with app.test_request_context(path, method="POST", headers={"X-Request-ID": "b-1"}):
+            req = observe.current_request()
+            req.url_rule, req.view_args = app.url_map.bind("bench").match(
+                path, "POST", return_rule=True
+            )
+            observe._start()
+            logs.seat_var.set(1)
+            response = Response("{}", status=200)
+            measure(f"{name}: request start", observe._start)
+            measure(f"{name}: request end", functools.partial(observe._finish, response))
+            if name == "on":
+                seen = g._get_current_object().__dict__
+                count = (req, seen, route, "POST", 200, 4e-4, response)
+                measure("on: metrics of a move", functools.partial(observe._count, *count))
+                line = ("POST", path, 200, 4e-4, route, 1, "127.0.0.1")
+                measure("on: access line", functools.partial(logs.access, *line))
+            flushing.flush()
+
+    # stderr as in production: a line-buffered stream (one write a line without the buffer)
+    with tempfile.NamedTemporaryFile("w", buffering=1, suffix=".log") as stream:
+        sys.stderr, saved = stream, sys.stderr  # type: ignore[assignment]
+        try:
+            one_app("off", {"METRICS": 0, "ACCESS_LOG": 0})
+            one_app("on", {})
+        finally:
+            sys.stderr = saved
+    print(
+        f"the observation hooks of one move request (gevent-patched, JSON access lines to a "
+        f"line-buffered file), best of {args.rounds * 5} x {args.moves} calls, us:"
+    )
+    for name, value in best.items():
+        print(f"  {name:<24} {value:6.2f}")
+    extra = best["on: request end"] - best["off: request end"]
+    print(f"on - off at request end: {extra:.2f} us a request")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cpu", action="store_true", help="CPU per move, in this process")
+    parser.add_argument("--hooks", action="store_true", help="the hooks' own time, per request")
     parser.add_argument("--moves", type=int, default=400, help="--cpu: moves per batch")
     parser.add_argument("--seconds", type=float, default=3.0, help="per row and round")
     parser.add_argument("--rounds", type=int, default=12)
@@ -208,6 +286,8 @@ def main() -> int:
     args = parser.parse_args()
     if args.cpu:
         return cpu(args)
+    if args.hooks:
+        return hooks(args)
     servers = ObservedServers(args.workers)
     measured: dict[str, list[dict[str, Any]]] = {}
     lines = 0
