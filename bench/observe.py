@@ -23,8 +23,8 @@ give at equal CPU, which the load of a shared machine moves far less than the ra
 `--cpu` measures the same two configurations in this one process instead, with Flask's test
 client (no HTTP server, no sockets but Redis's): the CPU time this process spends on each
 move of bench/api.py's manipulation client (and the GET it may need), the "on" and "off"
-apps taking turns move by move, each first every other move (before, "on" always went first
-and paid the misses of the domain's caches for both: about 50 us a move of its "overhead");
+apps taking turns move by move, each first every other move (before, "on" always went first,
+so it alone paid whatever the first of the two to play a position pays);
 a round is `--moves` moves of each, and the ratio is the
 median over the rounds. It counts the app's own CPU only (not Redis's, not other
 processes'), so the load of a shared machine moves it far less than the rates above.
