@@ -220,6 +220,7 @@ def hooks(args: Any) -> int:
     from flask import Response, g
 
     from api import create_app, observe
+    from api.common import current_request
     from store import flushing, logs
 
     logs.configure("bench")
@@ -238,10 +239,9 @@ def hooks(args: Any) -> int:
     def one_app(name: str, config: dict[str, Any]) -> None:
         app = create_app({"SERVICE": mock.MagicMock(), "TESTING": True, **config})
         with app.test_request_context(path, method="POST", headers={"X-Request-ID": "b-1"}):
-            req = observe.current_request()
-            req.url_rule, req.view_args = app.url_map.bind("bench").match(
-                path, "POST", return_rule=True
-            )
+            req = current_request()
+            rule, view_args = app.url_map.bind("bench").match(path, "POST", return_rule=True)
+            req.url_rule, req.view_args = rule, dict(view_args)
             observe._start()
             logs.seat_var.set(1)
             response = Response("{}", status=200)
@@ -257,7 +257,7 @@ def hooks(args: Any) -> int:
 
     # stderr as in production: a line-buffered stream (one write a line without the buffer)
     with tempfile.NamedTemporaryFile("w", buffering=1, suffix=".log") as stream:
-        sys.stderr, saved = stream, sys.stderr  # type: ignore[assignment]
+        sys.stderr, saved = stream, sys.stderr
         try:
             one_app("off", {"METRICS": 0, "ACCESS_LOG": 0})
             one_app("on", {})
