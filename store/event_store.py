@@ -106,9 +106,9 @@ __all__ = [
     "snap_key",
 ]
 
-_APPENDED = metrics.APPENDS.labels("ok")
-_CONFLICTS = metrics.APPENDS.labels("conflict")
-_IDEMPOTENT = metrics.APPENDS.labels("idempotent")
+_APPENDED = metrics.batched(metrics.APPENDS, "ok")  # written by the flusher (store/metrics.py)
+_CONFLICTS = metrics.batched(metrics.APPENDS, "conflict")
+_IDEMPOTENT = metrics.batched(metrics.APPENDS, "idempotent")
 
 
 class Conflict(Exception):

@@ -107,6 +107,7 @@ class _Observed:
         if metrics.ENABLED:
             metrics.JOBS.labels(queue.name, "finished" if ok else "failed").inc()
             metrics.JOB_DURATION.labels(queue.name).observe(time.monotonic() - started)
+            metrics.flush()  # a forked work horse ends with os._exit: no flusher, no atexit
         return ok
 
     def handle_job_retry(self, job: Any, queue: Any, *args: Any, **kwargs: Any) -> None:

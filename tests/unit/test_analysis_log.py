@@ -156,7 +156,7 @@ def test_the_advisors_suggestion_is_priced_on_the_captains_next_decision() -> No
             events.append(event)
     decisions, _ = gin_walk.walk(events)
     (passed,) = decisions
-    advice = passed.details["advice"]
+    advice: Any = passed.details["advice"]
     assert passed.seat == roles.captain and passed.kind == "upcard"
     assert advice["move"] == {"type": "take_upcard"} and advice["followed"] is False
     assert advice["would_save"] == pytest.approx(
@@ -193,4 +193,5 @@ def test_advice_given_during_the_box_turn_waits_for_the_captains_move() -> None:
     box_draw, captain_draw = [d for d in decisions if d.kind == "draw"]
     assert box_draw.seat == roles.box and "advice" not in box_draw.details
     assert captain_draw.seat == roles.captain
-    assert captain_draw.details["advice"]["move"] == {"type": "draw", "from": "discard"}
+    captain_advice: Any = captain_draw.details["advice"]
+    assert captain_advice["move"] == {"type": "draw", "from": "discard"}

@@ -3,8 +3,9 @@
 - `decide` first tries `accepted_play`, which accepts the common moves of the seat to act
   with fewer checks: whatever it accepts, `decide_in_full` accepts with the same events, and
   whatever `decide_in_full` refuses, it leaves to it (G1.3, G5.1, G5.2, G5.3).
-- `view` shares its read-only parts between the views of one match (views._Shown): every view
-  equals, key order included, the view rendered with nothing remembered.
+- `view` with the game's cache (`gin.VIEWS`) shares its read-only parts between the views of
+  one match (views._Shown): every view equals, key order included, the view rendered with
+  no cache (`views.view(state, seat)`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ import pytest
 from domain import gin
 from domain.errors import RulesError
 from domain.gin import views
-from domain.gin.moves import accepted_play, decide_in_full
+from domain.gin.fast_play import accepted_play
+from domain.gin.moves import decide_in_full
 from domain.gin.state import CODE, GinState
 from tests.support.views import you_of
 from tests.unit.test_gin_support import random_match
@@ -102,8 +104,7 @@ def test_shared_view_parts_render_as_a_fresh_view() -> None:
     fresh = []
     for state in interleaved:
         for seat in (0, 1, 2, None):
-            views._forget()
-            fresh.append(json.dumps(gin.view(state, seat)))
+            fresh.append(json.dumps(views.view(state, seat)))
     assert remembered == fresh
 
 
@@ -111,8 +112,7 @@ def _fresh_views(states: list[GinState]) -> list[str]:
     fresh = []
     for state in states:
         for seat in (0, 1, 2, None):
-            views._forget()
-            fresh.append(json.dumps(gin.view(state, seat)))
+            fresh.append(json.dumps(views.view(state, seat)))
     return fresh
 
 
@@ -122,7 +122,7 @@ def test_view_parts_remembered_out_of_play_order_render_as_a_fresh_view() -> Non
     fresh one."""
     _, states = random_match(13, {"target_score": 60})
     mixed = states[::-1] + random.Random(13).sample(states, len(states))
-    views._forget()
+    gin.VIEWS.clear()
     assert _views_along(mixed) == _fresh_views(mixed)
 
 

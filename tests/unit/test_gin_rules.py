@@ -7,7 +7,7 @@ card codes (test_gin_support.position).
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -25,7 +25,7 @@ from domain.errors import (
 from domain.events import SYSTEM
 from domain.gin import melds
 from domain.gin.deal import _rank_seats, dealt_deck, next_roles
-from domain.gin.shapes import GinMove
+from domain.gin.shapes import GinMove, GinRoundResult
 from domain.gin.state import GinState, Phase, Roles
 from domain.shuffle import DealRng, commitment, seed_key
 from tests.support.views import you_of
@@ -294,7 +294,9 @@ def test_g1_5_rotation_table(winner: str, expected: Roles) -> None:
         result: dict[str, Any] = {"outcome": "draw", "winners": []}
     else:
         result = {"outcome": "knock", "winners": [BOX if winner == "box" else CAPTAIN]}
-    assert next_roles(dataclasses.replace(state, rounds=(result,))) == expected
+    assert (
+        next_roles(dataclasses.replace(state, rounds=(cast("GinRoundResult", result),))) == expected
+    )
 
 
 # --- G2 cards and values --------------------------------------------------------------------

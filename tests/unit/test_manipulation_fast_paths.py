@@ -162,7 +162,7 @@ def test_a_suit_parts_listing_is_its_melds_normalised_m2() -> None:
     """The listing's entries for a suit's cards (built from entries remembered per sequence
     and per pair with the joker) are the suit's hand melds, normalised, in the same order,
     for every set of ranks of two suits, with and without the joker."""
-    from domain.manipulation import melds
+    from domain.manipulation import meld_parts
     from domain.manipulation.table.local_melds import part
 
     for suit in (0, 3):
@@ -170,6 +170,28 @@ def test_a_suit_parts_listing_is_its_melds_normalised_m2() -> None:
             for joker in (0, 1):
                 key = ranks | suit << 13 | joker << 15
                 expected = tuple(
-                    found for found in map(melds._new_meld, part(key)) if found is not None
+                    found for found in map(meld_parts.new_meld, part(key)) if found is not None
                 )
-                assert melds._listing_part(key) == expected, (suit, bin(ranks), joker)
+                assert meld_parts.listing_part(key) == expected, (suit, bin(ranks), joker)
+
+
+def test_views_with_the_games_cache_render_as_views_without_one() -> None:
+    """The game's cache (`manipulation.VIEWS`: round templates and meld listings remembered
+    between views) stands for rendering every view afresh (`views.view(state, seat)` with no
+    cache): every view of every seat and of a spectator, json text included (key order), is
+    the same, along two random matches viewed in turn."""
+    import json
+
+    from domain import manipulation as m
+    from domain.manipulation import views
+    from tests.support.manipulation_helpers import random_match
+
+    states: list[list[st.State]] = [[], []]
+    for seen, seed in zip(states, (7, 8), strict=True):
+        random_match(seed, 3, {"target_score": 100}, check=lambda s, *_, to=seen: to.append(s))
+    interleaved = [s for pair in zip(*states, strict=False) for s in pair]
+    for state in interleaved:
+        for seat in (0, 1, 2, None):
+            cached = json.dumps(m.view(state, seat))
+            assert cached == json.dumps(views.view(state, seat)), (state.version, seat)
+    assert len(interleaved) > 100
