@@ -52,10 +52,12 @@ class Seat(TypedDict):
 
 
 class PlayerData(TypedDict):
-    """A seat's player as MatchCreated records it."""
+    """A seat's player as MatchCreated records it (`account`: the account it plays for,
+    recorded only when given, issue 32)."""
 
     name: str
     bot: str | None
+    account: NotRequired[str]
 
 
 class MatchCreatedData(TypedDict):

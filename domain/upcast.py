@@ -60,7 +60,7 @@ def _match_created_v1(data: dict[str, JSON]) -> dict[str, JSON]:
 
 
 @upcaster(None, "MatchCreated", 2)
-def _match_created_v2(data: dict[str, Any]) -> dict[str, Any]:
+def _match_created_v2(data: dict[str, JSON]) -> dict[str, JSON]:
     """v2 had no `rated` option (issue 32): every match before it was unrated."""
     options = data.get("options")
     if not isinstance(options, dict) or "rated" in options:

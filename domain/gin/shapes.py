@@ -187,6 +187,7 @@ class GinMatchFinishedData(TypedDict):
     totals: list[int]
     bonuses: list[int]
     ended_by: NotRequired[Literal["max_rounds"]]
+    abandoned: NotRequired[list[int]]  # the clock work's seats that rank last (domain/rated.py)
 
 
 PAYLOADS: dict[str, type] = {

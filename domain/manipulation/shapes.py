@@ -119,6 +119,7 @@ class ManipulationMatchFinishedData(TypedDict):
     round_scores: list[int]
     bonuses: list[int]
     ended_by: NotRequired[Literal["max_rounds"]]
+    abandoned: NotRequired[list[int]]  # the clock work's seats that rank last (domain/rated.py)
 
 
 PAYLOADS: dict[str, type] = {
