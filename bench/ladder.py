@@ -11,7 +11,8 @@ MatchFinished with random scores: the rating reads a match's first and last entr
 - rate one match: the rating job's function (`workers.rating.rate_match`: read the ends, the
   accounts' kinds, compute, and the ledger script), once for each match in turn: median, p99;
 - rebuild: `deadwood ladder rebuild`'s work (`store.rebuild.rebuild`) over every match, and
-  whether it equals the live ratings bit for bit;
+  whether it equals the live ratings bit for bit; then the command itself, `deadwood ladder
+  rebuild --check`, in a process of its own (start-up and imports included);
 - GET /v1/ladder/three-hand-gin: pages of 50 at random offsets through the app (Flask's test
   client, no network), median and p99.
 Wall times of one machine shared with other work.
@@ -20,6 +21,7 @@ Wall times of one machine shared with other work.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import subprocess
@@ -31,7 +33,7 @@ from typing import Any
 
 import redis
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the server's `api`, not bench/api.py
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the server's api, not bench/api
 
 from api import create_app
 from cli.procs import free_port, redis_server_binary, wait_port
@@ -46,6 +48,7 @@ from store.service import MatchService
 from workers import rating
 from workers.connection import set_service
 
+ROOT = Path(__file__).resolve().parents[1]
 VARIANT = "three-hand-gin"
 
 
@@ -78,6 +81,17 @@ def quantiles(samples: list[float]) -> tuple[float, float]:
     return statistics.median(ordered), ordered[int(0.99 * (len(ordered) - 1))]
 
 
+def command_rebuild(port: int) -> tuple[float, str]:
+    """`deadwood ladder rebuild --check` as a process of its own: (seconds, its line)."""
+    env = {**os.environ, "REDIS_URL": f"redis://127.0.0.1:{port}/0", "DEADWOOD_DEV": "1"}
+    env["DEADWOOD_ARCHIVE_DIR"] = tempfile.mkdtemp(prefix="deadwood-bench-ladder-archive-")
+    code = "from cli.up import main; raise SystemExit(main())"
+    argv = [sys.executable, "-c", code, "ladder", "rebuild", "--check", "--variant", VARIANT]
+    started = time.perf_counter()
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, check=True, cwd=ROOT)
+    return time.perf_counter() - started, done.stdout.strip()
+
+
 def bench(client: redis.Redis, args: argparse.Namespace) -> list[tuple[str, str]]:
     rng = random.Random(32)
     service = MatchService(client, pepper=b"bench-pepper")
@@ -92,6 +106,8 @@ def bench(client: redis.Redis, args: argparse.Namespace) -> list[tuple[str, str]
     started = time.perf_counter()
     report = rebuild(Ledger(client), VARIANT, StoredLogs(client), accounts.is_bot)
     rebuilt = time.perf_counter() - started
+    port = int(client.connection_pool.connection_kwargs["port"])
+    command, line = command_rebuild(port)
     on_board = int(client.zcard(f"ladder:{{{VARIANT}}}:board"))
     pages = ladder_pages(service, args.pages, on_board, rng)
     rate_median, rate_p99 = quantiles(rates)
@@ -102,6 +118,7 @@ def bench(client: redis.Redis, args: argparse.Namespace) -> list[tuple[str, str]
             f"ladder rebuild, {report.rated} matches",
             f"{rebuilt:.2f} s, equal to live: {report.equal}",
         ),
+        ("deadwood ladder rebuild --check (a process)", f"{command:.2f} s: {line}"),
         (
             f"GET /v1/ladder/{VARIANT}, {on_board} accounts",
             f"{page_median * 1e3:.2f} ms median, {page_p99 * 1e3:.2f} p99",
