@@ -22,7 +22,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
-from typing import Any, cast
+from typing import Any
 
 from domain import bots
 from domain.events import SYSTEM
@@ -265,11 +265,12 @@ def _advise(
     observe: Callable[[Mapping[str, Any]], None] | None,
 ) -> tuple[State, dict[str, Any] | None]:
     """G1.4: the ADVISOR's advice to CAPTAIN `seat`, applied; None when it has nothing."""
-    roles = cast("Mapping[str, Any]", game.view(state, None)).get("roles") or {}
+    spectated: Mapping[str, Any] = game.view(state, None)
+    roles = spectated.get("roles") or {}
     advisor = roles.get("advisor")
     if advisor is None or roles.get("captain") != seat:
         return state, None
-    view = cast("dict[str, Any]", game.view(state, advisor))
+    view: Mapping[str, Any] = game.view(state, advisor)
     legal = view["you"]["legal_moves"]
     if not legal:
         return state, None
