@@ -39,12 +39,17 @@ The modules (a blueprint per resource first; then the request's path; then the d
     analysis.py         a finished match's move-by-move analysis, once its job has stored it
     bots.py             the built-in bots, a hint for the caller's seat, `/v1/health`
     health.py           liveness and readiness (`/v1/health/live`, `/v1/health/ready`)
-    pages.py            the browser pages: /docs, /watch/<id>, /replay
+    pages.py            the browser pages: /docs, /watch/<id>, /replay, /ladder/<variant>
     common.py           what every blueprint needs: the service, the seat, views, ETags
     body.py             request bodies: size, media type, encoding, nesting, checked first
     deadline.py         a deadline on reading a request body (408 request_timeout)
     errors.py           RFC 9457 problem details: every refusal, built in one place
     ratelimit.py        rate limits per seat token and per client address
+    keyauth.py          account keys (`Deadwood-Key`) on every request: checked, scoped, limited
+    accounts.py         accounts and their keys: make, see (with ratings), list, add, revoke
+    ladder.py           the rated ladder of a variant, best first, a page at a time
+    schemas_accounts.py marshmallow schemas of accounts, keys and the ladder
+    examples_accounts.py the examples of the accounts, keys and ladder operations
     addresses.py        the client address that limits count (a network prefix)
     streams.py          what live streams may hold, so idle streams never starve requests
     cors.py             CORS for third-party web clients, off unless origins are set

@@ -12,4 +12,5 @@ client.py       the subcommands of players and bot authors: new, play, tail, exp
                 replay, verify
 arena.py        `deadwood arena`: bot-against-bot matches in-process, a results table
 analyze.py      `deadwood analyze LOG`: a finished match's analysis, offline
+ladder.py       `deadwood account ...` and `deadwood ladder show|rebuild` (issue 32)
 """

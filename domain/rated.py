@@ -85,6 +85,11 @@ def is_rated(options: Mapping[str, JSON]) -> bool:
     return options.get("rated") is True
 
 
+def is_rated_state(state: object) -> bool:
+    """True for the state of a rated match (every game's state holds its options)."""
+    return getattr(getattr(state, "options", None), "rated", False) is True
+
+
 def check_create(
     players: Sequence[Mapping[str, JSON]], options: Mapping[str, JSON], seed: int | None
 ) -> None:

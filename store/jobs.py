@@ -39,6 +39,7 @@ from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 from rq.worker.base import BaseWorker
 
+from domain.rated import is_rated_state
 from domain.variants import Game
 from store.logs import request_id_var
 
@@ -119,7 +120,7 @@ def followups(
     """The jobs that `state` (after `version` events) needs; a state where nobody is due
     needs none. The variant says which round it is and which seats are bots."""
     if variant.is_finished(state):
-        rated = [rating_job(match_id, version)] if state.options.rated else []
+        rated = [rating_job(match_id, version)] if is_rated_state(state) else []
         return [*rated, analysis_job(match_id, version)]
     pending = variant.pending(state)
     seat = variant.to_act(state) if pending is None else None

@@ -9,6 +9,7 @@ was made for, and so does nothing when it is stale or runs twice.
     scoring.py      the SYSTEM-move jobs: score an ended round, deal the next, finish the match
     bot_turn.py     the bot-turn job: the bot of the seat to act plays one move
     analysis.py     the analysis job: a finished match analysed and stored once
+    rating.py       the rating job: a finished rated match rated once (store/ledger.py)
     reconcile.py    the reconciler: a lost follow-up job is made again
     connection.py   the MatchService a job uses (store.config.build_service, as the API's)
     run.py          the worker process: queues `scoring`, `bots`, `bots-low`, the reconciler
