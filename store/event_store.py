@@ -157,6 +157,7 @@ class AppendRequest:
     jobs: Sequence[JobSpec] = ()
     at: str = field(default_factory=codec.now)
     check_tx: str = ""
+    clk: str = ""  # the clock after this append (store/clock.py), beside its last entry
 
 
 class EventStore:
@@ -421,9 +422,13 @@ class EventStore:
         """The script's ARGV (see append.lua)."""
         args: list[Any] = [request.expected, request.check_tx, "1" if request.idem_key else "0"]
         args.append(len(stored))
+        last = stored[-1].seq if stored else 0
         for item in stored:
-            args.append(f"0-{item.seq}")
-            for name, value in codec.encode(item.event, item.at, tx).items():
+            fields = codec.encode(item.event, item.at, tx)
+            if request.clk and item.seq == last:
+                fields["clk"] = request.clk
+            args += [f"0-{item.seq}", 2 * len(fields)]
+            for name, value in fields.items():
                 args += [name, value]
         args += [request.idem_record or "", TTL_SECONDS, len(request.meta)]
         for name, value in request.meta.items():

@@ -9,6 +9,9 @@ After every append the store asks the variant what comes next:
 - `to_act(state)` is a bot seat -> job `bot-<match>-<version>` on queue `bots`, calling
   `workers.bot_turn.play_bot_turn(match_id, version)`.
 When every seat of the match is a bot, each of these jobs goes to queue `bots-low` instead.
+- a clocked turn is running -> job `deadline-<match>-<version>` on queue `deadlines`,
+  scheduled on rq's scheduler for the turn's deadline, calling
+  `workers.deadline.apply_deadline(match_id, version)` (store/clock.py);
 - the state is finished -> job `analysis-<match>` on queue `analysis`, calling
   `workers.analysis.analyse_match(match_id, version)` (store/analysis.py: stored once).
 The worker takes its queues in order (`scoring`, `bots`, `bots-low`), so bot-only matches (an
@@ -28,6 +31,7 @@ import os
 import socket
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import redis
 from redis.client import Pipeline
@@ -39,17 +43,19 @@ from rq.worker.base import BaseWorker
 from domain.variants import State, Variant
 from store.logs import request_id_var
 
+DEADLINES = "deadlines"
 SCORING = "scoring"
 BOTS = "bots"
 BOTS_LOW = "bots-low"
 ANALYSIS = "analysis"
-QUEUES = (SCORING, BOTS, BOTS_LOW, ANALYSIS)
+QUEUES = (DEADLINES, SCORING, BOTS, BOTS_LOW, ANALYSIS)
 """Every queue, highest priority first (the order a worker listens in)."""
 SCORE_FUNC = "workers.scoring.score_round"
 SYSTEM_FUNC = "workers.scoring.apply_system"
 BOT_FUNC = "workers.bot_turn.play_bot_turn"
 ANALYSIS_FUNC = "workers.analysis.analyse_match"
-TIMEOUTS = {SCORING: 60, BOTS: 120, BOTS_LOW: 120, ANALYSIS: 300}
+DEADLINE_FUNC = "workers.deadline.apply_deadline"
+TIMEOUTS = {DEADLINES: 60, SCORING: 60, BOTS: 120, BOTS_LOW: 120, ANALYSIS: 300}
 RESULT_TTL = 3600
 ACTIVE = {JobStatus.QUEUED, JobStatus.STARTED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
 
@@ -63,6 +69,7 @@ class JobSpec:
     func: str
     match_id: str
     version: int
+    at_ms: int | None = None  # scheduled for this Unix time (ms) on rq's scheduler
 
     @property
     def args(self) -> tuple[str, int]:
@@ -161,7 +168,12 @@ class Queues:
     def enqueue(self, specs: Sequence[JobSpec], pipeline: Pipeline | None = None) -> None:
         """Write the jobs, inside `pipeline`'s MULTI when given (it must be in MULTI mode)."""
         for spec in specs:
-            self.queue(spec.queue).enqueue_job(self.make_job(spec), pipeline=pipeline)
+            queue, job = self.queue(spec.queue), self.make_job(spec)
+            if spec.at_ms is None:
+                queue.enqueue_job(job, pipeline=pipeline)
+            else:
+                when = datetime.fromtimestamp(spec.at_ms / 1000, UTC)
+                queue.schedule_job(job, when, pipeline=pipeline)
 
     def is_live(self, spec: JobSpec) -> bool:
         """True when the job exists and will still run (queued and in its queue, or running)."""
@@ -177,6 +189,19 @@ class Queues:
         if status == JobStatus.STARTED:
             return self._worker_alive(job)
         return True
+
+    def spent(self, spec: JobSpec) -> str | None:
+        """The error of a job that failed after using all its retries (None otherwise): the
+        reconciler never runs such a job again (issue 31); the match is marked stalled."""
+        try:
+            job = Job.fetch(spec.job_id, connection=self.connection, serializer=JSONSerializer)
+        except Exception:  # no such job, or a damaged hash: nothing spent
+            return None
+        if job.get_status(refresh=False) != JobStatus.FAILED or job.retries_left:
+            return None
+        result = job.latest_result()
+        last = (result.exc_string if result is not None else None) or ""
+        return last.strip().splitlines()[-1][:200] if last.strip() else "failed"
 
     def live_workers(self) -> list[BaseWorker]:
         """The rq workers whose record exists (its TTL is kept by heartbeats) and that are

@@ -18,17 +18,20 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from domain import bots
+from domain.clock import ClockOptions, clock_of, validate_clock, with_clock
 from domain.errors import InvalidOptions, RulesError
 from domain.events import Event
 from domain.replay import fold
 from domain.variants import NAMES, State, Variant, get_variant
 from domain.variants import move_from_json as as_move
 from store import codec, idempotency, snapshots, tokens
+from store.clock import Turn, deadline_job
+from store.clock_service import Clocks
 from store.codec import StoredEvent
 from store.connection import same_server
 from store.durability import Durability
@@ -44,11 +47,13 @@ CACHE_SIZE = 512
 
 @dataclass(frozen=True)
 class Loaded:
-    """A match as loaded: its game, the folded state and the number of events."""
+    """A match as loaded: its game, the folded state, the number of events and, for a
+    clocked match loaded now (not `at` a past version), its clock (store/clock.py)."""
 
     variant: Variant
     state: State
     version: int
+    turn: Turn | None = None
 
 
 @dataclass(frozen=True)
@@ -80,6 +85,7 @@ class _Cached:
     version: int
     state: State
     tx: str  # nonce of the entry at `version` ("" when unknown: loaded from a snapshot)
+    turn: Turn | None = None  # a clocked match's clock after `version` (store/clock.py)
 
 
 @dataclass(frozen=True)
@@ -89,11 +95,13 @@ class _Meta:
     variant: str
     players: list[dict[str, Any]]
     token_hashes: dict[int, str]
+    clock: ClockOptions | None = None
 
 
-class MatchService:
+class MatchService(Clocks):
     """Matches on one event store (a Redis or a RedisCluster), jobs on `queue_redis`
-    (default: the same server)."""
+    (default: the same server); `clock` is the time (Unix seconds) the service reads for
+    match clocks (a test injects a fake one)."""
 
     def __init__(
         self,
@@ -105,7 +113,9 @@ class MatchService:
         keep_every: int = 256,
         durability: Durability | None = None,
         archive: Any = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
+        self.clock = clock
         queue_client = queue_redis if queue_redis is not None else redis
         self.queues = Queues(queue_client)
         self.store = EventStore(
@@ -138,6 +148,7 @@ class MatchService:
         seed: int | None,
         idempotency_key: str | None = None,
         fingerprint: str | None = None,
+        clock_options: Mapping[str, Any] | None = None,
     ) -> Created:
         """Validate (InvalidOptions), deal, and append the opening events atomically."""
         if idempotency_key is not None:
@@ -150,13 +161,20 @@ class MatchService:
         game = get_variant(variant)
         _check_bots(variant, players)
         full = game.validate_options(options)
+        clock = validate_clock(clock_options, len(players)) if clock_options else None
+        if clock is not None:
+            bots.get_bot(variant, clock.autoplay_bot)
         secret = secrets.token_hex(32)  # the deal key, or a seeded match's salt key (shuffle.py)
         events = tuple(map(codec.as_stored, game.create(players, full, seed, secret)))
+        events = (codec.as_stored(with_clock(events[0], clock)), *events[1:])
         state = fold(game, events)
         seat_tokens = [None if p.get("bot") else tokens.new_token(s) for s, p in enumerate(players)]
         request = self._create_request(
             match_id, game, events, state, seat_tokens, idempotency_key, fingerprint or ""
         )
+        turn = None
+        if clock is not None:
+            request, turn = self._clock_created(request, clock, game, state, len(players))
         try:
             _, tx = self.store.append(request)
         except IdemTaken as taken:
@@ -167,7 +185,7 @@ class MatchService:
                 "this Idempotency-Key already created a match (more than 24 h ago)"
             ) from None
         self._forget(match_id)
-        self._remember(match_id, _Cached(len(events), state, tx))
+        self._remember(match_id, _Cached(len(events), state, tx, turn))
         return Created(match_id, len(events), state, game, seat_tokens)
 
     def _create_request(
@@ -246,7 +264,8 @@ class MatchService:
                 }
             if "variant" not in fields:
                 raise UnknownMatch(f"match {match_id!r} does not exist")
-            meta = _Meta(fields["variant"], _players(fields), _token_hashes(fields))
+            clock = clock_of({"clock": json.loads(fields["clock"])}) if "clock" in fields else None
+            meta = _Meta(fields["variant"], _players(fields), _token_hashes(fields), clock)
             with self._lock:
                 self._metas[match_id] = meta
                 _trim(self._metas)
@@ -282,7 +301,9 @@ class MatchService:
         if at is not None:
             return self._load_at(match_id, game, max(0, at))
         cached = self._fresh(match_id, game)
-        return Loaded(game, cached.state, cached.version)
+        if cached.turn is not None and cached.turn.overdue(self.now_ms()):
+            cached = self.settle(match_id, game, cached)
+        return Loaded(game, cached.state, cached.version, cached.turn)
 
     def _fresh(self, match_id: str, game: Variant) -> _Cached:
         """The current state, read from Redis (only the entries newer than the cache)."""
@@ -300,7 +321,9 @@ class MatchService:
         assert cached is not None
         if tail:
             state = fold(game, (item.event for item, _ in tail), cached.state)
-            cached = _Cached(tail[-1][0].seq, state, tail[-1][1])
+            cached = _Cached(tail[-1][0].seq, state, tail[-1][1], Turn.decode(tail[-1][0].clk))
+        elif cached.turn is None and cached.version and self._meta(match_id).clock is not None:
+            cached = replace(cached, turn=self._last_turn(match_id, cached.version))
         self._remember(match_id, cached)
         return cached
 
@@ -463,6 +486,10 @@ class MatchService:
         fresh = False
         for attempt in range(SUBMIT_ATTEMPTS):
             current = self._fresh(match_id, game) if fresh else self._cached(match_id, game)
+            if current.turn is not None and current.turn.overdue(self.now_ms()):
+                self._late(match_id, game, current, seat)
+                fresh = True
+                continue
             if expected_version is not None and expected_version != current.version:
                 if not fresh:
                     fresh = True
@@ -479,7 +506,7 @@ class MatchService:
                     continue
                 refuse.check()
                 raise
-            request, new_state = self._move_request(match_id, game, current, events, refuse)
+            request, new_state = self._move_request(match_id, game, current, events, refuse, seat)
             try:
                 _, tx = self.store.append(request)
             except IdemTaken as taken:
@@ -493,7 +520,7 @@ class MatchService:
                     raise _conflict(match_id, expected_version, conflict.actual) from None
                 continue
             version = request.expected + len(events)
-            self._remember(match_id, _Cached(version, new_state, tx))
+            self._remember(match_id, _Cached(version, new_state, tx, Turn.decode(request.clk)))
             stored = [
                 StoredEvent(current.version + i + 1, e, request.at) for i, e in enumerate(events)
             ]
@@ -509,9 +536,13 @@ class MatchService:
         current: _Cached,
         events: tuple[Event, ...],
         refuse: _Refusal,
+        mover: int,
+        timed_out: bool = False,
     ) -> tuple[AppendRequest, Any]:
         new_state = fold(game, events, current.state)
         version, new_version = current.version, current.version + len(events)
+        turn = self._turn_after(match_id, game, current, new_state, mover, timed_out)
+        jobs = followups(game, new_state, match_id, new_version)
         record = None
         if refuse.idem_key is not None:
             record = idempotency.Record(refuse.fingerprint, refuse.seat, new_version, version + 1)
@@ -523,8 +554,9 @@ class MatchService:
             idem_record=record.dumps() if record is not None else None,
             meta={"finished": "1"} if game.is_finished(new_state) else {},
             **self._snapshot(version, new_version, new_state),
-            jobs=followups(game, new_state, match_id, new_version),
+            jobs=[*jobs, *deadline_job(match_id, new_version, turn)],
             check_tx=current.tx,
+            clk=turn.encode() if turn is not None else "",
         )
         return request, new_state
 
@@ -556,7 +588,8 @@ class MatchService:
     def followups(self, match_id: str) -> list[JobSpec]:
         """The jobs the match's current state needs (for the reconciler)."""
         loaded = self.load(match_id)
-        return followups(loaded.variant, loaded.state, match_id, loaded.version)
+        jobs = followups(loaded.variant, loaded.state, match_id, loaded.version)
+        return [*jobs, *deadline_job(match_id, loaded.version, loaded.turn)]
 
     def is_finished(self, match_id: str) -> bool:
         """The finished flag written with the last event (cheap: no load)."""

@@ -18,6 +18,8 @@ Events (past tense; data is JSON-ready):
     AdviceGiven    {seat, captain, text, move}                                            G1.4
     RoundScored    {the round result of api.md, plus scores: running totals}              G7
     MatchFinished  {scores, winners, totals, bonuses}                                     G8
+    TurnTimedOut, SeatReplacedByBot, MatchAborted, SeatResigned, VictoryClaimed  (time and
+                   conduct, folded alike in both games: domain/conduct.py)
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol, cast
 
+from domain import conduct
 from domain.cards import FULL_DECK, Card
 from domain.events import Event
 from domain.frozen import freeze
@@ -384,6 +387,20 @@ def _match_finished(state: GinState, data: Mapping[str, Any], out: Changes) -> N
     out.winners = tuple(int(w) for w in data["winners"])
 
 
+def _conduct(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
+    """A timeout, abort, resignation or claim (domain/conduct.py): an ending finishes the
+    match with its winners, the scores as they stand."""
+    winners = conduct.ending(data)
+    if winners is not None:
+        out.phase = FINISHED
+        out.turn = None
+        out.winners = winners
+
+
+def _seat_replaced(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
+    out.players = conduct.replaced(state.players, data)
+
+
 _FOLD: dict[str, Callable[[GinState, Mapping[str, Any], Changes], None]] = {
     "MatchCreated": _match_created,
     "RolesDrawn": _roles_drawn,
@@ -396,6 +413,11 @@ _FOLD: dict[str, Callable[[GinState, Mapping[str, Any], Changes], None]] = {
     "AdviceGiven": _advice_given,
     "RoundScored": _round_scored,
     "MatchFinished": _match_finished,
+    "TurnTimedOut": _conduct,
+    "MatchAborted": _conduct,
+    "SeatResigned": _conduct,
+    "VictoryClaimed": _conduct,
+    "SeatReplacedByBot": _seat_replaced,
 }
 
 

@@ -18,6 +18,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
+from domain import conduct
 from domain.cards import FULL_DECK, JOKER, Card, TableCard
 from domain.events import Event
 from domain.frozen import FrozenList
@@ -349,6 +350,19 @@ def _finished(state: State, data: Mapping[str, Any]) -> State:
     )
 
 
+def _conduct(state: State, data: Mapping[str, Any]) -> State:
+    """A timeout, abort, resignation or claim (domain/conduct.py): an ending finishes the
+    match with its winners, the scores as they stand."""
+    winners = conduct.ending(data)
+    if winners is None:
+        return state
+    return _with(state, phase=Phase.FINISHED, turn=None, winners=winners)
+
+
+def _seat_replaced(state: State, data: Mapping[str, Any]) -> State:
+    return _with(state, players=conduct.replaced(state.players, data))
+
+
 _HANDLERS = {
     "MatchCreated": _created,
     "DealerChosen": _dealer_chosen,
@@ -361,4 +375,9 @@ _HANDLERS = {
     "Knocked": _knocked,
     "RoundScored": _scored,
     "MatchFinished": _finished,
+    "TurnTimedOut": _conduct,
+    "MatchAborted": _conduct,
+    "SeatResigned": _conduct,
+    "VictoryClaimed": _conduct,
+    "SeatReplacedByBot": _seat_replaced,
 }
