@@ -37,6 +37,7 @@ from store import codec, metrics
 from store.clock import Turn, advance, deadline_job, opening, time_out, timeout_events
 from store.errors import NotAvailable, TurnTimedOut
 from store.event_store import AppendRequest, Conflict, meta_key
+from store.jobs import DEADLINE_AGAIN_FUNC, JobSpec
 
 if TYPE_CHECKING:
     from store.event_store import EventStore
@@ -149,14 +150,20 @@ class Clocks:
                 "timeout was applied (see the match's log)"
             )
 
-    def apply_deadline(self, match_id: str, version: int) -> str:
-        """The deadline job: the timeout at exactly `version`, or a note of why not."""
+    def apply_deadline(self, match_id: str, version: int, again: bool = False) -> str:
+        """The deadline job: the timeout at exactly `version`, or a note of why not. A job
+        that runs before the deadline (another host's clock) schedules its `-again` twin
+        once; the reconciler makes a missing job anew after that."""
         game = get_variant(self.variant_name(match_id))
         current = self._fresh(match_id, game)
         if current.version != version:
             return f"stale: {match_id} is at version {current.version}, not {version}"
-        if current.turn is None or not current.turn.overdue(self.now_ms()):
-            return f"not due: {match_id} at {version}"
+        if current.turn is None or current.turn.deadline_ms is None:
+            return f"not due: no clock runs in {match_id} at {version}"
+        if not current.turn.overdue(self.now_ms()):  # early (clocks of hosts differ): again
+            if not again:
+                self.store.queues.enqueue(_again(deadline_job(match_id, version, current.turn)))
+            return f"not due: {match_id} at {version}, asked again for its deadline"
         try:
             appended = self._time_out(match_id, game, current)
         except Conflict:
@@ -348,6 +355,10 @@ class Clocks:
 
     def stalled_count(self) -> int:
         return int(self.store.redis.scard(STALLED_KEY))
+
+
+def _again(specs: list[JobSpec]) -> list[JobSpec]:
+    return [replace(s, job_id=f"{s.job_id}-again", func=DEADLINE_AGAIN_FUNC) for s in specs]
 
 
 def _to_act(game: Variant, state: State) -> int | None:

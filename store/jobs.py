@@ -55,6 +55,7 @@ SYSTEM_FUNC = "workers.scoring.apply_system"
 BOT_FUNC = "workers.bot_turn.play_bot_turn"
 ANALYSIS_FUNC = "workers.analysis.analyse_match"
 DEADLINE_FUNC = "workers.deadline.apply_deadline"
+DEADLINE_AGAIN_FUNC = "workers.deadline.apply_deadline_again"
 TIMEOUTS = {DEADLINES: 60, SCORING: 60, BOTS: 120, BOTS_LOW: 120, ANALYSIS: 300}
 RESULT_TTL = 3600
 ACTIVE = {JobStatus.QUEUED, JobStatus.STARTED, JobStatus.SCHEDULED, JobStatus.DEFERRED}

@@ -19,3 +19,11 @@ def apply_deadline(match_id: str, version: int) -> str:
         return service().apply_deadline(match_id, version)
     except UnknownMatch:
         return f"skipped: match {match_id} does not exist"
+
+
+def apply_deadline_again(match_id: str, version: int) -> str:
+    """The twin a deadline job schedules when it ran early: it never schedules another."""
+    try:
+        return service().apply_deadline(match_id, version, again=True)
+    except UnknownMatch:
+        return f"skipped: match {match_id} does not exist"
