@@ -90,3 +90,21 @@ class ClockView(TypedDict):
     deadline_ms: int | None  # the same, in Unix milliseconds
     abortable: bool
     stalled: str | None  # a system job that used its retries (what failed), or None
+
+
+class BotMoveFailedData(TypedDict):
+    """The bot of `seat` failed on its job's last attempt (`job`, the error's class): the
+    next events are the `random` bot's legal move in its place."""
+
+    seat: int
+    bot: str
+    job: str
+    error: str
+
+
+class MatchStalledData(TypedDict):
+    """A system job (`job`) failed after its retries (`error`: the exception's class); the
+    match waits for an operator (the view's `stalled`, /v1/health's `stalled`)."""
+
+    job: str
+    error: str

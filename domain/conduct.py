@@ -10,6 +10,7 @@ these events records and how a game folds it, so a replay needs no clock:
     SeatResigned       {seat, ends, winners}
     VictoryClaimed     {seat, against, ends, winners}
     MatchStalled       {job, error}                               a system job used its retries
+    BotMoveFailed      {seat, bot, job, error}                    then the random bot's move
 
 An event with `ends: true` finishes the match with its `winners` (each game's fold calls
 `ending`); SeatReplacedByBot changes one player (`replaced`). `check` is what `deadwood
@@ -23,7 +24,9 @@ from dataclasses import replace
 from typing import Literal, cast
 
 from domain.clock_shapes import (
+    BotMoveFailedData,
     MatchAbortedData,
+    MatchStalledData,
     SeatReplacedByBotData,
     SeatResignedData,
     TurnTimedOutData,
@@ -40,6 +43,7 @@ TYPES = (
     "SeatResigned",
     "VictoryClaimed",
     "MatchStalled",
+    "BotMoveFailed",
 )
 
 
@@ -107,6 +111,16 @@ def claimed(seat: int, against: int, seats: int, bot: str) -> tuple[Event, ...]:
     return (event,) if ends else (event, seat_replaced(against, bot, "claimed"))
 
 
+def bot_move_failed(seat: int, bot: str, job: str, error: str) -> Event:
+    data: BotMoveFailedData = {"seat": seat, "bot": bot, "job": job, "error": error}
+    return _event("BotMoveFailed", data)
+
+
+def match_stalled(job: str, error: str) -> Event:
+    data: MatchStalledData = {"job": job, "error": error}
+    return _event("MatchStalled", data)
+
+
 def ending(data: Mapping[str, JSON]) -> tuple[int, ...] | None:
     """The winners when the event ends the match, else None."""
     if data.get("ends") is not True:
@@ -126,8 +140,8 @@ def check(event: Event, seats: int, to_act: int | None) -> str | None:
     seat = data.get("seat", data.get("by"))
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < seats):
         return f"{event.type} names seat {seat!r}, not a seat of this match"
-    if event.type == "TurnTimedOut" and seat != to_act:
-        return f"TurnTimedOut names seat {seat}, but seat {to_act} was to act"
+    if event.type in ("TurnTimedOut", "BotMoveFailed") and seat != to_act:
+        return f"{event.type} names seat {seat}, but seat {to_act} was to act"
     if event.type == "VictoryClaimed" and data.get("against") != to_act:
         return "VictoryClaimed is against a seat that was not to act"
     winners = ending(data)

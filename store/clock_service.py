@@ -34,7 +34,16 @@ from domain.clock_shapes import ClockView, SeatClockView
 from domain.events import SYSTEM, Event
 from domain.variants import State, Variant, get_variant
 from store import codec, metrics
-from store.clock import Turn, advance, deadline_job, opening, time_out, timeout_events
+from store.clock import (
+    FALLBACK_BOT,
+    Turn,
+    advance,
+    deadline_job,
+    fallback_move,
+    opening,
+    time_out,
+    timeout_events,
+)
 from store.errors import NotAvailable, TurnTimedOut
 from store.event_store import AppendRequest, Conflict, meta_key
 from store.jobs import DEADLINE_AGAIN_FUNC, JobSpec
@@ -334,12 +343,31 @@ class Clocks:
         raw = self.store.hget(meta_key(match_id), "stalled")
         return codec.text(raw) if raw is not None else None
 
+    def fallback(
+        self, match_id: str, version: int, seat: int, bot: str, job_id: str, error: str
+    ) -> Appended:
+        """A bot's job failed on its last attempt: BotMoveFailed and the random bot's legal
+        move in one append at `version` (Conflict when the match moved on)."""
+        log.error(
+            "match %s: bot %s of seat %d failed in job %s: %s", match_id, bot, seat, job_id, error
+        )
+        game = get_variant(self.variant_name(match_id))
+        current = self._fresh(match_id, game)
+        if current.version != version:
+            raise Conflict(current.version)
+        failed = conduct.bot_move_failed(seat, bot, job_id, error.split(":")[0][:80])
+        after = game.evolve(current.state, failed)
+        move = fallback_move(game, after, seat, FALLBACK_BOT, f"{match_id}:{version}")
+        return self._append_conduct(match_id, game, current, (failed, *move), seat)
+
     def stall(self, match_id: str, job_id: str, error: str) -> None:
-        """A system job used its retries: MatchStalled in the log, marks an operator sees."""
+        """A system job used its retries: MatchStalled in the log (the error's class only:
+        a message may name a card), the full error in the log line, marks an operator sees."""
         log.error("match %s stalled: job %s failed after its retries: %s", match_id, job_id, error)
+        error = error.split(":")[0][:80]
         note = f"{job_id}: {error}"[:300]
         game = get_variant(self.variant_name(match_id))
-        event = Event("MatchStalled", {"job": job_id, "error": note})
+        event = conduct.match_stalled(job_id, error)
         for _ in range(4):
             current = self._fresh(match_id, game)
             try:

@@ -58,6 +58,9 @@ DEADLINE_FUNC = "workers.deadline.apply_deadline"
 DEADLINE_AGAIN_FUNC = "workers.deadline.apply_deadline_again"
 TIMEOUTS = {DEADLINES: 60, SCORING: 60, BOTS: 120, BOTS_LOW: 120, ANALYSIS: 300}
 RESULT_TTL = 3600
+RETRY_INTERVALS = (1, 2, 5)
+"""A failed job runs again after each of these (seconds, rq `Retry`); after the last, the job
+falls back instead of failing (workers/retries.py)."""
 ACTIVE = {JobStatus.QUEUED, JobStatus.STARTED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
 
 
@@ -161,7 +164,7 @@ class Queues:
             job_id=spec.job_id,
             timeout=TIMEOUTS[spec.queue],
             result_ttl=RESULT_TTL,
-            retry=Retry(max=3, interval=[1, 2, 5]),
+            retry=Retry(max=len(RETRY_INTERVALS), interval=list(RETRY_INTERVALS)),
             description=f"{spec.func}({spec.match_id!r}, {spec.version})",
             meta={"request_id": request_id} if request_id else None,
         )
