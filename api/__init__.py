@@ -169,9 +169,9 @@ def _service(app: Flask) -> Any:
 
 
 def _register_blueprints(api: Api) -> None:
-    from api import analysis, bots, events, health, matches, moves, replays
+    from api import analysis, bots, clock, events, health, matches, moves, replays
 
-    for module in (matches, moves, events, replays, bots, health, analysis):
+    for module in (matches, moves, clock, events, replays, bots, health, analysis):
         api.register_blueprint(module.blp)
 
 

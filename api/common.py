@@ -64,6 +64,7 @@ def caller_seat(match_id: str) -> int | None:
         raise ApiError("unauthorized", "the Authorization header must be 'Bearer <token>'", 401)
     seat: int = service().authenticate(match_id, found.group(1))
     seat_var.set(seat)  # on the request's log lines (store/logs.py)
+    service().touch(match_id, seat)  # presence, for claims (a clocked match only)
     return seat
 
 
@@ -146,6 +147,13 @@ def render_view(
     match_id: str | None, variant: Variant, state: State, seat: int | None
 ) -> dict[str, Any]:
     return {"id": match_id, **variant.view(state, seat)}
+
+
+def add_clock(view: dict[str, Any], match_id: str, turn: Any) -> dict[str, Any]:
+    """The view with its `clock` when the match has one (rendered now: issue 31)."""
+    if turn is not None:
+        view["clock"] = service().clock_view(match_id, turn)
+    return view
 
 
 def stored_event_json(stored: Any, shown: Mapping[str, Any]) -> dict[str, Any]:

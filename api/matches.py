@@ -13,6 +13,7 @@ from api import docs
 from api.body import BodyParser, direct_query
 from api.common import (
     CREATE_KEY_MIN,
+    add_clock,
     caller_seat,
     fingerprint,
     idempotency_key,
@@ -49,6 +50,7 @@ class Matches(MethodView):
             body["seed"],
             idempotency_key=key,
             fingerprint=fingerprint("create", body) if key else None,
+            clock_options=body.get("clock"),
         )
         view = created.variant.view(created.state, None)
         seats = [
@@ -90,6 +92,7 @@ class Match(MethodView):
                 )
             loaded = service().load(match_id, at=at)
         view = render_view(match_id, loaded.variant, loaded.state, seat)
+        add_clock(view, match_id, loaded.turn)
         return json_response(view, 200, loaded.version)
 
 

@@ -18,6 +18,7 @@ from flask_smorest import Blueprint
 from api import docs
 from api.body import direct_body
 from api.common import (
+    add_clock,
     expected_version,
     fingerprint,
     idempotency_key,
@@ -109,5 +110,7 @@ def render_move(match_id: str, seat: int, appended: Appended) -> dict[str, Any]:
     return {
         "version": appended.version,
         "events": events,
-        "match": render_view(match_id, variant, appended.state, seat),
+        "match": add_clock(
+            render_view(match_id, variant, appended.state, seat), match_id, appended.turn
+        ),
     }

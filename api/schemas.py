@@ -154,6 +154,35 @@ class PlayerSchema(Schema):
     )
 
 
+class ClockSchema(Schema):
+    """A match's clock (issue 31; domain/clock.py checks the values and their ranges)."""
+
+    mode = fields.String(validate=validate.OneOf(("per_move", "fischer")))
+    move_s = fields.Integer(strict=True, metadata={"description": "per_move: each move's time"})
+    initial_s = fields.Integer(strict=True, metadata={"description": "fischer: the bank (cap)"})
+    increment_s = fields.Integer(strict=True, metadata={"description": "fischer: per move"})
+    on_timeout = fields.String(
+        validate=validate.OneOf(("autoplay", "forfeit")),
+        metadata={
+            "description": "autoplay: the bot moves; forfeit: two seats only, the seat loses"
+        },
+    )
+    autoplay_bot = fields.String(metadata={"description": "the bot of auto moves (basic)"})
+    max_timeouts = fields.Integer(
+        strict=True, metadata={"description": "after this many, the bot plays the seat on"}
+    )
+    first_move_s = fields.Integer(
+        strict=True, metadata={"description": "the abort window: a missed first move aborts"}
+    )
+    claim_after_s = fields.Integer(
+        strict=True, metadata={"description": "absence of the seat to act before a claim"}
+    )
+
+
+class ConductSchema(Schema):
+    """The body of abort, resign and claim: an empty object."""
+
+
 class CreateMatchSchema(Schema):
     variant = fields.String(required=True, validate=validate.OneOf(NAMES))
     players = fields.List(
@@ -180,6 +209,12 @@ class CreateMatchSchema(Schema):
         load_default=dict,
         validate=validate.Length(max=64),
         metadata={"description": "rule options of rules.md section 5; unknown keys are refused"},
+    )
+    clock = fields.Nested(
+        ClockSchema,
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "a clock for every move (issue 31); none: no time limit"},
     )
 
 

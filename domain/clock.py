@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import cast
 
-from domain.clock_shapes import ClockJSON
+from domain.clock_shapes import ClockJSON, Mode, OnTimeout
 from domain.errors import InvalidOptions
 from domain.events import Event
 from domain.shapes import JSON, JSONObject
@@ -35,11 +35,13 @@ LIMIT_S = 86_400
 class ClockOptions:
     """A match's clock, as recorded in MatchCreated (`clock`)."""
 
-    mode: str = "per_move"
+    mode: Mode = "per_move"
     move_s: int = 60
     initial_s: int = 300
     increment_s: int = 5
-    on_timeout: str = "autoplay"
+    on_timeout: OnTimeout = (
+        "autoplay"  # forfeit: two seats, the match is lost; more, a bot plays on
+    )
     autoplay_bot: str = "basic"
     max_timeouts: int = 3
     first_move_s: int = 0  # 0: no abort window deadline of its own
@@ -77,13 +79,13 @@ def validate_clock(raw: Mapping[str, JSON] | None, seats: int) -> ClockOptions |
         raise InvalidOptions(f"clock mode must be one of {', '.join(MODES)}, not {mode!r}")
     if on_timeout not in ON_TIMEOUT:
         raise InvalidOptions(f"on_timeout must be autoplay or forfeit, not {on_timeout!r}")
-    if on_timeout == "forfeit" and seats != 2:
-        raise InvalidOptions(f"on_timeout 'forfeit' needs a two-seat match, not {seats} seats")
     ints = {key: _int(key, raw[key]) for key in _INTS if key in raw}
     bot = raw.get("autoplay_bot", "basic")
     if not isinstance(bot, str):
         raise InvalidOptions(f"autoplay_bot must be a bot name, not {bot!r:.40}")
-    return ClockOptions(mode=str(mode), on_timeout=str(on_timeout), autoplay_bot=bot, **ints)
+    return ClockOptions(
+        mode=cast(Mode, mode), on_timeout=cast(OnTimeout, on_timeout), autoplay_bot=bot, **ints
+    )
 
 
 def _int(key: str, value: JSON) -> int:

@@ -10,15 +10,18 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
+Mode = Literal["per_move", "fischer"]
+OnTimeout = Literal["autoplay", "forfeit"]
+
 
 class ClockJSON(TypedDict):
     """A match's clock options (domain/clock.py says what each does)."""
 
-    mode: str  # "per_move" | "fischer"
+    mode: Mode
     move_s: int
     initial_s: int
     increment_s: int
-    on_timeout: str  # "autoplay" | "forfeit"
+    on_timeout: OnTimeout
     autoplay_bot: str
     max_timeouts: int
     first_move_s: int

@@ -57,13 +57,15 @@ def _others(seats: int, seat: int) -> list[int]:
 
 
 def turn_timed_out(seat: int, timeouts: int, seats: int, forfeit: bool) -> Event:
-    """The timeout of `seat` (its `timeouts`-th); a forfeit ends a two-seat match."""
+    """The timeout of `seat` (its `timeouts`-th); a forfeit ends a two-seat match (with more
+    seats the store puts a bot in the seat: SeatReplacedByBot)."""
+    ends = forfeit and seats == 2
     data: TurnTimedOutData = {
         "seat": seat,
         "timeouts": timeouts,
         "action": "forfeit" if forfeit else "autoplay",
-        "ends": forfeit,
-        "winners": _others(seats, seat) if forfeit else [],
+        "ends": ends,
+        "winners": _others(seats, seat) if ends else [],
     }
     return _event("TurnTimedOut", data)
 

@@ -149,11 +149,12 @@ def timeout_events(
         return (conduct.match_aborted(None),)
     seats = len(turn.banks)
     count = turn.timeouts[seat] + 1
-    if clock.on_timeout == "forfeit":
-        return (conduct.turn_timed_out(seat, count, seats, True),)
-    timed_out = conduct.turn_timed_out(seat, count, seats, False)
+    forfeit = clock.on_timeout == "forfeit"
+    timed_out = conduct.turn_timed_out(seat, count, seats, forfeit)
+    if forfeit and seats == 2:
+        return (timed_out,)
     is_bot = game.bot_seats(state)[seat] is not None
-    if count >= clock.max_timeouts and not is_bot:
+    if (forfeit or count >= clock.max_timeouts) and not is_bot:
         return (timed_out, conduct.seat_replaced(seat, clock.autoplay_bot, "timeouts"))
     after = game.evolve(state, timed_out)
     bot = FALLBACK_BOT if is_bot else clock.autoplay_bot

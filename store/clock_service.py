@@ -212,8 +212,9 @@ class Clocks:
             request = replace(request, meta={**request.meta, **meta}, jobs=[])
         items, tx = self.store.append(request)
         version = current.version + len(stored)
-        self._remember(match_id, _Cached(version, new_state, tx, Turn.decode(request.clk)))
-        return Appended(version, items, current.state, new_state, game, False)
+        turn = Turn.decode(request.clk)
+        self._remember(match_id, _Cached(version, new_state, tx, turn))
+        return Appended(version, items, current.state, new_state, game, False, None, turn)
 
     # --- abort, resign, claim -------------------------------------------------------------
 

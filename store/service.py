@@ -78,6 +78,7 @@ class Appended:
     variant: Variant
     replayed: bool
     response: dict[str, Any] | None = None  # the body of a record written by older code
+    turn: Turn | None = None  # a clocked match's clock after the append (store/clock.py)
 
 
 @dataclass(frozen=True)
@@ -524,7 +525,8 @@ class MatchService(Clocks):
             stored = [
                 StoredEvent(current.version + i + 1, e, request.at) for i, e in enumerate(events)
             ]
-            return Appended(version, stored, current.state, new_state, game, False)
+            turn = Turn.decode(request.clk)
+            return Appended(version, stored, current.state, new_state, game, False, None, turn)
         raise VersionConflict(
             f"match {match_id!r} kept moving: {SUBMIT_ATTEMPTS} attempts lost the race"
         )

@@ -12,9 +12,9 @@ from typing import Any, Literal, NotRequired, Required, Union, get_args, get_ori
 import pytest
 from typing_extensions import get_type_hints, is_typeddict
 
-from api import contract, contract_moves, contract_views
+from api import contract, contract_clock, contract_moves, contract_views
 from deadwood_client import types as client
-from domain import gin, manipulation
+from domain import clock_shapes, gin, manipulation
 from domain.events import SYSTEM
 from domain.gin import shapes as gin_shapes
 from domain.gin.state import Phase as GinPhase
@@ -22,6 +22,7 @@ from domain.manipulation import shapes as manip_shapes
 from domain.manipulation.state import Phase as ManipulationPhase
 
 COMPONENTS = {
+    **contract_clock.components(),
     **contract_views.view_components(),
     **contract_views.options_components(),
     **contract_moves.components(),
@@ -38,6 +39,9 @@ DECLARED = {
     "ManipulationYou": manip_shapes.ManipulationYou,
     "ManipulationSeat": manip_shapes.ManipulationSeat,
     "ManipulationRoundResult": manip_shapes.ManipulationRoundResult,
+    "Clock": clock_shapes.ClockView,
+    "SeatClock": clock_shapes.SeatClockView,
+    "ClockOptionsFull": clock_shapes.ClockJSON,
 }
 """Each OpenAPI component and the declaration it describes."""
 
@@ -53,8 +57,9 @@ BY_REF = {
 
 PHASES = {"GinView": GinPhase, "ManipulationView": ManipulationPhase}
 
-API_ONLY = {"GinView": {"id"}, "ManipulationView": {"id"}}
-"""Members the API adds to the domain's view (`id`: the match, null in a replay)."""
+API_ONLY = {"GinView": {"id", "clock"}, "ManipulationView": {"id", "clock"}}
+"""Members the API adds to the domain's view (`id`: the match, null in a replay; `clock`: a
+clocked match's clocks, rendered now, issue 31)."""
 
 
 def _hints(decl: Any) -> dict[str, Any]:
