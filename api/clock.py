@@ -9,7 +9,7 @@
                                    (VictoryClaimed); early: 409 `claim_not_available` with
                                    `seconds_left`, never a silent ok
 
-Each takes an empty JSON object and a seat token (a spectator gets 403, a stranger 401) and
+Each takes an empty JSON object and a seat token (without one, or with another match's: 401) and
 answers like a move: `{version, events, match}`. A refusal is 409 with a stable code
 (store/errors.py NotAvailable): `abort_not_available`, `claim_not_available`,
 `claim_wrong_turn`, `no_clock`, `match_finished`, `seat_replaced`.
@@ -25,7 +25,8 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import docs
-from api.common import json_response, seat_required, service
+from api.common import caller_seat, json_response, service
+from api.errors import ApiError
 from api.moves import render_move
 from api.schemas import ConductSchema
 from store.service import Appended
@@ -35,11 +36,17 @@ blp = Blueprint(
 )
 
 CONDUCT_EXAMPLES = {"empty": {"summary": "no members", "value": {}}}
-CONDUCT_PROBLEMS = docs.problems(400, 401, 403, 404, 409, 413, 415, 422)
+CONDUCT_PROBLEMS = docs.problems(400, 401, 404, 409, 413, 415, 422)
 
 
 def _act(match_id: str, action: Callable[[Any, str, int], Appended]) -> Any:
-    seat = seat_required(match_id)
+    """The seat's action: these need a seat token (a caller without one, a spectator, gets
+    401 `unauthorized`: it cannot be the seat it would act for)."""
+    seat = caller_seat(match_id)
+    if seat is None:
+        raise ApiError(
+            "unauthorized", "abort, resign and claim need 'Authorization: Bearer <seat token>'", 401
+        )
     appended = action(service(), match_id, seat)
     return json_response(render_move(match_id, seat, appended), 200, appended.version)
 
