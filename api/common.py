@@ -17,6 +17,7 @@ from flask import Request, Response, current_app, request
 from api.errors import ApiError
 from domain.events import Event
 from domain.variants import State, Variant, get_variant
+from store.clock import Turn
 from store.logs import seat_var
 
 _BEARER = re.compile(r"Bearer +([\x21-\x7e]+) *", re.IGNORECASE)
@@ -157,14 +158,24 @@ def add_clock(view: dict[str, Any], match_id: str, turn: Any) -> dict[str, Any]:
 
 
 def stored_event_json(stored: Any, shown: Mapping[str, Any]) -> dict[str, Any]:
-    """An event as api.md "Events" shows it: seq, type, v, at, data."""
-    return {
+    """An event as api.md "Events" shows it: seq, type, v, at, data; and `clock` beside the
+    last event of each append to a clocked match (store/clock.py)."""
+    out = {
         "seq": stored.seq,
         "type": shown["type"],
         "v": shown.get("v", 1),
         "at": stored.at,
         "data": shown["data"],
     }
+    clk = getattr(stored, "clk", "")
+    if clk:
+        out["clock"] = event_clock(clk)
+    return out
+
+
+def event_clock(clk: str) -> Any:
+    turn = Turn.decode(clk)
+    return turn.event_clock() if turn is not None else None
 
 
 def raw_event_json(stored: Any) -> dict[str, Any]:

@@ -303,6 +303,12 @@ class ReplayEventSchema(Schema):
     v = fields.Integer(strict=True, load_default=1, validate=validate.Range(min=1, max=1000))
     at = fields.String(validate=validate.Length(max=64))
     data = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True), required=True)
+    clock = fields.Dict(
+        keys=fields.String(),
+        values=fields.Raw(allow_none=True),
+        allow_none=True,
+        metadata={"description": "the clock beside the event, as exported (not checked)"},
+    )
 
 
 # ---------------------------------------------------------------------------- responses
@@ -330,12 +336,26 @@ class ProblemSchema(Schema):
     )
 
 
+class EventClockSchema(Schema):
+    left_ms = fields.List(fields.Integer(), required=True)
+    timeouts = fields.List(fields.Integer(), required=True)
+    turn_seat = fields.Integer(required=True, allow_none=True)
+    deadline_ms = fields.Integer(required=True, allow_none=True)
+
+
 class EventSchema(Schema):
     seq = fields.Integer(required=True)
     type = fields.String(required=True)
     v = fields.Integer(required=True)
     at = fields.String(required=True, metadata={"description": "RFC 3339 UTC"})
     data = fields.Dict(required=True)
+    clock = fields.Nested(
+        EventClockSchema,
+        metadata={
+            "description": "a clocked match, beside the last event of each append: what each "
+            "seat had left right after it, and the running turn's deadline (issue 31)"
+        },
+    )
 
 
 class EventsPageSchema(Schema):

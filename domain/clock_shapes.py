@@ -73,6 +73,17 @@ class VictoryClaimedData(TypedDict):
     winners: list[int]
 
 
+class EventClock(TypedDict):
+    """The clock beside an event of a clocked match (the last of each append), as the events
+    pages, the live stream and the export show it (Lichess's `%clk`): what each seat had left
+    right after it, and the running turn's deadline. The fold never reads it."""
+
+    left_ms: list[int]
+    timeouts: list[int]
+    turn_seat: int | None
+    deadline_ms: int | None
+
+
 class SeatClockView(TypedDict):
     """One seat's clock in a view: what it has left now, and whether it is running."""
 

@@ -24,6 +24,7 @@ from typing import TypeVar
 from domain import bots, conduct
 from domain.clock import ClockOptions, after_move_ms, after_timeout_ms, allowance_ms
 from domain.clock import initial_bank_ms as initial_bank_ms
+from domain.clock_shapes import EventClock
 from domain.events import Event
 from domain.variants import State, Variant, move_from_json
 from store.jobs import DEADLINE_FUNC, DEADLINES, JobSpec
@@ -67,6 +68,15 @@ class Turn:
         return cls(
             tuple(d["b"]), tuple(d["t"]), tuple(bool(m) for m in d["m"]), d["s"], d["st"], d["d"]
         )
+
+    def event_clock(self) -> EventClock:
+        """As shown beside the event it was written with."""
+        return {
+            "left_ms": list(self.banks),
+            "timeouts": list(self.timeouts),
+            "turn_seat": self.seat,
+            "deadline_ms": self.deadline_ms,
+        }
 
     def left_ms(self, seat: int, now_ms: int) -> int:
         """What `seat` has left now (its bank, less the running turn when it is to act)."""
