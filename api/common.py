@@ -150,10 +150,11 @@ def render_view(
     return {"id": match_id, **variant.view(state, seat)}
 
 
-def add_clock(view: dict[str, Any], match_id: str, turn: Any) -> dict[str, Any]:
-    """The view with its `clock` when the match has one (rendered now: issue 31)."""
+def add_clock(view: dict[str, Any], match_id: str, turn: Any, live: bool = True) -> dict[str, Any]:
+    """The view with its `clock` when the match has one (rendered now: issue 31); `live`
+    False in a move's answer (no presence read)."""
     if turn is not None:
-        view["clock"] = service().clock_view(match_id, turn)
+        view["clock"] = service().clock_view(match_id, turn, live)
     return view
 
 

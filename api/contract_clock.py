@@ -55,7 +55,10 @@ def components() -> dict[str, dict[str, Any]]:
             "left_ms": {**INT, "description": "what the seat has left now (ms)"},
             "running": {**BOOL, "description": "true for the seat to act"},
             "timeouts": INT,
-            "present": {**BOOL, "description": "seen within claim_after_s (ephemeral)"},
+            "present": {
+                **nullable(BOOL),
+                "description": "seen within claim_after_s (ephemeral); null in a move's answer",
+            },
         }
     )
     clock = closed(

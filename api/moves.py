@@ -111,6 +111,6 @@ def render_move(match_id: str, seat: int, appended: Appended) -> dict[str, Any]:
         "version": appended.version,
         "events": events,
         "match": add_clock(
-            render_view(match_id, variant, appended.state, seat), match_id, appended.turn
+            render_view(match_id, variant, appended.state, seat), match_id, appended.turn, False
         ),
     }

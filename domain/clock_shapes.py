@@ -91,7 +91,7 @@ class SeatClockView(TypedDict):
     left_ms: int
     running: bool
     timeouts: int
-    present: bool
+    present: bool | None  # None in a move's answer (presence is read for views only)
 
 
 class ClockView(TypedDict):

@@ -305,19 +305,23 @@ class Clocks:
             touched[(match_id, seat)] = now
             if len(touched) > 4096:
                 touched.clear()
-        self.store.redis.hset(seen_key(match_id), str(seat), now)
-        self.store.redis.expire(seen_key(match_id), 7 * 86_400)
+        pipe = self.store.redis.pipeline(transaction=False)
+        pipe.hset(seen_key(match_id), str(seat), now)
+        pipe.expire(seen_key(match_id), 7 * 86_400)
+        pipe.execute()
 
     def presence(self, match_id: str) -> dict[int, int]:
         raw: Any = self.store.redis.hgetall(seen_key(match_id))
         return {int(codec.text(k)): int(codec.text(v)) for k, v in raw.items()}
 
-    def clock_view(self, match_id: str, turn: Turn | None) -> ClockView | None:
-        """The `clock` a view of the match shows now (None: no clock)."""
+    def clock_view(self, match_id: str, turn: Turn | None, live: bool = True) -> ClockView | None:
+        """The `clock` a view of the match shows now (None: no clock). `live` False (a
+        move's answer, a hot path): no presence and no stall read, both shown as null."""
         meta = self._meta(match_id)
         if turn is None or meta.clock is None:
             return None
-        now, seen = self.now_ms(), self.presence(match_id)
+        now = self.now_ms()
+        seen = self.presence(match_id) if live else None
         claim_ms = meta.clock.claim_after_s * 1000
         seats: list[SeatClockView] = [
             {
@@ -325,7 +329,7 @@ class Clocks:
                 "left_ms": turn.left_ms(s, now),
                 "running": s == turn.seat,
                 "timeouts": turn.timeouts[s],
-                "present": now - seen.get(s, 0) < claim_ms,
+                "present": None if seen is None else now - seen.get(s, 0) < claim_ms,
             }
             for s in range(len(turn.banks))
         ]
@@ -337,7 +341,7 @@ class Clocks:
             "deadline": _rfc3339(deadline) if deadline is not None else None,
             "deadline_ms": deadline,
             "abortable": turn.abortable(),
-            "stalled": self.stalled(match_id),
+            "stalled": self.stalled(match_id) if live else None,
         }
 
     def stalled(self, match_id: str) -> str | None:

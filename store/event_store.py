@@ -449,10 +449,14 @@ class EventStore:
         if not jobs:
             return []
         connection = self.queues.connection
-        pipe = connection.pipeline(transaction=False)
-        self.queues.enqueue(jobs, pipeline=pipe)
         encoder: Any = connection.get_encoder()
-        commands = [[encoder.encode(arg) for arg in args] for args, _ in pipe.command_stack]
+        scheduled = [job for job in jobs if job.at_ms is not None]
+        commands = [command for job in scheduled for command in self.queues.scheduled_commands(job)]
+        if len(scheduled) == len(jobs):
+            return commands
+        pipe = connection.pipeline(transaction=False)
+        self.queues.enqueue([job for job in jobs if job.at_ms is None], pipeline=pipe)
+        commands += [[encoder.encode(arg) for arg in args] for args, _ in pipe.command_stack]
         pipe.reset()
         return commands
 

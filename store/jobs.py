@@ -27,11 +27,14 @@ lines of that job carry it (store/logs.py).
 
 from __future__ import annotations
 
+import json
 import os
 import socket
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 import redis
 from redis.client import Pipeline
@@ -144,6 +147,26 @@ def _bot_of(bots: Sequence[str | None], seat: int) -> str | None:
     return bots[seat] if 0 <= seat < len(bots) else None
 
 
+_RQ_JSON: Any = JSONSerializer  # rq's serializer is untyped
+_FIXED_FIELDS: list[bytes] = []
+for _name in (
+    "success_callback_name",
+    "failure_callback_name",
+    "stopped_callback_name",
+    "started_at",
+    "ended_at",
+    "last_heartbeat",
+    "worker_name",
+    "group_id",
+):
+    _FIXED_FIELDS += [_name.encode(), b""]
+
+
+def _utc_now() -> str:
+    """rq's `utcformat(now())`: 2026-12-06T03:40:02.440119Z."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
 class Queues:
     """The RQ queues on one connection, with the JSON serializer."""
 
@@ -169,6 +192,34 @@ class Queues:
             meta={"request_id": request_id} if request_id else None,
         )
 
+    def scheduled_commands(self, spec: JobSpec) -> list[list[bytes]]:
+        """The commands that schedule `spec` (it has `at_ms`), written directly as bytes: what
+        `enqueue` records from rq for it (a SADD, the job hash, the registry's ZADD), in a
+        fraction of the time, since a clocked move schedules one per move (issue 31,
+        bench/clock.py). The ZADD score keeps the milliseconds (rq's own would cut them to
+        the second; the workers' scheduler reads the time to the millisecond, workers/run.py).
+        Equivalence: tests/integration/workers/test_clock_jobs.py."""
+        assert spec.at_ms is not None
+        queue = self.queue(spec.queue)
+        payload = _RQ_JSON.dumps((spec.func, None, list(spec.args), {}))
+        description = f"{spec.func}({spec.match_id!r}, {spec.version})"
+        fields = [b"created_at", _utc_now().encode(), b"data", zlib.compress(payload)]
+        fields += _FIXED_FIELDS
+        fields += [b"retries_left", str(len(RETRY_INTERVALS)).encode(), b"retry_intervals"]
+        fields += [json.dumps(list(RETRY_INTERVALS)).encode(), b"origin", spec.queue.encode()]
+        fields += [b"description", description.encode()]
+        fields += [b"timeout", str(TIMEOUTS[spec.queue]).encode()]
+        fields += [b"result_ttl", str(RESULT_TTL).encode(), b"status", b"scheduled"]
+        request_id = request_id_var.get()
+        if request_id:
+            fields += [b"meta", _RQ_JSON.dumps({"request_id": request_id})]
+        job_id = spec.job_id.encode()
+        return [
+            [b"SADD", queue.redis_queues_keys.encode(), queue.key.encode()],
+            [b"HSET", Job.redis_job_namespace_prefix.encode() + job_id, *fields],
+            [b"ZADD", f"rq:scheduled:{spec.queue}".encode(), b"%.3f" % (spec.at_ms / 1000), job_id],
+        ]
+
     def enqueue(self, specs: Sequence[JobSpec], pipeline: Pipeline | None = None) -> None:
         """Write the jobs, inside `pipeline`'s MULTI when given (it must be in MULTI mode)."""
         for spec in specs:
@@ -178,6 +229,8 @@ class Queues:
             else:
                 when = datetime.fromtimestamp(spec.at_ms / 1000, UTC)
                 queue.schedule_job(job, when, pipeline=pipeline)
+                score = {spec.job_id: spec.at_ms / 1000}  # to the millisecond, not the second
+                (pipeline or self.connection).zadd(f"rq:scheduled:{spec.queue}", score)
 
     def is_live(self, spec: JobSpec) -> bool:
         """True when the job exists and will still run (queued and in its queue, or running)."""
