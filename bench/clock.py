@@ -1,13 +1,16 @@
 """Clocks (issue 31): how late timeouts land, and what a clock adds to a move.
 
     python bench/clock.py [--matches 1000] [--seconds 20] [--workers 3] [--moves 300]
+                          [--skip-lateness]
 
 A private redis-server (no persistence), then two parts:
 
 1. move cost: `--moves` moves on two-seat Manipulation Rummy matches with a clock (per move,
    600 s: never due here) and as many on the same matches without one, interleaved, through
    MatchService.submit in this process (no worker runs: the deadline jobs a clocked move
-   schedules stay scheduled). Rows: median and p90 microseconds a move, and the ratio.
+   schedules stay scheduled), and as many through the app (`POST .../moves` by Flask's test
+   client: token, body, view; no network). Rows: median and p90 microseconds a move, and
+   the ratio.
 2. lateness: `--matches` matches of two silent human seats on a per-move clock of 2 s
    (`autoplay_bot` random, `max_timeouts` high so no bot ever takes a seat), and `--workers`
    `deadwood worker` processes (rq workers with the scheduler, workers/run.py, polling every
@@ -32,6 +35,8 @@ from pathlib import Path
 from typing import Any
 
 import redis
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # `api` is the app, not bench/api.py
 
 from cli.procs import free_port, redis_server_binary, wait_port
 from store.clock import Turn
@@ -69,6 +74,38 @@ def move_cost(service: MatchService, moves: int) -> dict[str, list[float]]:
             service.submit(
                 match_id, seat, move, expected_version=None, idempotency_key=None, fingerprint=""
             )
+            spent[kind].append((time.perf_counter() - start) * 1e6)
+        if min(len(v) for v in spent.values()) >= moves:
+            break
+    return spent
+
+
+def move_cost_http(service: MatchService, moves: int) -> dict[str, list[float]]:
+    """The same through the app (Flask's test client: auth, body, view, no network)."""
+    from api import create_app
+
+    client = create_app({"TESTING": True, "SERVICE": service}).test_client()
+    clocked = {"mode": "per_move", "move_s": 600, "claim_after_s": 600}
+    spent: dict[str, list[float]] = {"no clock": [], "clock": []}
+    tokens: dict[str, tuple[str, list[str]]] = {}
+    for n in range(moves * 2):
+        for kind in spent:
+            if kind not in tokens or n % 40 == 0:
+                body: dict[str, Any] = {"variant": VARIANT, "players": PLAYERS, "seed": n}
+                if kind == "clock":
+                    body["clock"] = clocked
+                made = client.post("/v1/matches", json=body).get_json()
+                tokens[kind] = (made["id"], [seat["token"] for seat in made["seats"]])
+            match_id, seat_tokens = tokens[kind]
+            loaded = service.load(match_id)
+            seat = loaded.variant.to_act(loaded.state)
+            if seat is None:
+                tokens.pop(kind)
+                continue
+            move = dict(loaded.variant.legal_moves(loaded.state, seat)[0])
+            headers = {"Authorization": f"Bearer {seat_tokens[seat]}"}
+            start = time.perf_counter()
+            client.post(f"/v1/matches/{match_id}/moves", json=move, headers=headers)
             spent[kind].append((time.perf_counter() - start) * 1e6)
         if min(len(v) for v in spent.values()) >= moves:
             break
@@ -125,6 +162,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--workers", type=int, default=3)
     parser.add_argument("--moves", type=int, default=300)
+    parser.add_argument("--skip-lateness", action="store_true", help="the move cost only")
     args = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as data:
@@ -142,15 +180,22 @@ def main() -> None:
             server.wait(timeout=30)
 
 
-def report(client: redis.Redis, url: str, args: argparse.Namespace) -> None:
-    service = MatchService(client, pepper=b"bench")
-    spent = move_cost(service, args.moves)
-    print(f"{'move (us)':<14}{'moves':>8}{'median':>10}{'p90':>10}")
+def print_cost(title: str, spent: dict[str, list[float]]) -> None:
+    print(f"{title:<24}{'moves':>8}{'median':>10}{'p90':>10}")
     for kind, values in spent.items():
         med, p90 = statistics.median(values), _quantile(values, 0.9)
-        print(f"{kind:<14}{len(values):>8}{med:>10.0f}{p90:>10.0f}")
+        print(f"{kind:<24}{len(values):>8}{med:>10.0f}{p90:>10.0f}")
     ratio = statistics.median(spent["clock"]) / statistics.median(spent["no clock"])
     print(f"ratio clock / no clock (median): {ratio:.3f}  (target <= 1.10)\n")
+
+
+def report(client: redis.Redis, url: str, args: argparse.Namespace) -> None:
+    os.environ.setdefault("DEADWOOD_DEV", "1")  # the app's development token pepper
+    service = MatchService(client, pepper=b"bench")
+    print_cost("MatchService.submit (us)", move_cost(service, args.moves))
+    print_cost("POST .../moves (us)", move_cost_http(service, args.moves))
+    if args.skip_lateness:
+        return
     client.flushdb()
     service = MatchService(client, pepper=b"bench")
     late = run_lateness(url, service, args.matches, args.seconds, args.workers)
