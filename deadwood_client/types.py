@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from typing import Any, Literal, NotRequired, TypedDict
 
+from domain.clock_shapes import ClockJSON, ClockView
+
+__all__ = ["ClockJSON", "ClockView"]
+
 Card = str
 """A two-character card code: rank A 2-9 T J Q K + suit C D H S; `JK`, `JK=8S` (api.md)."""
 
@@ -133,6 +137,7 @@ class View(TypedDict):
     draws_this_turn: NotRequired[int]
     rounds_won: NotRequired[list[int]]
     final_turns_left: NotRequired[int]
+    clock: NotRequired[ClockView]  # a clocked match only (issue 31)
 
 
 class Event(TypedDict):
