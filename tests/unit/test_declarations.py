@@ -204,6 +204,25 @@ def test_client_types_are_both_games_declarations(
     assert required == both, sorted(required ^ both)
 
 
+@pytest.mark.parametrize(
+    ("mine", "decl"),
+    [
+        (client.ClockView, clock_shapes.ClockView),
+        (client.SeatClock, clock_shapes.SeatClockView),
+        (client.ClockOptions, clock_shapes.ClockJSON),
+    ],
+)
+def test_client_clock_types_are_the_declarations(mine: Any, decl: Any) -> None:
+    """The client stands alone (no `domain`), so it repeats the clock's shapes: the same."""
+    assert _keys(mine) == _keys(decl)
+    plain = {
+        k: v
+        for k, v in _hints(decl).items()
+        if not isinstance(v, type) or v.__module__ == "builtins"
+    }
+    assert {k: _hints(mine)[k] for k in plain} == plain
+
+
 def test_client_round_result_is_both_games_declarations() -> None:
     required, optional = _keys(client.RoundResult)
     gin_r = gin_shapes.GinRoundResult
