@@ -215,12 +215,8 @@ def test_client_types_are_both_games_declarations(
 def test_client_clock_types_are_the_declarations(mine: Any, decl: Any) -> None:
     """The client stands alone (no `domain`), so it repeats the clock's shapes: the same."""
     assert _keys(mine) == _keys(decl)
-    plain = {
-        k: v
-        for k, v in _hints(decl).items()
-        if not isinstance(v, type) or v.__module__ == "builtins"
-    }
-    assert {k: _hints(mine)[k] for k in plain} == plain
+    plain = {k: str(v) for k, v in _hints(decl).items() if "Clock" not in str(v)}
+    assert {k: str(_hints(mine)[k]) for k in plain} == plain
 
 
 def test_client_round_result_is_both_games_declarations() -> None:
