@@ -563,7 +563,11 @@ RESPONSES: dict[tuple[str, str, str], dict[str, tuple[str, Any]]] = {
     ("get_readiness", "200", JSON): {
         "ready": (
             "every part answers",
-            {"status": "ready", "checks": {"event_store": "ok", "queue": "ok", "workers": "ok"}},
+            {
+                "status": "ready",
+                "checks": {"event_store": "ok", "queue": "ok", "workers": "ok"},
+                "stalled": 0,
+            },
         )
     },
     ("get_analysis", "200", JSON): {"analysed": ("a finished match, judged", ANALYSIS)},

@@ -385,6 +385,9 @@ class ReadySchema(Schema):
         required=True,
         metadata={"description": "event_store, queue, workers: `ok` or why not"},
     )
+    stalled = fields.Integer(
+        metadata={"description": "matches stalled: a system job failed after its retries"}
+    )
 
 
 class ReplayQuerySchema(Schema):
