@@ -148,9 +148,11 @@ class Clocks:
             current = self._fresh(match_id, game)
         return current
 
-    def _late(self, match_id: str, game: Variant, current: _Cached, seat: int) -> None:
-        """A move after the deadline: the timeout lands first; the late seat gets 409."""
-        assert current.turn is not None
+    def _late(self, match_id: str, game: Variant, current: _Cached, seat: int) -> bool:
+        """A move after the deadline: the timeout lands first (True); the late seat gets
+        409. False, at once, when no deadline has passed (or the match has no clock)."""
+        if current.turn is None or not current.turn.overdue(self.now_ms()):
+            return False
         late = current.turn.seat
         self.settle(match_id, game, current)
         if late == seat:
@@ -158,6 +160,7 @@ class Clocks:
                 f"seat {seat}'s time in match {match_id!r} ran out before this move: the "
                 "timeout was applied (see the match's log)"
             )
+        return True
 
     def apply_deadline(self, match_id: str, version: int, again: bool = False) -> str:
         """The deadline job: the timeout at exactly `version`, or a note of why not. A job

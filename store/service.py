@@ -487,8 +487,7 @@ class MatchService(Clocks):
         fresh = False
         for attempt in range(SUBMIT_ATTEMPTS):
             current = self._fresh(match_id, game) if fresh else self._cached(match_id, game)
-            if current.turn is not None and current.turn.overdue(self.now_ms()):
-                self._late(match_id, game, current, seat)
+            if self._late(match_id, game, current, seat):  # its timeout landed first
                 fresh = True
                 continue
             if expected_version is not None and expected_version != current.version:
@@ -520,16 +519,28 @@ class MatchService(Clocks):
                     refuse.check()
                     raise _conflict(match_id, expected_version, conflict.actual) from None
                 continue
-            version = request.expected + len(events)
-            self._remember(match_id, _Cached(version, new_state, tx, Turn.decode(request.clk)))
-            stored = [
-                StoredEvent(current.version + i + 1, e, request.at) for i, e in enumerate(events)
-            ]
-            turn = Turn.decode(request.clk)
-            return Appended(version, stored, current.state, new_state, game, False, None, turn)
+            return self._appended(match_id, game, current, request, new_state, tx)
         raise VersionConflict(
             f"match {match_id!r} kept moving: {SUBMIT_ATTEMPTS} attempts lost the race"
         )
+
+    def _appended(
+        self,
+        match_id: str,
+        game: Variant,
+        current: _Cached,
+        request: AppendRequest,
+        new_state: State,
+        tx: str,
+    ) -> Appended:
+        """What an append of a move wrote (its state is remembered as the match's)."""
+        version, turn = request.expected + len(request.events), Turn.decode(request.clk)
+        self._remember(match_id, _Cached(version, new_state, tx, turn))
+        stored = [
+            StoredEvent(current.version + i + 1, e, request.at)
+            for i, e in enumerate(request.events)
+        ]
+        return Appended(version, stored, current.state, new_state, game, False, None, turn)
 
     def _move_request(
         self,
