@@ -72,6 +72,7 @@ class Moves(MethodView):
         """
         seat: int = g.seat
         raw = g.json_body
+        service().check_person(match_id, seat)  # a seat a bot took is not the token's
         key = idempotency_key()
 
         def submit() -> Appended:

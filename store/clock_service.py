@@ -77,6 +77,7 @@ class Clocks:
         def _meta(self, match_id: str) -> _Meta: ...
         def variant_name(self, match_id: str) -> str: ...
         def _fresh(self, match_id: str, game: Variant) -> _Cached: ...
+        def _cached(self, match_id: str, game: Variant) -> _Cached: ...
         def _remember(self, match_id: str, cached: _Cached) -> None: ...
         def _move_request(
             self,
@@ -293,6 +294,16 @@ class Clocks:
             return conduct.claimed(seat, against, len(turn.banks), clock.autoplay_bot)
 
         return self._conduct(match_id, seat, decide)
+
+    def check_person(self, match_id: str, seat: int) -> None:
+        """A person's token may not act for a seat a bot took (409 `seat_replaced`). Read
+        from this process's state of the match (no Redis read: a hot path)."""
+        game = get_variant(self.variant_name(match_id))
+        state = self._cached(match_id, game).state
+        if 0 <= seat < len(bots := game.bot_seats(state)) and bots[seat] is not None:
+            raise NotAvailable(
+                f"seat {seat} is played by the bot {bots[seat]} now", code="seat_replaced"
+            )
 
     # --- presence, views, stalls ----------------------------------------------------------
 

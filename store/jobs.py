@@ -61,6 +61,14 @@ DEADLINE_FUNC = "workers.deadline.apply_deadline"
 DEADLINE_AGAIN_FUNC = "workers.deadline.apply_deadline_again"
 TIMEOUTS = {DEADLINES: 60, SCORING: 60, BOTS: 120, BOTS_LOW: 120, ANALYSIS: 300}
 RESULT_TTL = 3600
+
+
+def result_ttl(queue: str) -> int:
+    """How long a job's result is kept: a deadline's not at all (its outcome is in the log,
+    and there is one per clocked move), any other job's an hour."""
+    return 0 if queue == DEADLINES else RESULT_TTL
+
+
 RETRY_INTERVALS = (1, 2, 5)
 """A failed job runs again after each of these (seconds, rq `Retry`); after the last, the job
 falls back instead of failing (workers/retries.py)."""
@@ -186,7 +194,7 @@ class Queues:
             args=spec.args,
             job_id=spec.job_id,
             timeout=TIMEOUTS[spec.queue],
-            result_ttl=RESULT_TTL,
+            result_ttl=result_ttl(spec.queue),
             retry=Retry(max=len(RETRY_INTERVALS), interval=list(RETRY_INTERVALS)),
             description=f"{spec.func}({spec.match_id!r}, {spec.version})",
             meta={"request_id": request_id} if request_id else None,
@@ -209,7 +217,7 @@ class Queues:
         fields += [json.dumps(list(RETRY_INTERVALS)).encode(), b"origin", spec.queue.encode()]
         fields += [b"description", description.encode()]
         fields += [b"timeout", str(TIMEOUTS[spec.queue]).encode()]
-        fields += [b"result_ttl", str(RESULT_TTL).encode(), b"status", b"scheduled"]
+        fields += [b"result_ttl", str(result_ttl(spec.queue)).encode(), b"status", b"scheduled"]
         request_id = request_id_var.get()
         if request_id:
             fields += [b"meta", _RQ_JSON.dumps({"request_id": request_id})]

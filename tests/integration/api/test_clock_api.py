@@ -198,3 +198,14 @@ def test_a_bad_clock_is_refused_naming_the_option(client: Any) -> None:
     }
     refused = client.post("/v1/matches", json=body)
     assert refused.status_code == 422 and "move_s" in refused.get_json()["detail"]
+
+
+def test_a_seat_a_bot_took_cannot_move_with_its_token(client: Any) -> None:
+    created = _create(client, GIN, 3)
+    assert _post(client, created, "resign", 0).status_code == 200
+    moved = client.post(
+        f"/v1/matches/{created['id']}/moves",
+        json={"type": "pass_upcard"},
+        headers=_auth(created, 0),
+    )
+    assert moved.status_code == 409 and moved.get_json()["code"] == "seat_replaced"
