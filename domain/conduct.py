@@ -36,6 +36,9 @@ from domain.events import Event
 from domain.players import Player
 from domain.shapes import JSON, JSONObject, json_int, json_list
 
+MAY_END = ("TurnTimedOut", "MatchAborted", "SeatResigned", "VictoryClaimed")
+"""The events that may end a match (`ends: true`, with its `winners`)."""
+
 TYPES = (
     "TurnTimedOut",
     "SeatReplacedByBot",

@@ -39,13 +39,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import cast
 
 from domain import conduct
 from domain.clock import validate_clock, with_clock
 from domain.errors import RulesError
 from domain.events import SYSTEM, Event
 from domain.replay import fold
+from domain.shapes import JSON
 from domain.variants import Move, State, Variant, get_variant, move_from_json
 
 LAG = 16
@@ -72,16 +73,18 @@ class Replayed:
     events: int
 
 
-Moves = Callable[[Mapping[str, Any]], list[dict[str, Any]]]
+Moves = Callable[[Mapping[str, JSON]], list[dict[str, JSON]]]
+"""The moves a recorded event may have been made by, from its recorded data (a log read at
+the edge: a client's upload)."""
 
 
-def _knock(data: Mapping[str, Any]) -> list[dict[str, Any]]:
-    bare = {"type": "knock", "card": data.get("card")}
+def _knock(data: Mapping[str, JSON]) -> list[dict[str, JSON]]:
+    bare: dict[str, JSON] = {"type": "knock", "card": data.get("card")}
     return [{**bare, "melds": data.get("melds")}, bare]
 
 
-def _advise(data: Mapping[str, Any]) -> list[dict[str, Any]]:
-    move: dict[str, Any] = {"type": "advise"}
+def _advise(data: Mapping[str, JSON]) -> list[dict[str, JSON]]:
+    move: dict[str, JSON] = {"type": "advise"}
     for key in ("text", "move"):
         if data.get(key) is not None:
             move[key] = data[key]
@@ -139,17 +142,17 @@ def opening_of(first: Event) -> tuple[Variant, list[Event]]:
     secret = _secret(seed, deal_key, data.get("salt_key", NO_SECRET))
     try:
         # the log's own values, as a client would send them: `create` checks each
-        players = cast("Sequence[Mapping[str, Any]]", data.get("players") or [])
-        options = cast("Mapping[str, Any]", data.get("options") or {})
+        players = cast("Sequence[Mapping[str, JSON]]", data.get("players") or [])
+        options = cast("Mapping[str, JSON]", data.get("options") or {})
         opening = list(variant.create(players, options, cast("int | None", seed), secret))
-        recorded_clock = cast("Mapping[str, Any] | None", data.get("clock"))
+        recorded_clock = cast("Mapping[str, JSON] | None", data.get("clock"))
         opening[0] = with_clock(opening[0], validate_clock(recorded_clock, len(players)))
     except (RulesError, TypeError, ValueError, KeyError) as exc:
         raise LogRejected(1, f"event 1 (MatchCreated) cannot open a match: {exc}") from None
     return variant, opening
 
 
-def _secret(seed: Any, deal_key: Any, salt_key: Any) -> str:
+def _secret(seed: JSON, deal_key: JSON, salt_key: JSON) -> str:
     """The secret create() needs: an unseeded match's deal key, a seeded match's salt key."""
     secret = deal_key if seed is None else salt_key
     if not isinstance(secret, str):
@@ -279,7 +282,7 @@ class LogCheck:
         self.log: list[Event] = []
         self.opening: list[Event] = []
         self.variant: Variant | None = None
-        self.state: Any = None  # the variant's State once event 1 is read
+        self.state: State | None = None  # the variant's State once event 1 is read
         self.at = 0  # events checked and folded
 
     def feed(self, event: Event) -> None:
@@ -301,6 +304,7 @@ class LogCheck:
             missing = self.opening[self.at].type
             raise LogRejected(self.at + 1, f"the log ends before the opening event {missing}")
         self._advance(final=True)
+        assert self.state is not None  # set with the variant
         return Replayed(self.variant, self.state, len(self.log))
 
     def _open(self, event: Event) -> None:
@@ -312,13 +316,14 @@ class LogCheck:
                 f"{_name(event, k + 1)} is not what the match's seed or deal key gives "
                 f"(expected {made.type} with other data: a changed deal, draw or option)",
             )
-        assert self.variant is not None
+        assert self.variant is not None and self.state is not None
         self.state = self.variant.evolve(self.state, event)
         self.at += 1
 
     def _advance(self, final: bool) -> None:
         assert self.variant is not None
         while self.at < len(self.log) and (final or len(self.log) - self.at > LAG):
+            assert self.state is not None  # set with the variant
             if self.variant.is_finished(self.state):
                 at = self.at
                 raise LogRejected(

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import cast
 
 from domain.errors import InvalidOptions
-from domain.shapes import JSON
+from domain.shapes import JSON, PlayerData
 
 MAX_NAME = 40
 """The longest player name (characters); a bot's name is a player name too."""
@@ -26,9 +25,9 @@ class Player:
     bot: str | None
 
     @classmethod
-    def of(cls, recorded: Mapping[str, JSON]) -> Player:
+    def of(cls, recorded: PlayerData) -> Player:
         """The player of a recorded MatchCreated entry."""
-        return cls(str(recorded["name"]), cast("str | None", recorded.get("bot")))
+        return cls(recorded["name"], recorded.get("bot"))
 
 
 def bot_seats(players: Sequence[Player]) -> tuple[str | None, ...]:

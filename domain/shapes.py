@@ -8,13 +8,23 @@ they are sent as they are. A TypedDict costs nothing at run time (no object per 
 conversion at the edge), while mypy checks every key and value type where a view or a move
 is made or read; `tests/unit/test_declarations.py` checks the OpenAPI components and the
 client's types against these declarations field by field. Inside a game a move is parsed
-once into its own value (`domain.gin.moves.Move`) before it is decided.
+once into its own value (`domain.gin.parse.Move`) before it is decided.
+
+Event payloads are declared the same way, one TypedDict per event type (`MatchCreatedData`
+here, shared by both games; each game's others in its shapes.py), and
+tests/unit/test_event_payloads.py holds every event of random matches of both games to its
+declaration, key by key. An event carries its payload as JSON (`Event.data`): a payload is
+made as its TypedDict and recorded with `as_json`, and a fold step reads it back as its
+TypedDict (each game's `_FOLD` table types its steps once). So a new event is four edits:
+declare its payload here (or in its game's shapes.py) and add it to that module's
+`PAYLOADS`, its fold in the game's `evolve` (state.py), its render in `event_view`
+(views.py: what each seat may see of it), and its test.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Literal, TypeAlias, TypedDict
+from typing import Literal, NotRequired, TypeAlias, TypedDict, cast
 
 JSON: TypeAlias = "str | int | float | bool | Sequence[JSON] | Mapping[str, JSON] | None"
 """A JSON-ready value (what `json.dumps` writes and `json.loads` reads). Read-only containers
@@ -39,6 +49,44 @@ class Seat(TypedDict):
     name: str
     bot: str | None
     hand_size: int
+
+
+class PlayerData(TypedDict):
+    """A seat's player as MatchCreated records it."""
+
+    name: str
+    bot: str | None
+
+
+class MatchCreatedData(TypedDict):
+    """MatchCreated (both games): the players, the full options, the seed and the deal key
+    (hidden until the end), and a seeded match's `salt_key` (its secret for the salts)."""
+
+    variant: str
+    players: list[PlayerData]
+    options: dict[str, JSON]
+    seeded: bool
+    seed: int | None
+    deal_key: str
+    salt_key: NotRequired[str]
+
+
+class SeatData(TypedDict):
+    """An event that names only the seat that acted."""
+
+    seat: int
+
+
+PAYLOADS: dict[str, type] = {"MatchCreated": MatchCreatedData}
+"""The payload declaration of each event type both games share (each game's shapes.py has
+its own `PAYLOADS`)."""
+
+
+def as_json(payload: Mapping[str, object]) -> JSONObject:
+    """A payload declared as a TypedDict, as the JSON an event records: every payload
+    declaration holds JSON values only (a TypedDict is a `Mapping[str, object]` to mypy,
+    which will not see that its values are JSON)."""
+    return cast("JSONObject", payload)
 
 
 class EventView(TypedDict):

@@ -26,7 +26,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from domain import conduct
 from domain.clock import ClockOptions
@@ -50,7 +50,10 @@ from store.jobs import DEADLINE_AGAIN_FUNC, JobSpec
 
 if TYPE_CHECKING:
     from store.event_store import EventStore
-    from store.service import Appended, MatchService, _Cached, _Meta, _Refusal
+    from store.metadata import Metadata
+    from store.outcomes import Appended
+    from store.states import Cached, States
+    from store.submit import Writer
 
 log = logging.getLogger(__name__)
 
@@ -73,50 +76,35 @@ class Clocks:
     if TYPE_CHECKING:  # what the mixin uses of MatchService (store/service.py)
         clock: Callable[[], float]
         store: EventStore
+        metadata: Metadata
+        states: States
+        writer: Writer
 
-        def _meta(self, match_id: str) -> _Meta: ...
         def variant_name(self, match_id: str) -> str: ...
-        def _fresh(self, match_id: str, game: Variant) -> _Cached: ...
-        def _cached(self, match_id: str, game: Variant) -> _Cached: ...
-        def _remember(self, match_id: str, cached: _Cached) -> None: ...
-        def _move_request(
-            self,
-            match_id: str,
-            game: Variant,
-            current: _Cached,
-            events: tuple[Event, ...],
-            refuse: _Refusal,
-            mover: int,
-            timed_out: bool = False,
-        ) -> tuple[AppendRequest, Any]: ...
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
 
     def clock_options(self, match_id: str) -> ClockOptions | None:
-        return self._meta(match_id).clock
+        return self.metadata.get(match_id).clock
 
     # --- the hooks of create and append ---------------------------------------------------
 
-    def _clock_created(
-        self,
-        request: AppendRequest,
-        clock: ClockOptions,
-        game: Variant,
-        state: State,
-        seats: int,
+    def clock_created(
+        self, request: AppendRequest, clock: ClockOptions, game: Variant, state: State
     ) -> tuple[AppendRequest, Turn]:
         """A new clocked match: its clock pinned in the meta, the first turn's deadline."""
+        seats = len(game.bot_seats(state))
         turn = advance(clock, opening(clock, seats), None, _to_act(game, state), self.now_ms())
         meta = {**request.meta, "clock": json.dumps(clock.to_json())}
         jobs = [*request.jobs, *deadline_job(request.match_id, len(request.events), turn)]
         return replace(request, meta=meta, jobs=jobs, clk=turn.encode()), turn
 
-    def _turn_after(
+    def turn_after(
         self,
         match_id: str,
         game: Variant,
-        current: _Cached,
+        current: Cached,
         new_state: State,
         mover: int,
         timed_out: bool,
@@ -124,7 +112,7 @@ class Clocks:
         """The clock after an append (None: the match has no clock)."""
         if current.turn is None:
             return None
-        clock = self._meta(match_id).clock
+        clock = self.metadata.get(match_id).clock
         if clock is None:
             return None
         to_act = _to_act(game, new_state)
@@ -132,24 +120,19 @@ class Clocks:
             return time_out(clock, current.turn, to_act, self.now_ms())
         return advance(clock, current.turn, mover, to_act, self.now_ms())
 
-    def _last_turn(self, match_id: str, version: int) -> Turn | None:
-        """The clock written beside the entry at `version` (a load from a snapshot)."""
-        rows = self.store.read(match_id, after=version - 1, upto=version)
-        return Turn.decode(rows[-1].clk) if rows else None
-
     # --- timeouts -------------------------------------------------------------------------
 
-    def settle(self, match_id: str, game: Variant, current: _Cached) -> _Cached:
+    def settle(self, match_id: str, game: Variant, current: Cached) -> Cached:
         """The match after its running turn's overdue timeout (applied here when due)."""
         for _ in range(4):
             if current.turn is None or not current.turn.overdue(self.now_ms()):
                 return current
             with contextlib.suppress(Conflict):  # a move or another timeout landed first
                 self._time_out(match_id, game, current)
-            current = self._fresh(match_id, game)
+            current = self.states.fresh(match_id, game)
         return current
 
-    def _late(self, match_id: str, game: Variant, current: _Cached, seat: int) -> bool:
+    def late(self, match_id: str, game: Variant, current: Cached, seat: int) -> bool:
         """A move after the deadline: the timeout lands first (True); the late seat gets
         409. False, at once, when no deadline has passed (or the match has no clock)."""
         if current.turn is None or not current.turn.overdue(self.now_ms()):
@@ -168,7 +151,7 @@ class Clocks:
         that runs before the deadline (another host's clock) schedules its `-again` twin
         once; the reconciler makes a missing job anew after that."""
         game = get_variant(self.variant_name(match_id))
-        current = self._fresh(match_id, game)
+        current = self.states.fresh(match_id, game)
         if current.version != version:
             return f"stale: {match_id} is at version {current.version}, not {version}"
         if current.turn is None or current.turn.deadline_ms is None:
@@ -183,8 +166,8 @@ class Clocks:
             return f"raced: {match_id} moved on from {version}"
         return f"timed out: {match_id} at {appended.version}"
 
-    def _time_out(self, match_id: str, game: Variant, current: _Cached) -> Appended:
-        clock = self._meta(match_id).clock
+    def _time_out(self, match_id: str, game: Variant, current: Cached) -> Appended:
+        clock = self.metadata.get(match_id).clock
         assert clock is not None and current.turn is not None
         salt = f"{match_id}:{current.version}"
         events = timeout_events(game, current.state, clock, current.turn, salt)
@@ -198,27 +181,16 @@ class Clocks:
         self,
         match_id: str,
         game: Variant,
-        current: _Cached,
+        current: Cached,
         events: Sequence[Event],
         mover: int,
         timed_out: bool = False,
         meta: dict[str, str] | None = None,
     ) -> Appended:
         """Append `events` at `current.version` (Conflict when the match moved on)."""
-        from store.service import Appended, _Cached, _Refusal
-
-        stored = tuple(map(codec.as_stored, events))
-        refuse = _Refusal(cast("MatchService", self), match_id, None, "", mover)
-        request, new_state = self._move_request(
-            match_id, game, current, stored, refuse, mover, timed_out
+        return self.writer.append_events(
+            match_id, game, current, events, mover, timed_out=timed_out, meta=meta
         )
-        if meta:  # a stall: no follow-up (the job that failed would run again)
-            request = replace(request, meta={**request.meta, **meta}, jobs=[])
-        items, tx = self.store.append(request)
-        version = current.version + len(stored)
-        turn = Turn.decode(request.clk)
-        self._remember(match_id, _Cached(version, new_state, tx, turn))
-        return Appended(version, items, current.state, new_state, game, False, None, turn)
 
     # --- abort, resign, claim -------------------------------------------------------------
 
@@ -227,7 +199,7 @@ class Clocks:
         with another append decides again."""
         game = get_variant(self.variant_name(match_id))
         for _ in range(8):
-            current = self.settle(match_id, game, self._fresh(match_id, game))
+            current = self.settle(match_id, game, self.states.fresh(match_id, game))
             if game.is_finished(current.state):
                 raise NotAvailable(f"match {match_id!r} is over", code="match_finished")
             events = decide(game, current.state, current.turn, current.version)
@@ -259,7 +231,7 @@ class Clocks:
             seats = game.bot_seats(state)
             if seats[seat] is not None:
                 raise NotAvailable(f"seat {seat} is played by a bot", code="seat_replaced")
-            clock = self._meta(match_id).clock
+            clock = self.metadata.get(match_id).clock
             bot = clock.autoplay_bot if clock is not None else "basic"
             return conduct.resigned(seat, len(seats), bot)
 
@@ -268,7 +240,7 @@ class Clocks:
     def claim(self, match_id: str, seat: int) -> Appended:
         """Claim against the seat to act, absent for `claim_after_s`: a victory with two
         seats, a bot in its place with more; refused with the seconds left when early."""
-        clock = self._meta(match_id).clock
+        clock = self.metadata.get(match_id).clock
         if clock is None:
             raise NotAvailable("only a match with a clock can be claimed", code="no_clock")
         seen = self.presence(match_id)
@@ -299,7 +271,7 @@ class Clocks:
         """A person's token may not act for a seat a bot took (409 `seat_replaced`). Read
         from this process's state of the match (no Redis read: a hot path)."""
         game = get_variant(self.variant_name(match_id))
-        state = self._cached(match_id, game).state
+        state = self.states.cached(match_id, game).state
         if 0 <= seat < len(bots := game.bot_seats(state)) and bots[seat] is not None:
             raise NotAvailable(
                 f"seat {seat} is played by the bot {bots[seat]} now", code="seat_replaced"
@@ -309,7 +281,7 @@ class Clocks:
 
     def touch(self, match_id: str, seat: int) -> None:
         """Note that `seat` is present (a clocked match only; at most once a second)."""
-        if self._meta(match_id).clock is None:
+        if self.metadata.get(match_id).clock is None:
             return
         now = self.now_ms()
         with Clocks._touch_lock:
@@ -331,7 +303,7 @@ class Clocks:
     def clock_view(self, match_id: str, turn: Turn | None, live: bool = True) -> ClockView | None:
         """The `clock` a view of the match shows now (None: no clock). `live` False (a
         move's answer, a hot path): no presence and no stall read, both shown as null."""
-        meta = self._meta(match_id)
+        meta = self.metadata.get(match_id)
         if turn is None or meta.clock is None:
             return None
         now = self.now_ms()
@@ -371,7 +343,7 @@ class Clocks:
             "match %s: bot %s of seat %d failed in job %s: %s", match_id, bot, seat, job_id, error
         )
         game = get_variant(self.variant_name(match_id))
-        current = self._fresh(match_id, game)
+        current = self.states.fresh(match_id, game)
         if current.version != version:
             raise Conflict(current.version)
         failed = conduct.bot_move_failed(seat, bot, job_id, error.split(":")[0][:80])
@@ -388,7 +360,7 @@ class Clocks:
         game = get_variant(self.variant_name(match_id))
         event = conduct.match_stalled(job_id, error)
         for _ in range(4):
-            current = self._fresh(match_id, game)
+            current = self.states.fresh(match_id, game)
             try:
                 self._append_conduct(
                     match_id, game, current, [event], SYSTEM, meta={"stalled": note}

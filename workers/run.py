@@ -39,9 +39,10 @@ from rq.worker import base as rq_worker_base
 from rq.worker.base import BaseWorker
 
 from store import logs, metrics
+from store.config import ServiceConfig, build_service
 from store.connection import InsecurePepper, pepper_from_env, queue_from_env
 from store.jobs import QUEUES
-from store.service import MatchService, service_from_env
+from store.service import MatchService
 from workers.lifeline import die_with_parent
 from workers.reconcile import reconcile
 
@@ -92,7 +93,7 @@ setattr(rq_worker_base, "RQScheduler", _QuickScheduler)  # noqa: B010 - the work
 
 
 def _service() -> MatchService:
-    return service_from_env()
+    return build_service(ServiceConfig.from_env())
 
 
 FULL_EVERY = 120
@@ -152,6 +153,7 @@ class _Observed:
         if metrics.ENABLED:
             metrics.JOBS.labels(queue.name, "finished" if ok else "failed").inc()
             metrics.JOB_DURATION.labels(queue.name).observe(time.monotonic() - started)
+            metrics.flush()  # a forked work horse ends with os._exit: no flusher, no atexit
         return ok
 
     def handle_job_retry(self, job: Any, queue: Any, *args: Any, **kwargs: Any) -> None:

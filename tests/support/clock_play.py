@@ -43,7 +43,7 @@ def run_scheduler(client: redis.Redis) -> None:
     """Move every due scheduled job to its queue (rq's own scheduler, one pass), then run the
     queues with a burst worker."""
     queues = [Queue(name, connection=client, serializer=JSONSerializer) for name in QUEUES]
-    scheduler = RQScheduler(queues, connection=client, serializer=JSONSerializer)
+    scheduler: Any = RQScheduler(queues, connection=client, serializer=JSONSerializer)
     scheduler.acquire_locks()
     try:
         scheduler.enqueue_scheduled_jobs()
@@ -54,7 +54,8 @@ def run_scheduler(client: redis.Redis) -> None:
 
 def scheduled_ids(client: redis.Redis) -> list[str]:
     queue = Queue(DEADLINES, connection=client, serializer=JSONSerializer)
-    return list(ScheduledJobRegistry(queue=queue).get_job_ids())
+    registry: Any = ScheduledJobRegistry
+    return list(registry(queue=queue).get_job_ids())
 
 
 def types(service: MatchService, match_id: str) -> list[str]:

@@ -25,7 +25,8 @@ def test_the_clocked_golden_log_replays_to_its_end() -> None:
     assert state.phase == "finished" and state.winners
     kinds = [e.type for e in log]
     assert kinds.count("TurnTimedOut") == 4 and kinds.count("SeatReplacedByBot") == 2
-    assert clock_of(log[0].data) is not None and clock_of(log[0].data).move_s == CLOCK["move_s"]
+    clock = clock_of(log[0].data)
+    assert clock is not None and clock.move_s == CLOCK["move_s"]
     assert [p.bot for p in state.players] == ["random", "random"]
 
 

@@ -37,7 +37,9 @@ def test_client_abort_resign_and_an_early_claim(live: Any) -> None:
     tokens = [seat["token"] for seat in created["seats"]]
     view = Client(live.base_url, tokens[0]).match(match_id)
     assert view["clock"]["options"]["move_s"] == 600
-    other = 1 - view["turn"]
+    turn = view["turn"]
+    assert turn is not None
+    other = 1 - turn
     with pytest.raises(ClaimNotAvailable) as early:
         Client(live.base_url, tokens[other]).claim(match_id)
     assert early.value.seconds_left is not None and early.value.seconds_left > 590

@@ -56,6 +56,7 @@ def test_no_move_before_the_deadline_gives_one_timeout_and_one_legal_auto_move(
     match_id = _create(svc)
     before = svc.load(match_id)
     seat = before.variant.to_act(before.state)
+    assert seat is not None
     assert deadline_job_id(match_id, before.version) in scheduled_ids(redis_client)
     clock.advance(2.5)
     run_scheduler(redis_client)
@@ -183,6 +184,7 @@ def test_max_timeouts_puts_the_bot_in_the_seat(
 ) -> None:
     match_id = _create(svc, {**PER_MOVE, "max_timeouts": 1, "autoplay_bot": "random"})
     seat = svc.load(match_id).variant.to_act(svc.load(match_id).state)
+    assert seat is not None
     clock.advance(2)
     svc.load(match_id)
     log = svc.events(match_id, limit=1000)
@@ -195,6 +197,7 @@ def test_max_timeouts_puts_the_bot_in_the_seat(
 def test_forfeit_ends_a_two_seat_match(svc: MatchService, clock: FakeClock) -> None:
     match_id = _create(svc, {**PER_MOVE, "on_timeout": "forfeit"})
     seat = svc.load(match_id).variant.to_act(svc.load(match_id).state)
+    assert seat is not None
     clock.advance(2)
     loaded = svc.load(match_id)
     assert loaded.variant.is_finished(loaded.state)

@@ -18,7 +18,8 @@ SPEC = JobSpec(DEADLINES, "deadline-m_x-7", DEADLINE_FUNC, "m_x", 7, at_ms=1_800
 
 
 def _hash(client: redis.Redis, job_id: str) -> dict[bytes, Any]:
-    fields = client.hgetall(Job.key_for(job_id))
+    raw: Any = client  # redis-py's replies are unions; these are bytes
+    fields: dict[bytes, Any] = raw.hgetall(Job.key_for(job_id))
     fields.pop(b"created_at")
     fields[b"data"] = zlib.decompress(fields[b"data"])
     return fields
@@ -30,7 +31,7 @@ def _both(client: redis.Redis) -> tuple[dict[bytes, Any], dict[bytes, Any]]:
     by_rq = _hash(client, SPEC.job_id)
     score = client.zscore("rq:scheduled:deadlines", SPEC.job_id)
     client.flushdb()
-    pipe = client.pipeline(transaction=False)
+    pipe: Any = client.pipeline(transaction=False)
     for command in queues.scheduled_commands(SPEC):
         pipe.execute_command(*command)
     pipe.execute()
@@ -54,7 +55,7 @@ def test_the_direct_deadline_job_carries_the_request_id(redis_client: redis.Redi
 
 
 def test_rq_loads_the_direct_job(redis_client: redis.Redis) -> None:
-    pipe = redis_client.pipeline(transaction=False)
+    pipe: Any = redis_client.pipeline(transaction=False)
     for command in Queues(redis_client).scheduled_commands(SPEC):
         pipe.execute_command(*command)
     pipe.execute()

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 import redis
-from rq.job import Job
+from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
 from domain import bots
@@ -100,6 +100,6 @@ def test_the_reconciler_marks_a_job_that_failed_after_its_retries(
     spec = jobs.JobSpec(jobs.SCORING, "score-x-1", jobs.SCORE_FUNC, created.match_id, 1)
     job = pinned.queues.make_job(spec)
     job.retries_left = 0
-    job.set_status("failed")
+    job.set_status(JobStatus.FAILED)
     job.save()
     assert pinned.queues.spent(spec) is not None
