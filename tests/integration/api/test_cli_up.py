@@ -85,12 +85,30 @@ def _start(data: Path, port: int, redis_port: int) -> subprocess.Popen[bytes]:
     command = [*launcher, "up", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--data-dir", str(data), "--redis-port", str(redis_port)]
     command += ["--workers", "1"]
-    return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    # The output goes to a file, not a pipe nobody drains: past a pipe's 64 KiB the launcher's
+    # log writes would block (as they would for any process whose output is not read).
+    path = _output_of(data)
+    with path.open("wb") as output:
+        proc = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT)
+    _OUTPUTS[proc.pid] = path
+    return proc
+
+
+def _output_of(data: Path) -> Path:
+    """Where the launcher serving `data` writes its output."""
+    return data.parent / f"{data.name}-up.log"
+
+
+_OUTPUTS: dict[int, Path] = {}
+
+
+def _read_output(proc: subprocess.Popen[bytes]) -> str:
+    return _OUTPUTS[proc.pid].read_text(errors="replace") if proc.pid in _OUTPUTS else ""
 
 
 def _wait_healthy(base: str, proc: subprocess.Popen[bytes]) -> None:
     def healthy() -> bool:
-        assert proc.poll() is None, proc.stdout.read().decode() if proc.stdout else ""
+        assert proc.poll() is None, _read_output(proc)
         try:
             return bool(_get(f"{base}/v1/health")[0] == 200)
         except OSError:
@@ -103,11 +121,12 @@ def _stop(proc: subprocess.Popen[bytes]) -> tuple[int, str]:
     children = _descendants(proc.pid)
     assert len(children) >= 3, "redis-server, gunicorn and the worker run under the launcher"
     proc.send_signal(signal.SIGINT)
-    output, _ = proc.communicate(timeout=60)
+    proc.wait(timeout=60)
+    output = _read_output(proc)
     wait_until(
         lambda: not [pid for pid in children if _alive(pid)], 10, "every child to exit", every=0.1
     )
-    return proc.returncode, output.decode()
+    return proc.returncode, output
 
 
 def test_up_serves_stops_cleanly_and_keeps_the_data(tmp_path: Path) -> None:
