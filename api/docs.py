@@ -13,7 +13,12 @@ PROBLEM_DESCRIPTIONS = {
     401: "unauthorized: a malformed bearer token, or one of another match",
     403: "forbidden (a spectator or a seat that may not act) or match_in_progress",
     404: "unknown_match (or not_found for another path)",
-    409: "not_your_turn: another seat is to act",
+    409: (
+        "not_your_turn: another seat is to act; turn_timed_out: the seat's clock ran out first "
+        "(the timeout is in the log); abort, resign, claim: abort_not_available, "
+        "claim_not_available (with `seconds_left`), claim_wrong_turn, no_clock, "
+        "match_finished, seat_replaced"
+    ),
     412: "version_conflict: If-Match names an older version; nothing was appended",
     413: "payload_too_large: over 64 KiB (8 MiB for POST /v1/replays)",
     415: "unsupported_media_type: send application/json, uncompressed (no Content-Encoding)",

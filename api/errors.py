@@ -6,6 +6,9 @@ Each error class maps to exactly one status and `code` (api.md "Conventions"):
                    NotYourTurn 409 not_your_turn,
                    InvalidCard 422 invalid_card, MalformedMove / InvalidOptions 422
                    validation_error, ForbiddenMove 403 forbidden
+    store.errors   (issue 31) TurnTimedOut 409 turn_timed_out; NotAvailable 409 with its own
+                   code: abort_not_available, claim_not_available (+ seconds_left),
+                   claim_wrong_turn, no_clock, match_finished, seat_replaced
     api            match_not_finished 404 (no analysis during play); accounts and keys
                    (issue 32): key_required 401, missing_scope 403, unknown_key 404,
                    unknown_variant 404
@@ -31,6 +34,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import traceback
 from typing import Any
 
@@ -62,6 +66,13 @@ STATUS_OF_CODE = {
     "replay_too_costly": 422,
     "replay_too_large": 413,
     "not_ready": 503,
+    "turn_timed_out": 409,
+    "abort_not_available": 409,
+    "claim_not_available": 409,
+    "claim_wrong_turn": 409,
+    "no_clock": 409,
+    "match_finished": 409,
+    "seat_replaced": 409,
     "invalid_key": 401,
     "key_required": 401,
     "missing_scope": 403,
@@ -106,6 +117,13 @@ TITLES = {
     "internal_error": "Internal server error",
     "store_unavailable": "The event store is unavailable",
     "not_ready": "A part the service needs is not ready",
+    "turn_timed_out": "The seat's time ran out before this move",
+    "abort_not_available": "The match can no longer be aborted",
+    "claim_not_available": "The claim is not available yet",
+    "claim_wrong_turn": "A claim is against another seat that is to act",
+    "no_clock": "The match has no clock",
+    "match_finished": "The match is over",
+    "seat_replaced": "A bot plays this seat",
     "invalid_key": "The account key is not valid",
     "key_required": "This needs an account key",
     "missing_scope": "The account key lacks a scope this needs",
@@ -186,6 +204,18 @@ def _store_error_status(exc: Exception) -> tuple[int, str] | None:
     if isinstance(code, str) and code in STATUS_OF_CODE:
         return STATUS_OF_CODE[code], code
     return None
+
+
+def handle_not_available(exc: Exception) -> Response:
+    """An abort, resignation or claim refused (409): an early claim says `seconds_left` (and
+    `Retry-After`), never a silent ok."""
+    code = str(getattr(exc, "code", "not_your_turn"))
+    left = getattr(exc, "seconds_left", None)
+    extra = {} if left is None else {"seconds_left": left}
+    response = problem(STATUS_OF_CODE.get(code, 409), code, str(exc), **extra)
+    if left is not None:
+        response.headers["Retry-After"] = str(max(1, math.ceil(left)))
+    return response
 
 
 def handle_rules_error(exc: RulesError) -> Response:
@@ -271,6 +301,7 @@ def register(app: Flask) -> None:
 
     app.register_error_handler(RulesError, handle_rules_error)
     app.register_error_handler(ApiError, handle_api_error)
+    app.register_error_handler(store_errors.NotAvailable, handle_not_available)
     app.register_error_handler(store_errors.StoreError, handle_unexpected)
     app.register_error_handler(HTTPException, handle_http_exception)
     app.register_error_handler(redis.RedisError, handle_redis_error)

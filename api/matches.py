@@ -13,6 +13,7 @@ from api import docs, keyauth
 from api.body import BodyParser, direct_query
 from api.common import (
     CREATE_KEY_MIN,
+    add_clock,
     caller_seat,
     fingerprint,
     idempotency_key,
@@ -58,6 +59,7 @@ class Matches(MethodView):
             body["seed"],
             idempotency_key=key,
             fingerprint=fingerprint("create", body) if key else None,
+            clock_options=body.get("clock"),
         )
         view = created.variant.view(created.state, None)
         seats = [
@@ -123,6 +125,7 @@ class Match(MethodView):
                 )
             loaded = service().load(match_id, at=at)
         view = render_view(match_id, loaded.variant, loaded.state, seat)
+        add_clock(view, match_id, loaded.turn)
         return json_response(view, 200, loaded.version)
 
 

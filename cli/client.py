@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+from cli import conduct
 from deadwood_client.client import Client
 from deadwood_client.errors import DeadwoodError
 from deadwood_client.narrate import Names, describe, move_text, round_line
@@ -104,6 +105,7 @@ def register(subparsers: Any) -> None:
     _export_parser(subparsers)
     _file_parser(subparsers, "replay", "check a match log with the rules", REPLAY_HELP, replay)
     _file_parser(subparsers, "verify", "check a log's fair-deal commitments", VERIFY_HELP, verify)
+    conduct.register(subparsers, _parser, _server_arguments, run)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -168,6 +170,7 @@ def _new_parser(subparsers: Any) -> None:
         "--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option"
     )
     parser.add_argument("--json", action="store_true", help="print the create response as JSON")
+    conduct.add_clock_arguments(parser)
     parser.set_defaults(run=new, handler=run)
 
 
@@ -243,7 +246,10 @@ def new(args: argparse.Namespace) -> int:
     players = new_players(args.players, args.bot)
     options = parse_options(args.option)
     with Client(args.base_url) as client:
-        created = client.create_match(args.variant, players, seed=args.seed, options=options)
+        clock = conduct.parse_clock(args.clock, args.clock_option)
+        created = client.create_match(
+            args.variant, players, seed=args.seed, options=options, clock=clock
+        )
     if args.json:
         print(json.dumps(created, indent=2))
         return 0

@@ -15,6 +15,10 @@ is the one object the API and the workers call):
     metadata.py     metadata and tokens: the fixed fields of a match (cached), seat-token
                     checks, the create's fields, the finished flag
     outcomes.py     Created and Appended, what the writes return (with the states to render)
+    clock_service.py  the service's clocks (issue 31): overdue timeouts applied first, the
+                    deadline job's work, abort, resign, claim, presence, stalls
+    clock.py        a match's running clock beside its log (`clk`): the turn, the banks, the
+                    timeout's events and the deadline job
 The storage underneath:
     event_store.py  the one atomic append (append.lua) and the reads of a match's stream
     index.py        the active and finished indexes, and the scan of every match

@@ -18,6 +18,7 @@ Events (past tense; data is JSON-ready):
     AdviceGiven    {seat, captain, text, move}                                            G1.4
     RoundScored    {the round result of api.md, plus scores: running totals}              G7
     MatchFinished  {scores, winners, totals, bonuses}                                     G8
+    TurnTimedOut, SeatReplacedByBot, MatchAborted, ... (time and conduct: conduct.py)
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from enum import StrEnum
 from types import SimpleNamespace
 from typing import Protocol, TypeVar, cast
 
+from domain import conduct
 from domain.cards import FULL_DECK, Card
 from domain.events import Event
 from domain.frozen import freeze
@@ -403,6 +405,19 @@ def _match_finished(state: GinState, data: GinMatchFinishedData, out: Changes) -
     out.winners = tuple(int(w) for w in data["winners"])
 
 
+def _conduct(state: GinState, data: Mapping[str, JSON], out: Changes) -> None:
+    """A timeout, abort, resignation or claim: an ending finishes it, scores as they stand."""
+    winners = conduct.ending(data)
+    if winners is not None:
+        out.phase = FINISHED
+        out.turn = None
+        out.winners = winners
+
+
+def _seat_replaced(state: GinState, data: Mapping[str, JSON], out: Changes) -> None:
+    out.players = conduct.replaced(state.players, data)
+
+
 Fold = Callable[[GinState, Mapping[str, JSON], Changes], None]
 """A fold step as `evolve` calls it: with the event's recorded data, which is the payload its
 step declares (gin/shapes.py `PAYLOADS`; tests/unit/test_event_payloads.py checks them)."""
@@ -421,6 +436,8 @@ _FOLD = cast(
         "AdviceGiven": _advice_given,
         "RoundScored": _round_scored,
         "MatchFinished": _match_finished,
+        **dict.fromkeys(conduct.MAY_END, _conduct),
+        "SeatReplacedByBot": _seat_replaced,
     },
 )
 
