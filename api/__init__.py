@@ -57,6 +57,9 @@ from api.spec import SPEC_KWARGS, finish_spec
 
 log = logging.getLogger("deadwood.api")
 
+BODYLESS_ENDPOINTS = frozenset({"lobby.Leave", "lobby.Cancel", "lobby.Rematch"})
+"""POSTs that take no body (api/lobby.py): an empty one is not refused."""
+
 DEFAULTS: dict[str, Any] = {
     "API_TITLE": "Deadwood",
     "API_VERSION": "1.0.0",
@@ -169,9 +172,9 @@ def _service(app: Flask) -> Any:
 
 
 def _register_blueprints(api: Api) -> None:
-    from api import analysis, bots, events, health, matches, moves, replays
+    from api import analysis, bots, events, health, lobby, matches, moves, replays
 
-    for module in (matches, moves, events, replays, bots, health, analysis):
+    for module in (matches, moves, events, lobby, replays, bots, health, analysis):
         api.register_blueprint(module.blp)
 
 
@@ -193,6 +196,13 @@ def _bound_request() -> None:
         return  # 404/405 come next, from routing
     if ndjson:
         check_media(req, ndjson=True)  # the view reads the log as it comes
+        return
+    if (
+        req.endpoint in BODYLESS_ENDPOINTS
+        and not length
+        and "chunked" not in str(req.headers.get("Transfer-Encoding", ""))
+    ):
+        g.json_body = {}  # leave, cancel, rematch: no body to read (api/lobby.py)
         return
     g.json_body = read_body(req, ndjson=False)
 

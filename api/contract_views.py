@@ -24,6 +24,7 @@ from domain.manipulation.state import Phase as ManipulationPhase
 INT = {"type": "integer"}
 STRING = {"type": "string"}
 BOOL = {"type": "boolean"}
+OPEN = {**BOOL, "description": "waiting for a person to join (its name is then empty)"}
 INTS = {"type": "array", "items": INT}
 CODES = {"type": "array", "items": STRING}
 INT64 = {"type": "integer", "minimum": -(2**63), "maximum": 2**63 - 1}
@@ -117,7 +118,12 @@ NAME = {"type": "string", "minLength": 1, "maxLength": 40}
 
 def _player(variant: str, name: dict[str, Any]) -> dict[str, Any]:
     bot = {"type": "string", "enum": sorted(BOTS[variant]), "description": "GET /v1/bots"}
-    return closed({"name": name}, {"bot": nullable(bot)})
+    seat = closed({"name": name}, {"bot": nullable(bot)})
+    open_seat = {
+        **closed({"open": {"type": "boolean", "const": True}}),
+        "description": "an open seat: anyone may join it (POST .../join)",
+    }
+    return {"oneOf": [seat, open_seat]}
 
 
 def _create(
@@ -130,11 +136,30 @@ def _create(
         "items": _player(variant, name),
         "description": f"{low} to {high} players ({rule}); a seat with `bot` is played by it",
     }
-    seed = {**nullable(INT64), "description": "makes every shuffle a pure function of it"}
+    seed = {
+        **nullable(INT64),
+        "description": "makes every shuffle a pure function of it; refused (422 "
+        "seeded_open_seat) with an open seat",
+    }
     return closed(
         {"variant": {"type": "string", "const": variant}, "players": players},
-        {"seed": seed, "options": ref(options)},
+        {"seed": seed, "options": ref(options)} | LOBBY_INPUT,
     )
+
+
+LOBBY_INPUT = {
+    "listed": {
+        "type": "boolean",
+        "description": "list the match in GET /v1/lobby while it waits. Default: `false`.",
+    },
+    "lobby_ttl_s": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 86400,
+        "description": "seconds the match waits for its open seats, then it is cancelled "
+        "(MatchCancelled lobby_expired). Default: `600`.",
+    },
+}
 
 
 def _created(variant: str, options: str, low: int, high: int) -> dict[str, Any]:
@@ -145,8 +170,10 @@ def _created(variant: str, options: str, low: int, high: int) -> dict[str, Any]:
             "bot": nullable(STRING),
             "token": {
                 **nullable(STRING),
-                "description": "bearer token of this seat, shown only here; null for a bot",
+                "description": "bearer token of this seat, shown only here; null for a bot "
+                "or an open seat",
             },
+            "open": OPEN,
         }
     )
     seats = {"type": "array", "minItems": low, "maxItems": high, "items": seat}
@@ -158,6 +185,10 @@ def _created(variant: str, options: str, low: int, high: int) -> dict[str, Any]:
             "seeded": BOOL,
             "options": ref(options),
             "seats": seats,
+            "lobby": {
+                **nullable(ref("LobbyView")),
+                "description": "null unless a seat is open",
+            },
         }
     )
 
@@ -213,6 +244,10 @@ def _common(variant: str, phases: Any, options: str, seat: str, result: str) -> 
         "stock_size": INT,
         "rounds": {"type": "array", "items": ref(result)},
         "deal_commitment": {**nullable(STRING), "description": "see Fair deals"},
+        "lobby": {
+            **nullable(ref("LobbyView")),
+            "description": "null for a match created with every seat given",
+        },
     }
 
 
@@ -279,7 +314,7 @@ def gin_components() -> dict[str, dict[str, Any]]:
     knock["description"] = "the knocker's spread while it is on the table (G6.3)"
     seat = closed(
         {"seat": INT, "name": STRING, "bot": nullable(STRING), "hand_size": INT}
-        | {"role": nullable(ROLE)}
+        | {"open": OPEN, "role": nullable(ROLE)}
     )
     return {
         "GinView": _gin_view(),
@@ -341,14 +376,45 @@ def manipulation_components() -> dict[str, dict[str, Any]]:
         "ManipulationView": view,
         "ManipulationYou": closed({"seat": INT, "hand": CODES, "legal_moves": moves}),
         "ManipulationSeat": closed(
-            {"seat": INT, "name": STRING, "bot": nullable(STRING), "hand_size": INT}
+            {"seat": INT, "name": STRING, "bot": nullable(STRING), "hand_size": INT, "open": OPEN}
         ),
         "ManipulationRoundResult": MANIPULATION_RESULT,
     }
 
 
+def lobby_components() -> dict[str, dict[str, Any]]:
+    """The lobby's view member and the entries of GET /v1/lobby (domain/lobby_shapes.py)."""
+    status = {"type": "string", "enum": ["waiting", "started", "cancelled"]}
+    reason = {"type": "string", "enum": ["lobby_expired", "cancelled_by_creator"]}
+    lobby = closed(
+        {
+            "status": status,
+            "listed": BOOL,
+            "expires_at": {**STRING, "format": "date-time"},
+            "open_seats": {**INTS, "description": "the seats still open"},
+            "rematch_of": {**nullable(STRING), "description": "the match this one replays"},
+            "cancelled": {**nullable(reason), "description": "why it was cancelled"},
+        }
+    )
+    lobby["description"] = "how the match waits for its players (issue 30)"
+    seat = closed({"seat": INT, "name": STRING, "bot": nullable(STRING), "open": OPEN})
+    options = {"type": "object", "description": "the match's options (its variant's)"}
+    entry = closed(
+        {
+            "id": STRING,
+            "variant": {"type": "string", "enum": [GIN_NAME, MANIPULATION_NAME]},
+            "options": options,
+            "seats": {"type": "array", "items": ref("LobbySeat")},
+            "created_at": {**STRING, "format": "date-time"},
+            "expires_at": {**STRING, "format": "date-time"},
+        }
+    )
+    return {"LobbyView": lobby, "LobbySeat": seat, "LobbyEntry": entry}
+
+
 def view_components() -> dict[str, dict[str, Any]]:
     return {
+        **lobby_components(),
         **gin_components(),
         **manipulation_components(),
         "View": _by_variant("GinView", "ManipulationView", "the match as one caller may see it"),

@@ -39,6 +39,7 @@ class Seat(TypedDict):
     name: str
     bot: str | None
     hand_size: int
+    open: bool  # waiting for a person to join (issue 30); an open seat's name is ""
 
 
 class EventView(TypedDict):

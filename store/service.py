@@ -18,7 +18,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -118,6 +118,7 @@ class MatchService:
         self.archive = archive  # store.archive.Archive: where retired matches are kept
         self.snapshot_every = max(1, snapshot_every)
         self.keep_every = max(1, keep_every)
+        self.clock: Callable[[], float] = time.time  # the lobby's deadlines (store/lobby.py)
         self._lock = threading.Lock()
         self._states: OrderedDict[str, _Cached] = OrderedDict()
         self._metas: OrderedDict[str, _Meta] = OrderedDict()
@@ -247,6 +248,8 @@ class MatchService:
             if "variant" not in fields:
                 raise UnknownMatch(f"match {match_id!r} does not exist")
             meta = _Meta(fields["variant"], _players(fields), _token_hashes(fields))
+            if fields.get("open") == "1":  # a match waiting for players: seats still change
+                return meta
             with self._lock:
                 self._metas[match_id] = meta
                 _trim(self._metas)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Literal, NotRequired, TypedDict
 
+from domain.lobby_shapes import LobbyView
 from domain.shapes import Code, OptionsView, Seat, Status
 
 Role = Literal["box", "captain", "advisor"]
@@ -113,3 +114,4 @@ class GinView(TypedDict):
     picked: list[list[Code]]
     knock: KnockView | None
     you: GinYou | None
+    lobby: LobbyView | None  # null for a match created with every seat given (issue 30)

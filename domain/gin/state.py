@@ -31,6 +31,9 @@ from domain.cards import FULL_DECK, Card
 from domain.events import Event
 from domain.frozen import freeze
 from domain.gin.options import GinOptions, options_of
+from domain.lobby import LOBBY_EVENTS, Lobby
+from domain.lobby import created as lobby_created
+from domain.lobby import step as lobby_step
 from domain.players import Player
 
 SEATS = 3
@@ -116,6 +119,7 @@ class GinState:
     rounds: tuple[Mapping[str, Any], ...] = ()  # round results, read-only (domain/frozen.py)
     winners: tuple[int, ...] = ()
     advice: int = 0  # AdviceGiven since the CAPTAIN's last turn ended (or the deal), G1.4
+    lobby: Lobby | None = None  # a match that waited for players (domain/lobby.py)
 
 
 class _Draft:
@@ -184,6 +188,7 @@ class Changes(Protocol):
     rounds: tuple[Mapping[str, Any], ...]
     winners: tuple[int, ...]
     advice: int
+    lobby: Lobby | None
 
 
 SEAT_BITS = 64
@@ -248,7 +253,8 @@ def _captain_moved(roles: Roles | None, seat: int, out: Changes) -> None:
 
 def _match_created(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
     players = tuple(Player.of(p) for p in data["players"])
-    out.phase = ROLE_DRAW
+    out.lobby = lobby_created(data, players)
+    out.phase = ROLE_DRAW if out.lobby is None else NEW  # a lobby draws at MatchStarted
     out.options = options_of(data["options"])
     out.players = players
     out.seeded = bool(data["seeded"])
@@ -384,6 +390,16 @@ def _match_finished(state: GinState, data: Mapping[str, Any], out: Changes) -> N
     out.winners = tuple(int(w) for w in data["winners"])
 
 
+def _lobby_event(state: GinState, event: Event, out: Changes) -> None:
+    """SeatJoined, SeatLeft, MatchStarted (the role draw is due), MatchCancelled (over)."""
+    out.lobby, out.players = lobby_step(state.lobby, state.players, event)
+    if event.type == "MatchStarted":
+        out.phase = ROLE_DRAW
+    elif event.type == "MatchCancelled":
+        out.phase = FINISHED
+        out.turn = None
+
+
 _FOLD: dict[str, Callable[[GinState, Mapping[str, Any], Changes], None]] = {
     "MatchCreated": _match_created,
     "RolesDrawn": _roles_drawn,
@@ -426,9 +442,12 @@ def evolve(state: GinState, event: Event) -> GinState:
     new.rounds = state.rounds
     new.winners = state.winners
     new.advice = state.advice
+    new.lobby = state.lobby
     step = _FOLD.get(event.type)
     if step is not None:
         step(state, event.data, new)
+    elif event.type in LOBBY_EVENTS:
+        _lobby_event(state, event, new)
     new.version = state.version + 1
     new.__class__ = GinState  # type: ignore[assignment]  # the draft becomes the state
     return new  # type: ignore[return-value]  # the draft became a GinState

@@ -129,6 +129,9 @@ class _Shown:
         k = self._knock
         if knock is not None:
             out["knock"] = k[1] if k[0] is knock else self._new_knock(knock)
+        lobby = state.lobby
+        if lobby is not None:  # rendered once per lobby event (domain/lobby.py)
+            out["lobby"] = lobby.view
         if seat is not None and 0 <= seat < len(state.players):
             you: GinYou = {  # the seat's own part (G1.1 role, its hand, its legal moves)
                 "seat": seat,
@@ -262,6 +265,7 @@ def _template(state: GinState) -> dict[str, Any]:
         "picked": None,
         "knock": None,
         "you": None,
+        "lobby": None,
     }
 
 
@@ -289,6 +293,7 @@ def _seats(
                 "name": player.name,
                 "bot": player.bot,
                 "hand_size": sizes[seat],
+                "open": player.open,
                 "role": names[seat],
             }
         )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import NotRequired, TypedDict
 
+from domain.lobby_shapes import LobbyView
 from domain.shapes import Code, OptionsView, Seat, Status
 
 
@@ -65,3 +66,4 @@ class ManipulationView(TypedDict):
     draws_this_turn: int
     rounds_won: list[int]
     final_turns_left: int
+    lobby: LobbyView | None  # null for a match created with every seat given (issue 30)

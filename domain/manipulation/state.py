@@ -12,7 +12,7 @@ place holds a multiset of them; conservation is checked as multiset equality wit
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from functools import lru_cache
@@ -21,6 +21,9 @@ from typing import Any
 from domain.cards import FULL_DECK, JOKER, Card, TableCard
 from domain.events import Event
 from domain.frozen import FrozenList
+from domain.lobby import LOBBY_EVENTS, Lobby
+from domain.lobby import created as lobby_created
+from domain.lobby import step as lobby_step
 from domain.manipulation.options import DEFAULTS, ManipOptions, options_of
 from domain.manipulation.shapes import ManipulationRoundResult
 from domain.memo import by_identity
@@ -125,6 +128,7 @@ class State:
     winners: tuple[int, ...] = ()
     commitment: str | None = None
     salt: str | None = None
+    lobby: Lobby | None = None  # a match that waited for players (domain/lobby.py)
 
     @property
     def n(self) -> int:
@@ -242,7 +246,20 @@ def _created(state: State, data: Mapping[str, Any]) -> State:
         scores=(0,) * n,
         rounds_won=(0,) * n,
         opened=(False,) * n,
+        lobby=lobby_created(data, players),
     )
+
+
+def _lobby_step(kind: str) -> Callable[[State, Mapping[str, Any]], State]:
+    """The fold of one lobby event (domain/lobby.py); a cancelled match is over."""
+
+    def fold(state: State, data: Mapping[str, Any]) -> State:
+        lobby, players = lobby_step(state.lobby, state.players, Event(kind, data))
+        if kind == "MatchCancelled":
+            return _with(state, lobby=lobby, players=players, phase=Phase.FINISHED, turn=None)
+        return _with(state, lobby=lobby, players=players)
+
+    return fold
 
 
 def _dealer_chosen(state: State, data: Mapping[str, Any]) -> State:
@@ -350,6 +367,7 @@ def _finished(state: State, data: Mapping[str, Any]) -> State:
 
 
 _HANDLERS = {
+    **{kind: _lobby_step(kind) for kind in sorted(LOBBY_EVENTS)},
     "MatchCreated": _created,
     "DealerChosen": _dealer_chosen,
     "RoundDealt": _dealt,

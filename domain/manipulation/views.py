@@ -53,6 +53,9 @@ def view(state: State, seat: int | None) -> ManipulationView:
         )
     out["draws_this_turn"] = state.draws
     out["final_turns_left"] = len(state.lap)
+    lobby = state.lobby
+    if lobby is not None:  # rendered once per lobby event (domain/lobby.py)
+        out["lobby"] = lobby.view
     return out
 
 
@@ -102,6 +105,7 @@ def _template(state: State) -> tuple[Any, ...]:
         "draws_this_turn": 0,
         "rounds_won": FrozenList(state.rounds_won),
         "final_turns_left": 0,
+        "lobby": None,
     }
     made: tuple[Any, ...] = (
         _round_fields(state),
@@ -143,7 +147,9 @@ class _SeatParts(dict[int, FrozenDict]):
     def __missing__(self, key: int) -> FrozenDict:
         seat, size = divmod(key, _SEAT_STEP)
         player = self.players[seat]
-        part = FrozenDict(seat=seat, name=player.name, bot=player.bot, hand_size=size)
+        part = FrozenDict(
+            seat=seat, name=player.name, bot=player.bot, hand_size=size, open=player.open
+        )
         self[key] = part
         return part
 
