@@ -477,7 +477,7 @@ class LobbyService:
         the page's metas; stale entries are skipped, so a few more reads at most."""
         key = INDEX if variant is None else index_keys(variant)[1]
         start = f"[{self.now_ms() + 1:014d}"
-        if cursor is not None and f"({cursor}" > start:
+        if cursor is not None and cursor > start[1:]:
             start = f"({cursor}"
         out: list[LobbyEntry] = []
         redis = self.service.redis
@@ -532,7 +532,7 @@ class LobbyService:
             game = get_variant(self.service.variant_name(match_id))
         except UnknownMatch:
             return False
-        state = self.service._fresh(match_id, game).state
+        state = self.service._cached(match_id, game).state  # the pass has just loaded it
         lobby = state.lobby
         if lobby is None or not lobby.waiting:
             return False

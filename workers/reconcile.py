@@ -30,6 +30,7 @@ from itertools import islice
 import redis
 
 from store import metrics
+from store.lobby import lobby_service
 from store.service import MatchService
 
 log = logging.getLogger(__name__)
@@ -95,6 +96,8 @@ def _from_scan(service: MatchService, batch: int) -> Iterator[str]:
 def _heal(service: MatchService, match_id: str) -> list[str]:
     try:
         specs = service.followups(match_id)
+        if lobby_service(service).repair(match_id):  # past due: cancelled; listed: indexed
+            log.info("reconciler repaired the lobby of %s", match_id)
     except Exception:  # one broken match must not stop the pass
         log.exception("reconciler could not load match %s", match_id)
         return []
