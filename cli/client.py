@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+from cli import lobby as lobby_commands
 from deadwood_client.client import Client
 from deadwood_client.errors import DeadwoodError
 from deadwood_client.narrate import Names, describe, move_text, round_line
@@ -104,6 +105,7 @@ def register(subparsers: Any) -> None:
     _export_parser(subparsers)
     _file_parser(subparsers, "replay", "check a match log with the rules", REPLAY_HELP, replay)
     _file_parser(subparsers, "verify", "check a log's fair-deal commitments", VERIFY_HELP, verify)
+    lobby_commands.register(subparsers, _parser, run)  # lobby, join (cli/lobby.py)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -168,6 +170,8 @@ def _new_parser(subparsers: Any) -> None:
         "--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option"
     )
     parser.add_argument("--json", action="store_true", help="print the create response as JSON")
+    parser.add_argument("--open", type=int, default=0, help="add N open seats anyone may join")
+    parser.add_argument("--listed", action="store_true", help="list the match in the lobby")
     parser.set_defaults(run=new, handler=run)
 
 
@@ -241,9 +245,14 @@ def watch_url(base_url: str, match_id: str) -> str:
 
 def new(args: argparse.Namespace) -> int:
     players = new_players(args.players, args.bot)
+    players[len(players) - len(args.bot) : len(players) - len(args.bot)] = [{"open": True}] * max(
+        0, args.open
+    )  # open seats after the named ones, before the bots
     options = parse_options(args.option)
     with Client(args.base_url) as client:
-        created = client.create_match(args.variant, players, seed=args.seed, options=options)
+        created = client.create_match(
+            args.variant, players, seed=args.seed, options=options, listed=args.listed
+        )
     if args.json:
         print(json.dumps(created, indent=2))
         return 0
@@ -251,6 +260,9 @@ def new(args: argparse.Namespace) -> int:
     print(f"match {match_id} ({created['variant']}, version {created['version']})")
     print(f"watch: {watch_url(args.base_url, match_id)}")
     for seat in created["seats"]:
+        if seat.get("open"):
+            print(f"seat {seat['seat']}: open (deadwood join --match {match_id} --name ...)")
+            continue
         if seat["bot"]:
             print(f"seat {seat['seat']} {seat['name']}: bot {seat['bot']}, played by the server")
             continue
