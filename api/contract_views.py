@@ -118,12 +118,19 @@ NAME = {"type": "string", "minLength": 1, "maxLength": 40}
 
 def _player(variant: str, name: dict[str, Any]) -> dict[str, Any]:
     bot = {"type": "string", "enum": sorted(BOTS[variant]), "description": "GET /v1/bots"}
-    seat = closed({"name": name}, {"bot": nullable(bot)})
-    open_seat = {
-        **closed({"open": {"type": "boolean", "const": True}}),
-        "description": "an open seat: anyone may join it (POST .../join)",
+    return {
+        **closed({"name": name}, {"bot": nullable(bot)}),
+        "description": "a seat given at the create: a person's (its token comes back) or a "
+        "bot's",
     }
-    return {"oneOf": [seat, open_seat]}
+
+
+PLAYER = {GIN_NAME: "GinPlayer", MANIPULATION_NAME: "ManipulationPlayer"}
+
+OPEN_SEAT = {
+    **closed({"open": {"type": "boolean", "const": True}}),
+    "description": "an open seat: anyone may join it (POST .../join, issue 30)",
+}
 
 
 def _create(
@@ -133,7 +140,7 @@ def _create(
         "type": "array",
         "minItems": low,
         "maxItems": high,
-        "items": _player(variant, name),
+        "items": {"oneOf": [ref(PLAYER[variant]), ref("OpenSeat")]},
         "description": f"{low} to {high} players ({rule}); a seat with `bot` is played by it",
     }
     seed = {
@@ -209,6 +216,9 @@ def create_components(name: dict[str, Any] | None = None) -> dict[str, dict[str,
     it, so its rules are the document's) and the created matches."""
     name = name or NAME
     return {
+        PLAYER[GIN_NAME]: _player(GIN_NAME, name),
+        PLAYER[MANIPULATION_NAME]: _player(MANIPULATION_NAME, name),
+        "OpenSeat": OPEN_SEAT,
         "CreateGinMatch": _create(GIN_NAME, 3, 3, "GinOptionsInput", "G1.1: exactly 3", name),
         "CreateManipulationMatch": _create(
             MANIPULATION_NAME, 2, 5, "ManipulationOptionsInput", "M1.1", name
