@@ -45,9 +45,11 @@ OPERATIONS: dict[tuple[str, str], str] = {
     ("/v1/health/live", "get"): "get_liveness",
     ("/v1/health/ready", "get"): "get_readiness",
 }
-UNLINKED = frozenset({"get_analysis"})
+UNLINKED = frozenset({"get_analysis", "join_match", "leave_match", "cancel_match", "rematch"})
 """Operations no link of a new match leads to: an analysis is 404 until the match is finished
-(issue 33), so the link would never be available from the created match."""
+(issue 33), so the link would never be available from the created match; the lobby's writes
+(issue 30) need a match with open seats (or a finished one), and their links would only
+lead the play's checks away from the play."""
 MAX_SEATS = 5
 """Links name each seat's token up to the largest match (manipulation-rummy, M1.1)."""
 
