@@ -120,8 +120,7 @@ def _player(variant: str, name: dict[str, Any]) -> dict[str, Any]:
     bot = {"type": "string", "enum": sorted(BOTS[variant]), "description": "GET /v1/bots"}
     return {
         **closed({"name": name}, {"bot": nullable(bot)}),
-        "description": "a seat given at the create: a person's (its token comes back) or a "
-        "bot's",
+        "description": "a seat given at the create: a person's (its token comes back) or a bot's",
     }
 
 

@@ -1,4 +1,4 @@
-"""The lobby's writes and its index (issue 30): open seats, joins, leaves, expiry, rematch.
+"""The lobby's writes (issue 30): open seats, joins, leaves, expiry, rematch.
 
 Every lobby write is an ordinary version-checked append on the match's own slot, through the
 same script as a move (event_store.py): the events, the idempotency record and the meta
@@ -8,13 +8,8 @@ version race, reload, and are refused `seat_taken`); a leave writes an empty has
 token is dead at once for every endpoint. While a match waits, its meta says `open: 1` and
 the service reads its token hashes afresh on every request (store/service.py `_meta`).
 
-The index: a sorted set per variant and one for all (`deadwood:lobby`, `deadwood:lobby:<v>`),
-members `<expires_ms, 14 digits>:<match id>` at score 0, so a page is one ZRANGEBYLEX from
-the cursor (or from now: the expired sort first and are skipped without being read) and a
-listing never scans the matches. The index lives outside the match's slot, written by
-separate commands after the append, so a reader checks each entry against its match's meta
-(`open`, `lobby`: the entry as listed), drops the stale ones it meets, and the reconciler
-re-adds a listed waiting match that is missing (`repair`).
+The index of listed matches is store/lobby_index.py (`LobbyIndex`); `repair` is the
+reconciler's pass over one match (cancels a past-due one, re-lists a missing one).
 
 Expiry: a job `lobby-expire-<id>` on rq's scheduler at the deadline (`enqueue_at`), and any
 request that finds the match past due (`settle`) cancels it first: both append
@@ -27,10 +22,9 @@ import base64
 import hmac
 import json
 import logging
-import re
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -43,17 +37,15 @@ from domain.replay import fold
 from domain.variants import State, Variant, get_variant
 from store import codec, idempotency, tokens
 from store.errors import UnknownMatch
-from store.event_store import AppendRequest, Conflict, IdemTaken, meta_key
+from store.event_store import AppendRequest, Conflict, IdemTaken
 from store.jobs import SCORING, followups
+from store.lobby_index import LobbyIndex, lobby_meta, rfc3339
 from store.service import Created, MatchService, _backoff, _Cached, _check_bots
 
 log = logging.getLogger(__name__)
 
-INDEX = "deadwood:lobby"
 EXPIRE_FUNC = "workers.lobby.expire_lobby"
 ATTEMPTS = 32
-PAGE_MAX = 100
-CURSOR = re.compile(r"[0-9]{14}:[A-Za-z0-9_-]{1,64}")
 
 
 class RematchNotReady(RulesError):
@@ -68,14 +60,6 @@ class NotCreator(RulesError):
     code = "forbidden"
 
 
-def index_keys(variant: str) -> tuple[str, str]:
-    return INDEX, f"{INDEX}:{variant}"
-
-
-def member(expires_ms: int, match_id: str) -> str:
-    return f"{expires_ms:014d}:{match_id}"
-
-
 def expire_job_id(match_id: str) -> str:
     return f"lobby-expire-{match_id}"
 
@@ -84,10 +68,6 @@ def rematch_id(pepper: bytes, match_id: str) -> str:
     """The next match of `match_id`: the same for every caller, unguessable without the pepper."""
     digest = hmac.digest(pepper, f"rematch\0{match_id}".encode(), "sha256")
     return "m_" + base64.urlsafe_b64encode(digest).decode()[:22]
-
-
-def rfc3339(ms: int) -> str:
-    return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
 @dataclass(frozen=True)
@@ -113,6 +93,8 @@ class LobbyService:
 
     def __init__(self, service: MatchService) -> None:
         self.service = service
+        self.index = LobbyIndex(service, self.now_ms)
+        self._variants: dict[str, str] = {}
 
     def now_ms(self) -> int:
         clock: Callable[[], float] = getattr(self.service, "clock", time.time)
@@ -186,7 +168,7 @@ class LobbyService:
         request = svc._create_request(
             match_id, game, events, state, seat_tokens, idempotency_key, fingerprint
         )
-        meta = {**request.meta, **self._lobby_meta(match_id, game, state)}
+        meta = {**request.meta, **lobby_meta(match_id, game, state)}
         try:
             _, tx = svc.store.append(replace(request, meta=meta))
         except IdemTaken as taken:
@@ -194,7 +176,7 @@ class LobbyService:
             return svc._replay_create(match_id, idempotency_key, fingerprint, taken.raw)
         svc._forget(match_id)
         svc._remember(match_id, _Cached(1, state, tx))
-        self._indexed(match_id, game, state)
+        self.index.add(match_id, game, state)
         self._schedule(match_id, expires)
         return Created(match_id, 1, state, game, seat_tokens)
 
@@ -205,7 +187,6 @@ class LobbyService:
     ) -> Seated:
         """Take `seat` (or the first open one): SeatJoined (and the start when it was the
         last), with the seat's new token stored in the same append."""
-        self.settle(match_id)
 
         def decide(game: Variant, state: State) -> tuple[int | None, tuple[Event, ...]]:
             return rules.join(game, state, seat, name)
@@ -214,14 +195,12 @@ class LobbyService:
 
     def leave(self, match_id: str, seat: int, *, key: str | None, fingerprint: str) -> Seated:
         """SeatLeft: the caller's token is dead at once (its stored hash is emptied)."""
-        self.settle(match_id)
         return self._write(
             match_id, lambda g, s: (seat, rules.leave(s, seat)), seat, key, fingerprint
         )
 
     def cancel(self, match_id: str, seat: int, *, key: str | None, fingerprint: str) -> Seated:
         """MatchCancelled by the creator (a seat the creator held at the create)."""
-        self.settle(match_id)
 
         def decide(game: Variant, state: State) -> tuple[int | None, tuple[Event, ...]]:
             lobby = state.lobby
@@ -243,18 +222,27 @@ class LobbyService:
             return None, rules.cancel(state, reason)
 
         try:
-            self._write(match_id, decide, None, None, "")
+            self._write(match_id, decide, None, None, "", lazy=False)
         except (_NotDue, rules.LobbyClosed, rules.AlreadyStarted):
             return False
         return True
 
     def settle(self, match_id: str) -> None:
         """A request's lazy expiry: a match found past its deadline is cancelled first."""
-        svc = self.service
-        game = get_variant(svc.variant_name(match_id))
-        state = svc._fresh(match_id, game).state
+        state = self.service._fresh(match_id, self._game(match_id)).state
         if state.lobby is not None and rules.is_due(state, self.now_ms()):
             self.expire(match_id)
+
+    def _game(self, match_id: str) -> Variant:
+        """The match's game, remembered (it never changes; the service does not keep the meta
+        of a match whose seats still change)."""
+        name = self._variants.get(match_id)
+        if name is None:
+            name = self.service.variant_name(match_id)
+            if len(self._variants) >= 4096:
+                self._variants.clear()
+            self._variants[match_id] = name
+        return get_variant(name)
 
     def _write(
         self,
@@ -265,14 +253,22 @@ class LobbyService:
         fingerprint: str,
         *,
         mint: bool = False,
+        lazy: bool = True,
     ) -> Seated:
-        """Decide on the cached state and append (reload and decide again on a conflict)."""
+        """Decide on the cached state and append (reload and decide again on a conflict). A
+        match found waiting past its deadline (`lazy`) is cancelled first."""
         svc = self.service
-        game = get_variant(svc.variant_name(match_id))
+        game = self._game(match_id)
         idem_key = idempotency.record_key(match_id, key) if key else None
-        fresh = False
+        fresh, now = False, self.now_ms()
         for attempt in range(ATTEMPTS):
             current = svc._fresh(match_id, game) if fresh else svc._cached(match_id, game)
+            if lazy and rules.is_due(current.state, now):
+                if fresh:
+                    self.expire(match_id)
+                    lazy = False
+                fresh = True
+                continue
             try:
                 seat, made = decide(game, current.state)
             except RulesError:
@@ -299,7 +295,7 @@ class LobbyService:
             svc._remember(match_id, _Cached(request.expected + len(made), state, tx))
             with svc._lock:
                 svc._metas.pop(match_id, None)
-            self._reindex(match_id, game, current.state, state)
+            self.index.after(match_id, game, current.state, state)
             version = request.expected + len(made)
             return Seated(match_id, seat, token, version, state, game)
         raise Conflict(-1)
@@ -319,7 +315,7 @@ class LobbyService:
         events = tuple(map(codec.as_stored, made))
         state = fold(game, events, current.state)
         version, new_version = current.version, current.version + len(events)
-        meta = self._lobby_meta(match_id, game, state)
+        meta = lobby_meta(match_id, game, state)
         meta["players"] = json.dumps(game.public_seats(state))
         token = None
         if seat is not None and mint:
@@ -425,40 +421,6 @@ class LobbyService:
 
     # --- the index ------------------------------------------------------------------------
 
-    def _lobby_meta(self, match_id: str, game: Variant, state: State) -> dict[str, str]:
-        lobby = state.lobby
-        assert lobby is not None
-        seats = [
-            {"seat": s, "name": p.name, "bot": p.bot, "open": p.open}
-            for s, p in enumerate(state.players)
-        ]
-        entry = {
-            "id": match_id,
-            "variant": game.name,
-            "options": game.view(state, None)["options"],
-            "seats": seats,
-            "expires_at": lobby.expires_at,
-            "listed": lobby.listed,
-            "member": member(lobby.expires_ms, match_id),
-        }
-        return {"open": "1" if lobby.waiting else "0", "lobby": json.dumps(entry)}
-
-    def _indexed(self, match_id: str, game: Variant, state: State) -> None:
-        lobby = state.lobby
-        if lobby is not None and lobby.listed and lobby.waiting:
-            name = member(lobby.expires_ms, match_id)
-            for key in index_keys(game.name):
-                self.service.redis.zadd(key, {name: 0})
-
-    def _reindex(self, match_id: str, game: Variant, before: State, after: State) -> None:
-        lobby = after.lobby
-        if lobby is None or not lobby.listed or lobby.waiting:
-            return
-        if before.lobby is not None and before.lobby.waiting:
-            name = member(lobby.expires_ms, match_id)
-            for key in index_keys(game.name):
-                self.service.redis.zrem(key, name)
-
     def _schedule(self, match_id: str, expires_ms: int) -> None:
         """The expiry job on rq's scheduler (a request past due cancels it anyway)."""
         try:
@@ -467,63 +429,6 @@ class LobbyService:
             queue.enqueue_at(when, EXPIRE_FUNC, match_id, job_id=expire_job_id(match_id))
         except Exception as error:  # the reconciler and any late request cancel it anyway
             log.warning("could not schedule the lobby expiry of %s: %r", match_id, error)
-
-    def listing(
-        self, variant: str | None, cursor: str | None, limit: int
-    ) -> tuple[list[LobbyEntry], str | None]:
-        """A page of listed matches waiting for players, soonest deadline first, and the
-        cursor of the next page (None: no more). One ZRANGEBYLEX from the cursor (or from
-        now: the expired entries sort first and are never read) and one pipelined read of
-        the page's metas; stale entries are skipped, so a few more reads at most."""
-        key = INDEX if variant is None else index_keys(variant)[1]
-        start = f"[{self.now_ms() + 1:014d}"
-        if cursor is not None and cursor > start[1:]:
-            start = f"({cursor}"
-        out: list[LobbyEntry] = []
-        redis = self.service.redis
-        for _ in range(4):
-            want = limit - len(out)
-            names = [codec.text(n) for n in redis.zrangebylex(key, start, "+", 0, want)]
-            if not names:
-                return out, None
-            out.extend(self._entries(key, names))
-            start = f"({names[-1]}"
-            if len(names) < want:
-                return out, None
-            if len(out) >= limit:
-                break
-        return out, start[1:]
-
-    def _entries(self, key: str, names: Sequence[str]) -> list[LobbyEntry]:
-        """The waiting matches of `names`, in order; stale names are dropped from the index."""
-        redis = self.service.redis
-        pipe = redis.pipeline(transaction=False)
-        ids = [name.split(":", 1)[1] for name in names]
-        for match_id in ids:
-            pipe.hmget(meta_key(match_id), ["open", "lobby", "created_at"])
-        rows = pipe.execute()
-        out: list[LobbyEntry] = []
-        stale: list[str] = []
-        for name, match_id, row in zip(names, ids, rows, strict=True):
-            is_open, raw, created_at = (None if v is None else codec.text(v) for v in row)
-            if is_open != "1" or raw is None:
-                stale.append(name)
-                continue
-            entry = json.loads(raw)
-            out.append(
-                {
-                    "id": match_id,
-                    "variant": entry["variant"],
-                    "options": entry["options"],
-                    "seats": entry["seats"],
-                    "created_at": created_at or "",
-                    "expires_at": entry["expires_at"],
-                }
-            )
-        if stale:
-            for index in {INDEX, key}:
-                redis.zrem(index, *stale)
-        return out
 
     def repair(self, match_id: str) -> bool:
         """The reconciler's pass over one match in play: a waiting match past due is
@@ -538,12 +443,13 @@ class LobbyService:
             return False
         if rules.is_due(state, self.now_ms()):
             return self.expire(match_id)
-        if lobby.listed:
-            name = member(lobby.expires_ms, match_id)
-            if self.service.redis.zscore(INDEX, name) is None:
-                self._indexed(match_id, game, state)
-                return True
-        return False
+        return lobby.listed and self.index.add(match_id, game, state, missing_only=True)
+
+    def listing(
+        self, variant: str | None, cursor: str | None, limit: int
+    ) -> tuple[list[LobbyEntry], str | None]:
+        """A page of listed matches waiting for players (store/lobby_index.py)."""
+        return self.index.listing(variant, cursor, limit)
 
 
 class _NotDue(Exception):

@@ -11,7 +11,7 @@ from redis.cluster import RedisCluster
 
 from api import create_app
 from store.event_store import events_key
-from store.lobby import INDEX, index_keys
+from store.lobby_index import INDEX, index_keys
 from store.service import MatchService
 from tests.support.lobby_helpers import create_open, event_types, race
 from workers.reconcile import reconcile
