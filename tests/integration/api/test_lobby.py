@@ -256,3 +256,20 @@ def test_a_rematch_before_the_end_is_refused(client: Any) -> None:
     match_id, tokens = create(client)
     response = client.post(f"/v1/matches/{match_id}/rematch", headers=auth(tokens[0]))
     problem(response, 409, "rematch_not_ready")
+
+
+def test_no_job_runs_for_a_bot_seat_before_the_match_starts(client: Any, service: Any) -> None:
+    from store.jobs import QUEUES
+
+    def queued() -> int:
+        return sum(service.queues.queue(name).count for name in QUEUES)
+
+    match_id, _, _ = create_open(client, named=1, open_seats=1, bots=("basic",))
+    view = client.get(f"/v1/matches/{match_id}").get_json()
+    assert view["seats"][2]["bot"] == "basic" and view["turn"] is None
+    assert queued() == 0
+    _join(client, match_id, "bo")
+    started = client.get(f"/v1/matches/{match_id}").get_json()
+    assert started["lobby"]["status"] == "started" and started["phase"] == "upcard_offer"
+    bot_to_act = started["seats"][started["turn"]]["bot"] is not None
+    assert queued() == (1 if bot_to_act else 0)
