@@ -387,6 +387,10 @@ class LobbyService:
         ):
             raise RematchNotReady("a rematch is offered once the match has finished")
         next_id = rematch_id(svc.pepper, match_id)
+        if key is not None:  # a repeat of a keyed call: the first answer, token and all
+            raw = svc.store.get(idempotency.record_key(next_id, key))
+            if raw is not None:
+                return self._replayed(next_id, key, raw, fingerprint, seat)
         self._rematch_opened(next_id, match_id, old.variant, state)
         name = state.players[seat].name
         now = svc._fresh(next_id, old.variant).state

@@ -273,3 +273,16 @@ def test_no_job_runs_for_a_bot_seat_before_the_match_starts(client: Any, service
     assert started["lobby"]["status"] == "started" and started["phase"] == "upcard_offer"
     bot_to_act = started["seats"][started["turn"]]["bot"] is not None
     assert queued() == (1 if bot_to_act else 0)
+
+
+def test_a_keyed_rematch_repeated_gives_the_first_answer_again(client: Any, service: Any) -> None:
+    match_id, tokens = create(
+        client, "manipulation-rummy", n=2, seed=None, options={"target_score": 10}
+    )
+    play(client, service, match_id, tokens, random.Random(4))
+    headers = {**auth(tokens[1]), "Idempotency-Key": "rematch-key-01"}
+    first = client.post(f"/v1/matches/{match_id}/rematch", headers=headers)
+    again = client.post(f"/v1/matches/{match_id}/rematch", headers=headers)
+    assert first.status_code == again.status_code == 201
+    assert first.get_json()["token"] == again.get_json()["token"]
+    assert again.headers["Idempotent-Replayed"] == "true"
