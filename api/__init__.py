@@ -41,7 +41,6 @@ configures the logs of the process (store/logs.py).
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Callable
 from inspect import iscoroutinefunction
 from typing import Any
@@ -141,34 +140,19 @@ class _Api(Api):  # type: ignore[misc]
 
 
 def _service(app: Flask) -> Any:
-    import redis
+    """The service of the environment (store/config.py), with the app's own settings of
+    REDIS_URL, QUEUE_URL and REDIS_CLUSTER over it and a bounded pool."""
+    from store.config import ServiceConfig, build_service
 
-    from store.connection import (
-        cluster_enabled,
-        pepper_from_env,
-        queue_url,
-        redis_url,
-        store_client,
+    cluster = app.config.get("REDIS_CLUSTER")
+    config = ServiceConfig.from_env(
+        allow_dev=bool(app.config.get("TESTING")),
+        redis_url=app.config.get("REDIS_URL") or None,
+        queue_url=app.config.get("QUEUE_URL") or None,
+        cluster=None if cluster is None else bool(cluster),
+        max_connections=int(app.config["REDIS_MAX_CONNECTIONS"]),
     )
-    from store.durability import durability_from_env
-    from store.service import MatchService
-
-    url = app.config.get("REDIS_URL") or redis_url()
-    queue = app.config.get("QUEUE_URL") or os.environ.get("QUEUE_URL") or queue_url()
-    cluster = bool(app.config.get("REDIS_CLUSTER", cluster_enabled()))
-    most = int(app.config["REDIS_MAX_CONNECTIONS"])
-    store = store_client(url, cluster=cluster, max_connections=most)
-    queue_redis = store if queue == url and not cluster else redis.Redis.from_url(queue)
-    from store.archive import Archive, archive_dir_from_env
-
-    pepper = pepper_from_env(allow_dev=bool(app.config.get("TESTING")))
-    return MatchService(
-        store,
-        queue_redis=queue_redis,
-        pepper=pepper,
-        durability=durability_from_env(),
-        archive=Archive(archive_dir_from_env()),
-    )
+    return build_service(config)
 
 
 def _register_blueprints(api: Api) -> None:

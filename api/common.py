@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from flask import Request, Response, current_app, request
@@ -168,16 +168,28 @@ def redacted_events(
     variant: Variant, before: State, stored_events: Iterable[Any], seat: int | None, public: bool
 ) -> list[dict[str, Any]]:
     """Each event as `seat` may see it, folding `before` along; all of it when `public`."""
-    shown: list[dict[str, Any]] = []
-    state = before
+    if public:
+        return [raw_event_json(stored) for stored in stored_events]
+    return shown_events(variant, _along(variant, before, stored_events), seat, False)
+
+
+def shown_events(
+    variant: Variant, steps: Iterable[tuple[State, Any]], seat: int | None, public: bool
+) -> list[dict[str, Any]]:
+    """Each event as `seat` may see it, from (the state it was applied to, the stored event)
+    pairs folded already; all of it when `public`."""
+    if public:
+        return [raw_event_json(stored) for _, stored in steps]
+    return [
+        stored_event_json(stored, variant.event_view(state, stored.event, seat))
+        for state, stored in steps
+    ]
+
+
+def _along(variant: Variant, state: State, stored_events: Iterable[Any]) -> Iterator[Any]:
     for stored in stored_events:
-        if public:
-            shown.append(raw_event_json(stored))
-        else:
-            view = variant.event_view(state, stored.event, seat)
-            shown.append(stored_event_json(stored, view))
+        yield state, stored
         state = variant.evolve(state, stored.event)
-    return shown
 
 
 def state_before(match_id: str, after: int, first: Any | None) -> tuple[Variant, Any]:

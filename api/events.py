@@ -35,6 +35,7 @@ from api.common import (
     redacted_events,
     service,
     setting,
+    shown_events,
     state_before,
 )
 from api.errors import ApiError
@@ -126,7 +127,7 @@ class _Stream:
             if self.finished_at_start:
                 shown = raw_event_json(event)
             else:
-                shown = redacted_events(self.variant, self.state, [event], self.seat, False)[0]
+                shown = shown_events(self.variant, [(self.state, event)], self.seat, False)[0]
             self.state = self.variant.evolve(self.state, event.event)
             self.after = event.seq
             yield sse_event(shown)

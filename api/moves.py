@@ -22,15 +22,13 @@ from api.common import (
     fingerprint,
     idempotency_key,
     json_response,
-    redacted_events,
     render_view,
     seat_required,
     service,
+    shown_events,
 )
 from api.schemas import MoveSchema, plain_move
-from domain.errors import RulesError
-from store.errors import VersionConflict
-from store.service import Appended
+from store.outcomes import Appended
 
 blp = Blueprint("moves", __name__, url_prefix="/v1/matches", description="Moves")
 
@@ -72,27 +70,15 @@ class Moves(MethodView):
         seat: int = g.seat
         raw = g.json_body
         key = idempotency_key()
-
-        def submit() -> Appended:
-            appended: Appended = service().submit(
-                match_id,
-                seat,
-                dict(raw),
-                expected_version=expected_version(),
-                idempotency_key=key,
-                # only a keyed request is compared with its first (hashing the body costs)
-                fingerprint=fingerprint("move", seat, raw) if key is not None else "",
-            )
-            return appended
-
-        try:
-            appended = submit()
-        except (RulesError, VersionConflict):
-            if key is None:
-                raise
-            # A twin request with this key may have appended between the store's key check
-            # and its refusal: asking again returns its outcome, or the same refusal.
-            appended = submit()
+        appended: Appended = service().submit(
+            match_id,
+            seat,
+            dict(raw),
+            expected_version=expected_version(),
+            idempotency_key=key,
+            # only a keyed request is compared with its first (hashing the body costs)
+            fingerprint=fingerprint("move", seat, raw) if key is not None else "",
+        )
         body = appended.response or render_move(match_id, seat, appended)
         response = json_response(body, 200, appended.version)
         if appended.replayed:
@@ -105,7 +91,7 @@ def render_move(match_id: str, seat: int, appended: Appended) -> dict[str, Any]:
     them once the match is finished) and the match view after it."""
     variant = appended.variant
     public = variant.is_finished(appended.state)
-    events = redacted_events(variant, appended.before, appended.events, seat, public)
+    events = shown_events(variant, appended.steps(), seat, public)
     return {
         "version": appended.version,
         "events": events,

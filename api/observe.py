@@ -8,11 +8,14 @@ client behind a proxy (issue 34).
   jobs the request enqueues (their `meta`, store/jobs.py).
 - **Access line.** One INFO line per request on logger `deadwood.access`: method, path
   (never the query string), status and duration in ms, with the route template, the request
-  id, the match id and the seat as fields. DEADWOOD_ACCESS_LOG=0 turns it off.
+  id, the match id, the seat and the client's address as fields; buffered, written within
+  half a second (store/logs.py, store/flushing.py). DEADWOOD_ACCESS_LOG=0 turns it off.
 - **Metrics** (store/metrics.py): requests by route template, method and status, latency,
   moves accepted and refused by code, 429s, open live streams; `GET /metrics` (off `/v1`) in
   the Prometheus text format, behind `Authorization: Bearer <DEADWOOD_METRICS_TOKEN>` when
-  that is set. DEADWOOD_METRICS=0 turns the metrics and the endpoint off.
+  that is set. DEADWOOD_METRICS=0 turns the metrics and the endpoint off. A request's figures
+  are batched in its process (store/metrics.py `Batched`); a method label is one of METHODS
+  or `other`.
 - **Proxies.** DEADWOOD_TRUSTED_PROXIES=N (default 0) wraps the app in werkzeug's ProxyFix
   trusting the last N `X-Forwarded-For` / `X-Forwarded-Proto` hops, so the rate limits and
   the logs see the real client. With 0 the headers are ignored, so a client cannot forge
@@ -72,7 +75,7 @@ def _start() -> None:
     req = current_request()
     store = g._get_current_object()
     store.started = time.perf_counter()
-    given = req.headers.get("X-Request-ID")
+    given = req.environ.get("HTTP_X_REQUEST_ID")  # the header, without a Headers lookup
     rid = (given and logs.valid_request_id(given)) or logs.new_request_id()
     store.request_id = rid
     logs.request_id_var.set(rid)
@@ -83,7 +86,8 @@ def _start() -> None:
 
 def _finish(response: Response) -> Response:
     store = g._get_current_object()
-    rid = getattr(store, "request_id", None)
+    seen = store.__dict__  # g's attributes, read without an AttributeError when absent
+    rid = seen.get("request_id")
     if rid is None:
         return response
     response.headers["X-Request-ID"] = rid
@@ -91,45 +95,54 @@ def _finish(response: Response) -> Response:
     if not (settings.metrics or settings.access):
         return response
     req = current_request()
-    elapsed = time.perf_counter() - store.started
+    elapsed = time.perf_counter() - seen["started"]
     rule = req.url_rule
     route = rule.rule if rule is not None else UNMATCHED
     status = response.status_code
+    method = req.method
     if settings.metrics:
-        _count(req, store, route, status, elapsed, response)
+        _count(req, seen, route, method, status, elapsed, response)
     if settings.access:
-        seat = getattr(store, "seat", None)
-        logs.access(req.method, req.path, status, elapsed, route, seat)
+        seat = logs.seat_var.get()  # set with the caller's seat (api/common.py)
+        logs.access(method, req.path, status, elapsed, route, seat, req.remote_addr)
     return response
 
 
-_children: dict[tuple[str, str, int], tuple[Any, Any]] = {}
-_moves: dict[str, Any] = {}
+METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
+"""The methods a metric's label shows as they are; any other is `other` (a client cannot
+make a label value of its own)."""
+_children: dict[tuple[str, str, int], tuple[metrics.Batched, metrics.Batched]] = {}
+_moves: dict[str, metrics.Batched] = {}
 
 
 def _count(
-    req: Request, store: Any, route: str, status: int, elapsed: float, response: Response
+    req: Request,
+    seen: dict[str, Any],
+    route: str,
+    method: str,
+    status: int,
+    elapsed: float,
+    response: Response,
 ) -> None:
-    method = req.method
     key = (route, method, status)
     pair = _children.get(key)
     if pair is None:
-        if len(_children) > 2048:  # routes x methods x statuses is small; a guard all the same
+        if len(_children) > 2048:  # a client's own methods must not pile up keys here
             _children.clear()
+        label = method if method in METHODS else "other"
         pair = _children[key] = (
-            metrics.REQUESTS.labels(route, method, str(status)),
-            metrics.LATENCY.labels(route, method),
+            metrics.batched(metrics.REQUESTS, route, label, str(status)),
+            metrics.batched(metrics.LATENCY, route, label),
         )
     pair[0].inc()
     pair[1].observe(elapsed)
     endpoint = req.endpoint
     if endpoint == MOVES_ENDPOINT and method == "POST":
-        code = "" if status == 200 else getattr(store, "problem_code", None) or str(status)
+        code = "" if status == 200 else seen.get("problem_code") or str(status)
         counter = _moves.get(code)
         if counter is None:
-            counter = _moves[code] = metrics.MOVES.labels(
-                "accepted" if status == 200 else "refused", code
-            )
+            outcome = "accepted" if status == 200 else "refused"
+            counter = _moves[code] = metrics.batched(metrics.MOVES, outcome, code)
         counter.inc()
     if status == 429:
         metrics.RATE_LIMITED.labels(route).inc()
@@ -154,6 +167,7 @@ def scrape() -> Response:
         given = header[7:].strip() if header[:7].lower() == "bearer " else ""
         if not hmac.compare_digest(given.encode(), str(token).encode()):
             raise ApiError("unauthorized", "/metrics needs 'Authorization: Bearer <token>'", 401)
+    metrics.flush()  # this process's pending figures (the others' are at most 0.5 s old)
     service = current_app.extensions["deadwood"]["service"]
     registry = metrics.registry_for_scrape(metrics.StoreCollector(service))
     return Response(generate_latest(registry), content_type=CONTENT_TYPE_LATEST)

@@ -3,7 +3,7 @@
 NDJSON is read in chunks and split into lines; each line is parsed (strict JSON, api/body.py)
 and checked as an event object with the next seq as soon as it is complete. A JSON array is
 read whole (it is at most 8 MiB) and its elements are parsed one at a time. Either way the
-events come out one by one, so the rules check (domain/log_check.LogCheck) sees event 1
+events come out one by one, so the rules check (domain.log_check.LogCheck) sees event 1
 before line 2 is parsed, and a body that cannot be a log costs the reading of its first bad
 line, not of all of it.
 """

@@ -2,7 +2,7 @@
 
 The body is the NDJSON of GET .../log, or a JSON array of the same event objects, up to
 8 MiB. It is read event by event (api/replay_read.py) and each event goes to the check
-(domain/log_check.LogCheck) as it comes; this module wires the two and answers.
+(domain.log_check.LogCheck) as it comes; this module wires the two and answers.
 
 One CPU budget (issue 28 item 2) counts everything a replay does: the check, the steps and
 their encoding, charged as each is done (never after). It is `REPLAY_CPU_SECONDS` plus

@@ -275,7 +275,7 @@ _PLAIN_FIELDS = {
 def plain_move(body: Any) -> bool:
     """True for the common move bodies that MoveSchema accepts: an object of a known
     `type` with at most a `card` and a `from` that pass their fields' checks. False says
-    nothing: MoveSchema then decides (tests/unit/test_api_plain_move.py: True implies the
+    nothing: MoveSchema then decides (tests/integration/api/test_plain_move.py: True implies the
     schema finds no error)."""
     if type(body) is not dict:
         return False

@@ -26,7 +26,7 @@ from gunicorn.http.errors import LimitRequestHeaders, LimitRequestLine
 from gunicorn.workers.ggevent import GeventWorker
 
 from api.errors import PROBLEM_TYPE
-from store import logs, metrics
+from store import flushing, logs, metrics
 
 WORKER_CLASS = "api.serving.ProblemGeventWorker"
 
@@ -114,6 +114,7 @@ class ProblemGeventWorker(GeventWorker):  # type: ignore[misc]
             super().run()
         finally:  # its live gauges (open streams) stop counting (multiprocess mode)
             metrics.mark_process_dead(os.getpid())
+            flushing.flush()  # its buffered access lines and pending figures, before it goes
 
 
 class Logger(glogging.Logger):  # type: ignore[misc]

@@ -2,9 +2,9 @@
 
 Starts a private redis-server (AOF, fsync always), gunicorn (gevent workers) and an rq worker
 on free loopback ports in a temporary directory, then runs the load of
-tests/e2e/reliability_load.py: one client thread per human seat, 10% exact resends,
+tests/support/reliability_load.py: one client thread per human seat, 10% exact resends,
 5% stale If-Match, 2% reused idempotency keys, audited afterwards
-(tests/e2e/reliability_audit.py). Prints one table row per run. `--kill` kills Redis
+(tests/support/reliability_audit.py). Prints one table row per run. `--kill` kills Redis
 with SIGKILL once mid-run and restarts it.
 
     python bench/load.py [--matches 16] [--seconds 30] [--workers 2] [--kill]

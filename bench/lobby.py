@@ -103,7 +103,9 @@ class Http:
         payload = response.read()
         return response.status, (json.loads(payload) if payload else None)
 
-    def timed(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    def timed(
+        self, method: str, path: str, body: Any = None, token: str | None = None
+    ) -> tuple[float, int, Any]:
         began = time.perf_counter()
         status, payload = self.call(method, path, body, token)
         return time.perf_counter() - began, status, payload
@@ -245,7 +247,7 @@ def fill(redis_url: str, count: int, prefix_done: int) -> None:
     lobby = lobby_service(service)
     for i in range(prefix_done, count):
         variant = GAME if i % 2 else "three-hand-gin"
-        players = [{"name": "host"}, {"open": True}, {"open": True}]
+        players: list[dict[str, Any]] = [{"name": "host"}, {"open": True}, {"open": True}]
         lobby.create(
             variant, players, {}, None, listed=True, ttl_s=86_400 - (i % 3600),
             idempotency_key=None, fingerprint=None,

@@ -9,7 +9,7 @@ Rows (min / median / p99 / max in ms, and the issue's target):
   jokers;
 - `best_move` at 60, 80 and 91 table cards with 15 hand cards (a table built from random
   melds of the two-deck pack, each joker on the table as often as a card would be);
-- random play through the domain surface (domain.arena.play_match), hands per second with
+- random play through the domain surface (arena.harness.play_match), hands per second with
   2 and 4 players.
 
     .venv/bin/python bench/table.py            # 40 positions per row, 6 matches
@@ -222,7 +222,7 @@ def _apply(game: object, state: object, seat: int, move: object) -> object:
 
 
 def _hands_per_second(players: int, matches: int, seed: int) -> tuple[float, int]:
-    """Random play through the domain surface (domain.arena.play_match): rounds per second."""
+    """Random play through the domain surface (arena.harness.play_match): rounds per second."""
     specs = arena.plan(["random"] * players, matches, seed)
     start = time.perf_counter()
     rounds = sum(

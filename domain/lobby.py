@@ -30,7 +30,7 @@ from domain.errors import InvalidOptions, RulesError
 from domain.events import Event
 from domain.lobby_shapes import CancelReason, LobbyCreated, LobbyView
 from domain.players import MAX_NAME, Player
-from domain.shapes import JSON, json_int, json_object, json_str
+from domain.shapes import JSON, MatchCreatedData, json_int, json_str
 
 if TYPE_CHECKING:
     from domain.variants import State, Variant
@@ -125,22 +125,20 @@ def _with(lobby: Lobby, players: Sequence[Player], **changes: object) -> Lobby:
 # --- the fold -------------------------------------------------------------------------------
 
 
-def created(data: Mapping[str, JSON], players: tuple[Player, ...]) -> Lobby | None:
+def created(data: MatchCreatedData, players: tuple[Player, ...]) -> Lobby | None:
     """The lobby a MatchCreated opens (None: a match without open seats)."""
-    raw = data.get("lobby")
-    if raw is None:
+    lobby = data.get("lobby")
+    if lobby is None:
         return None
-    lobby = json_object(raw)
-    rematch = lobby.get("rematch_of")
     start = Lobby(
         WAITING,
-        bool(lobby.get("listed")),
-        json_int(lobby["expires_ms"]),
-        json_str(lobby["expires_at"]),
+        bool(lobby["listed"]),
+        lobby["expires_ms"],
+        lobby["expires_at"],
         players,
-        tuple(json_int(s) for s in cast("Sequence[JSON]", lobby.get("creator_seats") or ())),
-        None if rematch is None else json_str(rematch),
-        json_object(data.get("options")),
+        tuple(lobby["creator_seats"]),
+        lobby["rematch_of"],
+        data["options"],
         None,
         cast("LobbyView", {}),
     )

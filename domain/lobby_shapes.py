@@ -12,53 +12,40 @@ the match starts (or is cancelled) with one more:
                                          first deal follow at once, in the same append
     MatchCancelled {reason}              `lobby_expired` or `cancelled_by_creator`
 
-All are v1 (domain/upcast.py has nothing to do for them yet). `LobbyView` is the `lobby`
-member of every view (null for a match created without open seats); `LobbyEntry` is one
-match of `GET /v1/lobby`.
+All are v1 (domain/upcast.py has nothing to do for them yet); their payloads are declared in
+domain/shapes.py beside MatchCreated's (both games share them, `PAYLOADS`) and re-exported
+here. `LobbyView` is the `lobby` member of every view (null for a match created without open
+seats); `LobbyEntry` is one match of `GET /v1/lobby`.
 """
 
 from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from domain.shapes import OptionsView
+from domain.shapes import (
+    CancelReason,
+    LobbyCreated,
+    MatchCancelledData,
+    MatchStartedData,
+    OptionsView,
+    SeatJoinedData,
+    SeatLeftData,
+)
 
 LobbyStatus = Literal["waiting", "started", "cancelled"]
-CancelReason = Literal["lobby_expired", "cancelled_by_creator"]
 
-
-class LobbyCreated(TypedDict):
-    """MatchCreated's `lobby` member: how the match waits for its players."""
-
-    listed: bool
-    ttl_s: int
-    expires_ms: int  # epoch milliseconds: the deadline the store compares with its clock
-    expires_at: str  # the same deadline in RFC 3339 UTC, for people
-    creator_seats: list[int]  # the seats the creator holds tokens of (may cancel)
-    rematch_of: str | None  # the finished match this one replays, its seats reserved
-
-
-class PlayerData(TypedDict):
-    name: str
-    bot: str | None
-
-
-class SeatJoinedData(TypedDict):
-    seat: int
-    name: str
-
-
-class SeatLeftData(TypedDict):
-    seat: int
-    name: str
-
-
-class MatchStartedData(TypedDict):
-    players: list[PlayerData]
-
-
-class MatchCancelledData(TypedDict):
-    reason: CancelReason
+__all__ = [
+    "CancelReason",
+    "LobbyCreated",
+    "LobbyEntry",
+    "LobbySeat",
+    "LobbyStatus",
+    "LobbyView",
+    "MatchCancelledData",
+    "MatchStartedData",
+    "SeatJoinedData",
+    "SeatLeftData",
+]
 
 
 class LobbyView(TypedDict):

@@ -34,13 +34,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import cast
 
 from domain.errors import RulesError
 from domain.events import SYSTEM, Event
 from domain.lobby import LOBBY_EVENTS, open_match, recorded_decision
 from domain.lobby_shapes import LobbyCreated
 from domain.replay import fold
+from domain.shapes import JSON
 from domain.variants import Move, State, Variant, get_variant, move_from_json
 
 LAG = 16
@@ -67,16 +68,18 @@ class Replayed:
     events: int
 
 
-Moves = Callable[[Mapping[str, Any]], list[dict[str, Any]]]
+Moves = Callable[[Mapping[str, JSON]], list[dict[str, JSON]]]
+"""The moves a recorded event may have been made by, from its recorded data (a log read at
+the edge: a client's upload)."""
 
 
-def _knock(data: Mapping[str, Any]) -> list[dict[str, Any]]:
-    bare = {"type": "knock", "card": data.get("card")}
+def _knock(data: Mapping[str, JSON]) -> list[dict[str, JSON]]:
+    bare: dict[str, JSON] = {"type": "knock", "card": data.get("card")}
     return [{**bare, "melds": data.get("melds")}, bare]
 
 
-def _advise(data: Mapping[str, Any]) -> list[dict[str, Any]]:
-    move: dict[str, Any] = {"type": "advise"}
+def _advise(data: Mapping[str, JSON]) -> list[dict[str, JSON]]:
+    move: dict[str, JSON] = {"type": "advise"}
     for key in ("text", "move"):
         if data.get(key) is not None:
             move[key] = data[key]
@@ -134,8 +137,8 @@ def opening_of(first: Event) -> tuple[Variant, list[Event]]:
     secret = _secret(seed, deal_key, data.get("salt_key", NO_SECRET))
     try:
         # the log's own values, as a client would send them: `create` checks each
-        players = cast("Sequence[Mapping[str, Any]]", data.get("players") or [])
-        options = cast("Mapping[str, Any]", data.get("options") or {})
+        players = cast("Sequence[Mapping[str, JSON]]", data.get("players") or [])
+        options = cast("Mapping[str, JSON]", data.get("options") or {})
         if data.get("lobby") is not None:  # a match that waited for players: it alone
             lobby_data = cast("LobbyCreated", data["lobby"])
             return variant, [open_match(variant, players, options, secret, lobby_data)]
@@ -145,7 +148,7 @@ def opening_of(first: Event) -> tuple[Variant, list[Event]]:
     return variant, list(opening)
 
 
-def _secret(seed: Any, deal_key: Any, salt_key: Any) -> str:
+def _secret(seed: JSON, deal_key: JSON, salt_key: JSON) -> str:
     """The secret create() needs: an unseeded match's deal key, a seeded match's salt key."""
     secret = deal_key if seed is None else salt_key
     if not isinstance(secret, str):
@@ -281,7 +284,7 @@ class LogCheck:
         self.log: list[Event] = []
         self.opening: list[Event] = []
         self.variant: Variant | None = None
-        self.state: Any = None  # the variant's State once event 1 is read
+        self.state: State | None = None  # the variant's State once event 1 is read
         self.at = 0  # events checked and folded
 
     def feed(self, event: Event) -> None:
@@ -303,6 +306,7 @@ class LogCheck:
             missing = self.opening[self.at].type
             raise LogRejected(self.at + 1, f"the log ends before the opening event {missing}")
         self._advance(final=True)
+        assert self.state is not None  # set with the variant
         return Replayed(self.variant, self.state, len(self.log))
 
     def _open(self, event: Event) -> None:
@@ -314,13 +318,14 @@ class LogCheck:
                 f"{_name(event, k + 1)} is not what the match's seed or deal key gives "
                 f"(expected {made.type} with other data: a changed deal, draw or option)",
             )
-        assert self.variant is not None
+        assert self.variant is not None and self.state is not None
         self.state = self.variant.evolve(self.state, event)
         self.at += 1
 
     def _advance(self, final: bool) -> None:
         assert self.variant is not None
         while self.at < len(self.log) and (final or len(self.log) - self.at > LAG):
+            assert self.state is not None  # set with the variant
             if self.variant.is_finished(self.state):
                 at = self.at
                 raise LogRejected(

@@ -14,11 +14,18 @@ replays as it was played; a new match's options never accept it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
-from typing import Any, TypeVar
+from dataclasses import Field, dataclass, field, fields
+from typing import ClassVar, Protocol, TypeVar
 
 from domain.errors import InvalidOptions
 from domain.shapes import JSON
+
+
+class DataclassInstance(Protocol):
+    """A game's options class: a dataclass (what `dataclasses.fields` reads)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[object]]]
+
 
 T = TypeVar("T")
 
@@ -38,7 +45,7 @@ class OptionTables:
     def of(
         cls,
         variant: str,
-        options_type: type[Any],
+        options_type: type[DataclassInstance],
         limits: Mapping[str, tuple[int, int]],
         choices: Mapping[str, tuple[str, ...]],
         hints: Mapping[str, str] | None = None,
@@ -89,7 +96,7 @@ def _refuse_unknown(tables: OptionTables, options: Mapping[str, JSON]) -> None:
             )
 
 
-def _check(tables: OptionTables, key: str, value: Any) -> None:
+def _check(tables: OptionTables, key: str, value: object) -> None:
     default = tables.defaults[key]
     if isinstance(default, bool):
         _check_bool(key, value)
@@ -102,12 +109,12 @@ def _check(tables: OptionTables, key: str, value: Any) -> None:
         )
 
 
-def _check_bool(key: str, value: Any) -> None:
+def _check_bool(key: str, value: object) -> None:
     if not isinstance(value, bool):
         raise InvalidOptions(f"option {key!r} must be true or false, not {value!r}")
 
 
-def _check_int(key: str, value: Any, limits: tuple[int, int], hint: str) -> None:
+def _check_int(key: str, value: object, limits: tuple[int, int], hint: str) -> None:
     low, high = limits
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise InvalidOptions(

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import cast
 
 from domain.errors import InvalidOptions
-from domain.shapes import JSON
+from domain.shapes import JSON, PlayerData
 
 MAX_NAME = 40
 """The longest player name (characters); a bot's name is a player name too."""
@@ -28,10 +27,9 @@ class Player:
     open: bool = False
 
     @classmethod
-    def of(cls, recorded: Mapping[str, JSON]) -> Player:
+    def of(cls, recorded: PlayerData) -> Player:
         """The player of a recorded MatchCreated entry."""
-        bot = cast("str | None", recorded.get("bot"))
-        return cls(str(recorded["name"]), bot, bool(recorded.get("open", False)))
+        return cls(recorded["name"], recorded.get("bot"), bool(recorded.get("open", False)))
 
 
 def bot_seats(players: Sequence[Player]) -> tuple[str | None, ...]:

@@ -8,13 +8,23 @@ they are sent as they are. A TypedDict costs nothing at run time (no object per 
 conversion at the edge), while mypy checks every key and value type where a view or a move
 is made or read; `tests/unit/test_declarations.py` checks the OpenAPI components and the
 client's types against these declarations field by field. Inside a game a move is parsed
-once into its own value (`domain.gin.moves.Move`) before it is decided.
+once into its own value (`domain.gin.parse.Move`) before it is decided.
+
+Event payloads are declared the same way, one TypedDict per event type (`MatchCreatedData`
+here, shared by both games; each game's others in its shapes.py), and
+tests/unit/test_event_payloads.py holds every event of random matches of both games to its
+declaration, key by key. An event carries its payload as JSON (`Event.data`): a payload is
+made as its TypedDict and recorded with `as_json`, and a fold step reads it back as its
+TypedDict (each game's `_FOLD` table types its steps once). So a new event is four edits:
+declare its payload here (or in its game's shapes.py) and add it to that module's
+`PAYLOADS`, its fold in the game's `evolve` (state.py), its render in `event_view`
+(views.py: what each seat may see of it), and its test.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Literal, TypeAlias, TypedDict
+from typing import Literal, NotRequired, TypeAlias, TypedDict, cast
 
 JSON: TypeAlias = "str | int | float | bool | Sequence[JSON] | Mapping[str, JSON] | None"
 """A JSON-ready value (what `json.dumps` writes and `json.loads` reads). Read-only containers
@@ -40,6 +50,93 @@ class Seat(TypedDict):
     bot: str | None
     hand_size: int
     open: bool  # waiting for a person to join (issue 30); an open seat's name is ""
+
+
+class PlayerData(TypedDict):
+    """A seat's player as MatchCreated records it (`open`: a seat waiting for a person to
+    join, its name empty or, in a rematch, its previous player's; domain/lobby.py)."""
+
+    name: str
+    bot: str | None
+    open: NotRequired[bool]
+
+
+CancelReason = Literal["lobby_expired", "cancelled_by_creator"]
+
+
+class LobbyCreated(TypedDict):
+    """MatchCreated's `lobby` member (issue 30): how the match waits for its players."""
+
+    listed: bool
+    ttl_s: int
+    expires_ms: int  # epoch milliseconds: the deadline the store compares with its clock
+    expires_at: str  # the same deadline in RFC 3339 UTC, for people
+    creator_seats: list[int]  # the seats the creator holds tokens of (may cancel)
+    rematch_of: str | None  # the finished match this one replays, its seats reserved
+
+
+class MatchCreatedData(TypedDict):
+    """MatchCreated (both games): the players, the full options, the seed and the deal key
+    (hidden until the end), and a seeded match's `salt_key` (its secret for the salts)."""
+
+    variant: str
+    players: list[PlayerData]
+    options: dict[str, JSON]
+    seeded: bool
+    seed: int | None
+    deal_key: str
+    salt_key: NotRequired[str]
+    lobby: NotRequired[LobbyCreated]  # a match with open seats (domain/lobby.py)
+
+
+class SeatData(TypedDict):
+    """An event that names only the seat that acted."""
+
+    seat: int
+
+
+class SeatJoinedData(TypedDict):
+    """A person took an open seat (their token is stored beside the log, never in it)."""
+
+    seat: int
+    name: str
+
+
+class SeatLeftData(TypedDict):
+    """The seat's holder gave it up before the start."""
+
+    seat: int
+    name: str
+
+
+class MatchStartedData(TypedDict):
+    """Every seat is taken: the draw and the first deal follow in the same append."""
+
+    players: list[PlayerData]
+
+
+class MatchCancelledData(TypedDict):
+    """The match ended before it started."""
+
+    reason: CancelReason
+
+
+PAYLOADS: dict[str, type] = {
+    "MatchCreated": MatchCreatedData,
+    "SeatJoined": SeatJoinedData,
+    "SeatLeft": SeatLeftData,
+    "MatchStarted": MatchStartedData,
+    "MatchCancelled": MatchCancelledData,
+}
+"""The payload declaration of each event type both games share (each game's shapes.py has
+its own `PAYLOADS`)."""
+
+
+def as_json(payload: Mapping[str, object]) -> JSONObject:
+    """A payload declared as a TypedDict, as the JSON an event records: every payload
+    declaration holds JSON values only (a TypedDict is a `Mapping[str, object]` to mypy,
+    which will not see that its values are JSON)."""
+    return cast("JSONObject", payload)
 
 
 class EventView(TypedDict):

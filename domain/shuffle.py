@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterator, MutableSequence, Sequence
-from typing import Any, TypeVar
+from typing import TypeVar
 
 T = TypeVar("T")
 
@@ -81,7 +81,7 @@ class DealRng:
         return f"{self._next():064x}"
 
 
-def _blocks(inner: Any, outer: Any, prefix: bytes) -> Iterator[int]:
+def _blocks(inner: hashlib._Hash, outer: hashlib._Hash, prefix: bytes) -> Iterator[int]:
     """Blocks 1, 2, ... as integers: HMAC(prefix + counter) from the padded key's states."""
     counter = 0
     from_bytes = int.from_bytes

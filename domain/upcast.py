@@ -10,11 +10,12 @@ games share some type names with different payloads (CardDrawn).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from domain.events import Event
+from domain.shapes import JSON
 
-Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+Upcaster = Callable[[dict[str, JSON]], dict[str, JSON]]
+"""An old payload (recorded JSON) to the next version's."""
 
 UPCASTERS: dict[tuple[str | None, str, int], Upcaster] = {}
 
@@ -40,7 +41,7 @@ def upcast(event: Event, variant: str | None = None) -> Event:
 
 
 @upcaster("three-hand-gin", "CardDrawn", 0)
-def _gin_card_drawn_v0(data: dict[str, Any]) -> dict[str, Any]:
+def _gin_card_drawn_v0(data: dict[str, JSON]) -> dict[str, JSON]:
     """v0 (the prototype's shape) recorded `{"seat", "card", "discard": bool}`; v1 names the
     pile: `{"seat", "from": "stock" | "discard", "card"}` (G5.2)."""
     new = {k: val for k, val in data.items() if k != "discard"}
@@ -49,7 +50,7 @@ def _gin_card_drawn_v0(data: dict[str, Any]) -> dict[str, Any]:
 
 
 @upcaster(None, "MatchCreated", 1)
-def _match_created_v1(data: dict[str, Any]) -> dict[str, Any]:
+def _match_created_v1(data: dict[str, JSON]) -> dict[str, JSON]:
     """v1 had no `max_rounds` option (issue 28 item 3): such a match had no bound on its
     rounds, which v2 says with `max_rounds: None` (never accepted for a new match)."""
     options = data.get("options")

@@ -41,7 +41,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar, cast
+from typing import TYPE_CHECKING, Generic, TypeAlias, TypeVar, cast
 
 from domain.errors import InvalidOptions
 from domain.events import Event
@@ -101,7 +101,7 @@ else:
 (the caller passes each the states of that same game, as the store and the arena do)."""
 
 
-def move_from_json(move: Mapping[str, Any]) -> Move:
+def move_from_json(move: Mapping[str, object]) -> Move:
     """A move as a client (or a bot, or a recorded log) sent it, at the JSON edge: typed as a
     move without a check, because `decide` checks every member and refuses a malformed one
     (MalformedMove names the field)."""

@@ -1,1 +1,39 @@
-"""The Redis event store: streams, codec, snapshots, tokens, idempotency, the match service."""
+"""The Redis event store and the match service: every Redis access of Deadwood is here.
+
+The match service, split by concern (`MatchService` in service.py holds the parts below and
+is the one object the API and the workers call):
+    config.py       ServiceConfig.from_env (the environment, read in one place) and
+                    build_service(config): the one wiring of the API, workers and CLI
+    service.py      MatchService: create_match, submit, load, events, authenticate... each
+                    handed to the part that owns it
+    submit.py       submit and append: the decide-on-cache loop, one encode and one fold per
+                    event, the create, the append request (snapshot, meta, follow-up jobs)
+    states.py       load and the state cache: the current state checked against the stream,
+                    a state at any version from the kept snapshots, fold_along
+    replays.py      keyed replays: the one idempotency check, a repeated create or move
+                    answered from its record
+    metadata.py     metadata and tokens: the fixed fields of a match (cached), seat-token
+                    checks, the create's fields, the finished flag
+    outcomes.py     Created and Appended, what the writes return (with the states to render)
+    lobby.py        the lobby's writes (issue 30): a match with open seats, join (the token
+                    minted in the join's append), leave, cancel, expiry, rematch
+    lobby_index.py  the index of listed matches waiting for players (GET /v1/lobby)
+The storage underneath:
+    event_store.py  the one atomic append (append.lua) and the reads of a match's stream
+    index.py        the active and finished indexes, and the scan of every match
+    keys.py         the names of a match's keys (one hash tag, one cluster slot)
+    codec.py        stream entries <-> events, upcast at the edge; snapshots.py the snapshots
+    idempotency.py  the records of keyed requests; tokens.py seat tokens and their hashes
+    jobs.py         which follow-up job a state needs (asked of the Variant) and RQ queues
+    connection.py, durability.py, archive.py, analysis.py, logs.py, metrics.py, errors.py:
+                    clients, write durability, retention, stored analyses, logs, metrics and
+                    the store's errors
+
+The path of one move, top to bottom: `api/moves.py` Moves.post authenticates the seat and
+calls `MatchService.submit` -> `Writer.submit` (submit.py) takes the cached state
+(states.py), asks the game's `decide`, encodes the events once (`codec.stored_forms`) and
+folds them once with `evolve` (`fold_along`, keeping the state before each), then
+`EventStore.append` writes events, idempotency record, meta, snapshot and jobs in one script
+-> the `Appended` comes back to `render_move` (api/moves.py), which renders each event from
+the state it was applied to and the view after the last, without folding again.
+"""

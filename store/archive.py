@@ -14,8 +14,8 @@ restore writes back the very entries (and the seat tokens keep working).
 set) takes the matches that finished before the cutoff from the finished index, writes each
 archive (to a temporary name, fsynced, renamed, read back and counted) and only then deletes
 the match's keys. A match asked for that is not in Redis is restored from its archive by
-MatchService (store/service.py, `_meta`), so views, the log (`deadwood export`), seats and
-replays work as before; it is finished, so it is indexed as finished anew and retired again
+MatchService (store/metadata.py, `Metadata.get`), so views, the log (`deadwood export`), seats
+and replays work as before; it is finished, so it is indexed as finished anew and retired again
 a retention later. The files are the durable copy: back them up with the Redis data.
 """
 

@@ -14,7 +14,7 @@ different payloads (CardDrawn).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -54,9 +54,11 @@ def entry_seq(entry_id: bytes | str) -> int:
     return int(minor)
 
 
-def encode(event: Event, at: str, tx: str) -> dict[str, str]:
-    """The fields of a new stream entry."""
-    data = _CANONICAL(dict(event.data))
+def encode(event: Event, at: str, tx: str, data: str | None = None) -> dict[str, str]:
+    """The fields of a new stream entry (`data`: the event's data as `stored_forms` encoded
+    it, so it is not encoded again)."""
+    if data is None:
+        data = _CANONICAL(dict(event.data))
     return {"type": event.type, "v": str(event.v), "data": data, "at": at, "tx": tx}
 
 
@@ -65,6 +67,18 @@ def as_stored(event: Event) -> Event:
     state folded from a fresh decision equals one folded from the stream."""
     data = json.loads(_CANONICAL(dict(event.data)))
     return Event(type=event.type, data=data, v=event.v)
+
+
+def stored_forms(events: Iterable[Event]) -> tuple[tuple[Event, ...], tuple[str, ...]]:
+    """`as_stored` of each event, with the stored text of its data: each event is encoded
+    once, and the append writes that text (`encode`'s `data`)."""
+    stored: list[Event] = []
+    texts: list[str] = []
+    for event in events:
+        data = _CANONICAL(dict(event.data))
+        stored.append(Event(type=event.type, data=json.loads(data), v=event.v))
+        texts.append(data)
+    return tuple(stored), tuple(texts)
 
 
 def decode(entry_id: bytes | str, fields: Fields, variant: str | None = None) -> StoredEvent:

@@ -21,7 +21,7 @@ A script runs atomically: all of it happens or none. With a cluster, or a queue 
 server, the jobs are enqueued after the script and the reconciler heals a lost one.
 
 The active index (`deadwood:active`, a sorted set of the match ids not finished, scored by
-the time each was indexed) and the finished
+the time each was indexed; its commands are index.py's, keys.py names the keys) and the finished
 index (`deadwood:finished`, a sorted set of match ids by the time they finished) are kept
 as separate steps around the script, never inside it: in a Redis Cluster they live in slots
 of their own, and a script may touch one slot only. A create adds its match to the active
@@ -62,7 +62,17 @@ from store.connection import is_cluster
 from store.durability import Durability
 from store.errors import NotReplicated
 from store.idempotency import TTL_SECONDS
+from store.index import ACTIVE_KEY, FINISHED_KEY, INDEX_BUILT_KEY, MatchIndex
 from store.jobs import JobSpec, Queues
+from store.keys import (
+    events_key,
+    kept_snaps_key,
+    match_id_of,
+    meta_key,
+    no_idem_key,
+    settle_key,
+    snap_key,
+)
 
 log = logging.getLogger(__name__)
 
@@ -81,46 +91,24 @@ LOST_REPLY = (
 MAX_BLOCK_MS = 10_000
 """The longest single XREAD BLOCK, whatever the socket timeout."""
 
+__all__ = [
+    "ACTIVE_KEY",
+    "FINISHED_KEY",
+    "INDEX_BUILT_KEY",
+    "AppendRequest",
+    "Conflict",
+    "EventStore",
+    "IdemTaken",
+    "events_key",
+    "kept_snaps_key",
+    "match_id_of",
+    "meta_key",
+    "snap_key",
+]
 
-ACTIVE_KEY = "deadwood:active"
-FINISHED_KEY = "deadwood:finished"
-INDEX_BUILT_KEY = "deadwood:active:built"
-
-_APPENDED = metrics.APPENDS.labels("ok")
-_CONFLICTS = metrics.APPENDS.labels("conflict")
-_IDEMPOTENT = metrics.APPENDS.labels("idempotent")
-
-
-def events_key(match_id: str) -> str:
-    return f"match:{{{match_id}}}:events"
-
-
-def meta_key(match_id: str) -> str:
-    return f"match:{{{match_id}}}:meta"
-
-
-def snap_key(match_id: str) -> str:
-    return f"match:{{{match_id}}}:snap"
-
-
-def kept_snaps_key(match_id: str) -> str:
-    return f"match:{{{match_id}}}:snaps"
-
-
-def _settle_key(match_id: str) -> str:
-    return f"match:{{{match_id}}}:settle"
-
-
-def _no_idem_key(match_id: str) -> str:
-    return f"match:{{{match_id}}}:idem:-"
-
-
-def match_id_of(key: bytes | str) -> str | None:
-    """The match id in a `match:{<id>}:events` key."""
-    name = codec.text(key)
-    if name.startswith("match:{") and name.endswith("}:events"):
-        return name[len("match:{") : -len("}:events")]
-    return None
+_APPENDED = metrics.batched(metrics.APPENDS, "ok")  # written by the flusher (store/metrics.py)
+_CONFLICTS = metrics.batched(metrics.APPENDS, "conflict")
+_IDEMPOTENT = metrics.batched(metrics.APPENDS, "idempotent")
 
 
 class Conflict(Exception):
@@ -157,9 +145,10 @@ class AppendRequest:
     jobs: Sequence[JobSpec] = ()
     at: str = field(default_factory=codec.now)
     check_tx: str = ""
+    data: Sequence[str] = ()  # each event's data as codec.stored_forms encoded it (or none)
 
 
-class EventStore:
+class EventStore(MatchIndex):
     """Streams on one Redis server or a Redis Cluster; jobs inside the append script when
     the queue is that same (single) server."""
 
@@ -333,7 +322,7 @@ class EventStore:
         if not self.durability.waits_for_replica:
             return
         pipe = self._node_client(events_key(match_id)).pipeline(transaction=False)
-        pipe.set(_settle_key(match_id), secrets.token_hex(4), px=60_000)
+        pipe.set(settle_key(match_id), secrets.token_hex(4), px=60_000)
         pipe.execute_command("WAIT", 1, self.durability.wait_ms)
         if int(pipe.execute()[1]) < 1:
             raise NotReplicated(
@@ -415,15 +404,16 @@ class EventStore:
         """The script's KEYS (see append.lua): all in the match's slot."""
         match_id = request.match_id
         keys = [events_key(match_id), meta_key(match_id), snap_key(match_id)]
-        return [*keys, request.idem_key or _no_idem_key(match_id), kept_snaps_key(match_id)]
+        return [*keys, request.idem_key or no_idem_key(match_id), kept_snaps_key(match_id)]
 
     def args(self, request: AppendRequest, stored: list[StoredEvent], tx: str) -> list[Any]:
         """The script's ARGV (see append.lua)."""
         args: list[Any] = [request.expected, request.check_tx, "1" if request.idem_key else "0"]
         args.append(len(stored))
-        for item in stored:
+        texts = request.data if len(request.data) == len(stored) else [None] * len(stored)
+        for item, data in zip(stored, texts, strict=True):
             args.append(f"0-{item.seq}")
-            for name, value in codec.encode(item.event, item.at, tx).items():
+            for name, value in codec.encode(item.event, item.at, tx, data).items():
                 args += [name, value]
         args += [request.idem_record or "", TTL_SECONDS, len(request.meta)]
         for name, value in request.meta.items():
@@ -451,70 +441,6 @@ class EventStore:
         pipe.reset()
         return commands
 
-    def scan_matches(self, batch: int = 500) -> Any:
-        """Every match id, from every primary of a cluster (SCAN sees one node)."""
-        clients = [self.redis]
-        if self.cluster:
-            clients = [self.redis.get_redis_connection(n) for n in self.redis.get_primaries()]
-        for client in clients:
-            for key in client.scan_iter(match="match:*:events", count=batch, _type="STREAM"):
-                match_id = match_id_of(key)
-                if match_id is not None:
-                    yield match_id
-
-    # --- the active and finished indexes ----------------------------------------------------
-
-    def mark_finished(self, match_id: str, at: float | None = None) -> None:
-        """Move a match from the active index to the finished one (best effort: the
-        reconciler drops a finished match it still finds in the active index)."""
-        try:
-            self._r.zadd(FINISHED_KEY, {match_id: time.time() if at is None else at}, nx=True)
-            self._r.zrem(ACTIVE_KEY, match_id)
-        except redis.RedisError as error:
-            log.warning("match %s not moved to the finished index: %r", match_id, error)
-
-    def mark_finished_many(self, match_ids: Sequence[str]) -> None:
-        """`mark_finished` for many (a full reconciler pass), two commands in all."""
-        if match_ids:
-            self._r.zadd(FINISHED_KEY, dict.fromkeys(match_ids, time.time()), nx=True)
-            self._r.zrem(ACTIVE_KEY, *match_ids)
-
-    def active_entries(self, batch: int = 1000) -> Any:
-        """(id, unix time it was indexed) of each match in the active index (ZSCAN)."""
-        for raw, score in self._r.zscan_iter(ACTIVE_KEY, count=batch):
-            yield codec.text(raw), float(score)
-
-    def active_count(self) -> int:
-        return int(self._r.zcard(ACTIVE_KEY))
-
-    def unindex(self, match_id: str) -> None:
-        self._r.zrem(ACTIVE_KEY, match_id)
-
-    def index_active(self, match_ids: Sequence[str]) -> None:
-        if match_ids:
-            now = time.time()
-            self._r.zadd(ACTIVE_KEY, dict.fromkeys(match_ids, now), nx=True)
-
-    def index_built(self) -> bool:
-        return bool(self._r.exists(INDEX_BUILT_KEY))
-
-    def mark_index_built(self) -> None:
-        self._r.set(INDEX_BUILT_KEY, str(int(time.time())))
-
-    def finished_before(self, cutoff: float, count: int = 500) -> list[str]:
-        """Ids of matches that finished before `cutoff` (unix time), oldest first."""
-        rows: Any = self._r.zrangebyscore(FINISHED_KEY, "-inf", cutoff, start=0, num=count)
-        return [codec.text(raw) for raw in rows]
-
-    def finished_flags(self, match_ids: Sequence[str]) -> list[str | None]:
-        """The `finished` meta field of each match (None: no meta), in one pipeline."""
-        if self.cluster:
-            return [_text_or_none(self._r.hget(meta_key(m), "finished")) for m in match_ids]
-        pipe = self._r.pipeline(transaction=False)
-        for match_id in match_ids:
-            pipe.hget(meta_key(match_id), "finished")
-        return [_text_or_none(raw) for raw in pipe.execute()]
-
     def _landed(self, request: AppendRequest, tx: str) -> bool:
         """Did this append (nonce `tx`) commit? Read its first entry back."""
         if not request.events:
@@ -536,10 +462,6 @@ class EventStore:
             self.queues.enqueue(jobs)
         except redis.RedisError:
             log.exception("follow-up jobs %s not enqueued; the reconciler will", jobs)
-
-
-def _text_or_none(raw: Any) -> str | None:
-    return None if raw is None else codec.text(raw)
 
 
 def _sha1(text: str) -> str:

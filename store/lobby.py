@@ -40,7 +40,11 @@ from store.errors import UnknownMatch
 from store.event_store import AppendRequest, Conflict, IdemTaken
 from store.jobs import SCORING, followups
 from store.lobby_index import LobbyIndex, lobby_meta, rfc3339
-from store.service import Created, MatchService, _backoff, _Cached, _check_bots
+from store.metadata import check_bots
+from store.outcomes import Created
+from store.service import MatchService
+from store.states import Cached
+from store.submit import _backoff
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +130,7 @@ class LobbyService:
             match_id = idempotency.match_id_for_key(svc.pepper, idempotency_key)
             raw = svc.store.get(idempotency.record_key(match_id, idempotency_key))
             if raw is not None:
-                return svc._replay_create(match_id, idempotency_key, fingerprint or "", raw)
+                return svc.replays.create(match_id, idempotency_key, fingerprint or "", raw)
         else:
             match_id = "m_" + secrets.token_urlsafe(16)
         creators = [s for s, p in enumerate(players) if not p.get("open") and not p.get("bot")]
@@ -150,7 +154,7 @@ class LobbyService:
     ) -> Created:
         svc = self.service
         game = get_variant(variant)
-        _check_bots(variant, [p for p in players if not p.get("open")])
+        check_bots(variant, [p for p in players if not p.get("open")])
         full = game.validate_options(options)
         expires = self.now_ms() + ttl_s * 1000
         lobby: LobbyCreated = {
@@ -162,20 +166,20 @@ class LobbyService:
             "rematch_of": rematch_of,
         }
         created = rules.open_match(game, players, full, secrets.token_hex(32), lobby)
-        events = (codec.as_stored(created),)
+        events, texts = codec.stored_forms((created,))
         state = fold(game, events)
         seat_tokens = [tokens.new_token(s) if s in creators else None for s in range(len(players))]
-        request = svc._create_request(
-            match_id, game, events, state, seat_tokens, idempotency_key, fingerprint
-        )
+        request = svc.writer._create_request(match_id, game, events, texts, state, seat_tokens)
+        if idempotency_key is not None:
+            request = svc.writer._keyed(request, idempotency_key, fingerprint, seat_tokens)
         meta = {**request.meta, **lobby_meta(match_id, game, state)}
         try:
             _, tx = svc.store.append(replace(request, meta=meta))
         except IdemTaken as taken:
             assert idempotency_key is not None
-            return svc._replay_create(match_id, idempotency_key, fingerprint, taken.raw)
-        svc._forget(match_id)
-        svc._remember(match_id, _Cached(1, state, tx))
+            return svc.replays.create(match_id, idempotency_key, fingerprint, taken.raw)
+        svc.states.forget(match_id)
+        svc.states.remember(match_id, Cached(1, state, tx))
         self.index.add(match_id, game, state)
         self._schedule(match_id, expires)
         return Created(match_id, 1, state, game, seat_tokens)
@@ -229,7 +233,7 @@ class LobbyService:
 
     def settle(self, match_id: str) -> None:
         """A request's lazy expiry: a match found past its deadline is cancelled first."""
-        state = self.service._fresh(match_id, self._game(match_id)).state
+        state = self.service.states.fresh(match_id, self._game(match_id)).state
         if state.lobby is not None and rules.is_due(state, self.now_ms()):
             self.expire(match_id)
 
@@ -262,7 +266,9 @@ class LobbyService:
         idem_key = idempotency.record_key(match_id, key) if key else None
         fresh, now = False, self.now_ms()
         for attempt in range(ATTEMPTS):
-            current = svc._fresh(match_id, game) if fresh else svc._cached(match_id, game)
+            current = (
+                svc.states.fresh(match_id, game) if fresh else svc.states.cached(match_id, game)
+            )
             if lazy and rules.is_due(current.state, now):
                 if fresh:
                     self.expire(match_id)
@@ -292,9 +298,8 @@ class LobbyService:
                     _backoff(attempt)
                 fresh = True
                 continue
-            svc._remember(match_id, _Cached(request.expected + len(made), state, tx))
-            with svc._lock:
-                svc._metas.pop(match_id, None)
+            svc.states.remember(match_id, Cached(request.expected + len(made), state, tx))
+            svc.metadata.forget(match_id)
             self.index.after(match_id, game, current.state, state)
             version = request.expected + len(made)
             return Seated(match_id, seat, token, version, state, game)
@@ -304,7 +309,7 @@ class LobbyService:
         self,
         match_id: str,
         game: Variant,
-        current: _Cached,
+        current: Cached,
         made: tuple[Event, ...],
         seat: int | None,
         caller: int | None,
@@ -340,7 +345,7 @@ class LobbyService:
             idem_key=idem_key,
             idem_record=record.dumps() if record is not None else None,
             meta=meta,
-            **svc._snapshot(version, new_version, state),
+            **svc.writer._snapshot(version, new_version, state),
             jobs=followups(game, state, match_id, new_version),
             check_tx=current.tx,
         )
@@ -351,7 +356,7 @@ class LobbyService:
     ) -> Seated:
         """What the first request with this key did (its token unsealed again)."""
         svc = self.service
-        record = svc._settled_record(match_id, raw, fingerprint, caller)
+        record = svc.replays.settled(match_id, raw, fingerprint, caller)
         loaded = svc.load(match_id, at=record.version)
         unsealed = idempotency.unseal(svc.pepper, match_id, key, record.sealed_tokens)
         seat, token = next(((s, t) for s, t in enumerate(unsealed) if t), (caller, None))
@@ -393,9 +398,9 @@ class LobbyService:
                 return self._replayed(next_id, key, raw, fingerprint, seat)
         self._rematch_opened(next_id, match_id, old.variant, state)
         name = state.players[seat].name
-        now = svc._fresh(next_id, old.variant).state
+        now = svc.states.fresh(next_id, old.variant).state
         if not now.players[seat].open and now.lobby is not None and now.lobby.status != "cancelled":
-            version = svc._fresh(next_id, old.variant).version
+            version = svc.states.fresh(next_id, old.variant).version
             return Seated(next_id, seat, None, version, now, old.variant, fresh=False)
 
         def decide(game: Variant, current: State) -> tuple[int | None, tuple[Event, ...]]:
@@ -421,7 +426,7 @@ class LobbyService:
                 match_id, None, "",
             )  # fmt: skip
         except Conflict:  # another caller created it a moment ago: one match
-            self.service._forget(next_id)
+            self.service.states.forget(next_id)
 
     # --- the index ------------------------------------------------------------------------
 
@@ -441,7 +446,7 @@ class LobbyService:
             game = get_variant(self.service.variant_name(match_id))
         except UnknownMatch:
             return False
-        state = self.service._cached(match_id, game).state  # the pass has just loaded it
+        state = self.service.states.cached(match_id, game).state  # the pass has just loaded it
         lobby = state.lobby
         if lobby is None or not lobby.waiting:
             return False

@@ -4,6 +4,8 @@
     bind(request_id=..., match_id=..., seat=...)   the context every line of this request or
                              job carries (contextvars: a gevent greenlet or a thread each)
     new_request_id() / valid_request_id(text)
+    access(...)              one access line, buffered; flush_access() writes them (the
+                             flusher of store/flushing.py does so at least every 0.5 s)
 
 Settings (environment):
     DEADWOOD_LOG_LEVEL   DEBUG, INFO (default), WARNING, ERROR
@@ -23,6 +25,7 @@ the launcher all import (the domain stays pure: it logs nothing).
 
 from __future__ import annotations
 
+import collections
 import contextvars
 import itertools
 import json
@@ -36,6 +39,8 @@ import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+
+from store import flushing
 
 LEVEL_ENV = "DEADWOOD_LOG_LEVEL"
 FORMAT_ENV = "DEADWOOD_LOG_FORMAT"
@@ -74,46 +79,124 @@ def new_request_id() -> str:
 
 
 def access(
-    method: str, path: str, status: int, seconds: float, route: str, seat: int | None
+    method: str,
+    path: str,
+    status: int,
+    seconds: float,
+    route: str,
+    seat: int | None,
+    client: str | None = None,
 ) -> None:
-    """One access line, in the configured format, straight to stderr: the hot path of every
-    request skips the logging machinery (record, filters, handler lock), not the format."""
+    """One access line, in the configured format, buffered (store/flushing.py): the hot path
+    of every request skips the logging machinery (record, filters, handler lock) and the
+    system call of a write; the line is built from pieces made once per route.
+
+    The request id (a checked or a made one), the match id (checked) and the route template
+    are of a character set that JSON and the text format show as they are; the path and the
+    client address are shown as they are when they are plain printable ASCII without `"` or
+    `\\`, else escaped (JSON) or with their control characters as `?` (text)."""
     if _access_level_off:
         return
     ms = round(seconds * 1000, 2)
-    created = time.time()
-    path = safe_path(path)
+    if len(path) > PATH_MAX or not _PLAIN.fullmatch(path):
+        path = safe_path(path)
+        plain = False
+    else:
+        plain = True
+    rid = request_id_var.get()
+    match_id = match_id_var.get()
     if _json:
-        # Built by hand: every field but the message is of a safe character set (a request id,
-        # a checked match id, a route template, a method), so one string needs encoding.
-        match_id = match_id_var.get()
+        head = _json_heads.get((method, route))
+        if head is None:
+            head = _json_head(method, route)
+        message = f"{method} {path} {status} {ms}ms"
+        message = f'"{message}"' if plain and head[0] else json.dumps(message)
         line = (
-            f'{{"time":"{_iso(created)}","level":"INFO","logger":"deadwood.access",'
-            f'"message":{json.dumps(f"{method} {path} {status} {ms}ms")},'
-            f'"request_id":{_quoted(request_id_var.get())},"match_id":{_quoted(match_id)},'
-            f'"seat":{"null" if seat is None else int(seat)},"process":{_quoted(_configured)},'
-            f'"route":{json.dumps(route)},"method":{json.dumps(method)},"status":{int(status)},'
-            f'"duration_ms":{ms}}}'
+            f'{{"time":"{_iso(time.time())}",{_JSON_LEVEL}"message":{message},'
+            f'"request_id":{"null" if rid is None else f"{_Q}{rid}{_Q}"},'
+            f'"match_id":{"null" if match_id is None else f"{_Q}{match_id}{_Q}"},'
+            f'"seat":{"null" if seat is None else int(seat)},{_json_process}{head[1]}'
+            f'{int(status)},"duration_ms":{ms},"client":{_json_text(client)}}}\n'
         )
     else:
-        parts = [f"req={request_id_var.get()}"]
-        match_id = match_id_var.get()
+        context = f"req={rid}"
         if match_id is not None:
-            parts.append(f"match={match_id}")
+            context += f" match={match_id}"
         if seat is not None:
-            parts.append(f"seat={seat}")
-        line = f"{_iso(created)} INFO deadwood.access [{' '.join(parts)}] "
-        line += f"{method} {path} {status} {ms}ms"
-    sys.stderr.write(line + "\n")
+            context += f" seat={seat}"
+        if client is not None:
+            context += f" client={client if _PLAIN.fullmatch(client) else safe_path(client)}"
+        line = (
+            f"{_iso(time.time())} INFO deadwood.access [{context}] "
+            f"{method} {path} {status} {ms}ms\n"
+        )
+    _pending.append(line)
+    if len(_pending) >= FLUSH_LINES or not flushing.running:
+        _filled()
+
+
+_Q = '"'
+_JSON_LEVEL = '"level":"INFO","logger":"deadwood.access",'
+_PLAIN = re.compile(r"[\x20\x21\x23-\x5b\x5d-\x7e]*")
+"""Printable ASCII but `"` and `\\`: shown as it is in a JSON string and in a text line."""
+_json_heads: dict[tuple[str, str], tuple[bool, str]] = {}
+_json_process = '"process":null,'
+
+FLUSH_LINES = 256
+"""A buffer of this many access lines is written at once, without waiting for the flusher."""
+_pending: collections.deque[str] = collections.deque()
+
+
+def _json_head(method: str, route: str) -> tuple[bool, str]:
+    """(whether the method is plain, the JSON of the route and method up to the status)."""
+    if len(_json_heads) >= 1024:  # routes x methods is small; a guard all the same
+        _json_heads.clear()
+    head = (
+        bool(_PLAIN.fullmatch(method)),
+        f'"route":{json.dumps(route)},"method":{json.dumps(method)},"status":',
+    )
+    _json_heads[(method, route)] = head
+    return head
+
+
+def _json_text(text: str | None) -> str:
+    if text is None:
+        return "null"
+    if len(text) <= 128 and _PLAIN.fullmatch(text):
+        return f'"{text}"'
+    return json.dumps(safe_path(text[:128]))
+
+
+def _filled() -> None:
+    if len(_pending) >= FLUSH_LINES:
+        flush_access()
+    if not flushing.running:
+        flushing.start()
+
+
+def flush_access() -> None:
+    """Write the buffered access lines to `sys.stderr` (whatever it is now), in one write."""
+    pending = _pending
+    if not pending:
+        return
+    lines = []
+    try:
+        while True:
+            lines.append(pending.popleft())
+    except IndexError:
+        pass
+    stream = sys.stderr
+    if lines and stream is not None:  # None: a process without a stderr drops them
+        stream.write("".join(lines))
+        stream.flush()
+
+
+flushing.register(flush_access)
 
 
 _MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 PATH_MAX = 512
-
-
-def _quoted(text: str | None) -> str:
-    return "null" if text is None else json.dumps(text)
 
 
 def safe_match_id(text: str) -> str:
@@ -225,6 +308,10 @@ class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
     def stream(self, value: Any) -> None:
         pass
 
+    def emit(self, record: logging.LogRecord) -> None:
+        flush_access()  # the buffered access lines first: the file keeps the order of events
+        super().emit(record)
+
 
 def formatter(process: str = "") -> logging.Formatter:
     """The formatter DEADWOOD_LOG_FORMAT names."""
@@ -241,9 +328,10 @@ def level() -> int:
 
 def configure(process: str, *, force: bool = False) -> None:
     """Send every logger's lines to stderr in the configured format (once per process)."""
-    global _configured, _json, _access_level_off
+    global _configured, _json, _access_level_off, _json_process
     if _configured is not None and not force:
         return
+    flush_access()  # lines buffered before are written in the format they were made in
     handler = _Stderr()
     handler.setFormatter(formatter(process))
     handler.addFilter(ContextFilter())
@@ -260,6 +348,7 @@ def configure(process: str, *, force: bool = False) -> None:
     logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
     _configured = process
     _json = json_format()
+    _json_process = f'"process":{json.dumps(process)},'
     _access_level_off = level() > logging.INFO
 
 

@@ -13,19 +13,29 @@ Labels are bounded sets only: a route template (`/v1/matches/<match_id>/moves`, 
 path), a method, a status, a problem code, a queue name, an outcome. Never a match id, a
 token or a seed.
 
+The figures of every request (requests, latency, moves, appends) are `Batched`: a request
+adds to a list in this process, and the flusher (store/flushing.py) writes the sums into the
+shared values every half second, so a request takes no lock and writes no shared memory.
+`/metrics` flushes its own process first; another process's figures are at most that half
+second old when scraped.
+
 DEADWOOD_METRICS=0 turns every update off (`enabled()`), and the API then serves no
 `/metrics` (the bench's "off" build).
 """
 
 from __future__ import annotations
 
+import collections
 import os
+from bisect import bisect_left
 from collections.abc import Iterator
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
+
+from store import flushing
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 
@@ -76,6 +86,80 @@ RECONCILER_SECONDS = Histogram(
     buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0),
 )
 ARCHIVED = Counter("deadwood_matches_archived", "Finished matches archived and removed from Redis")
+
+
+class Batched:
+    """A counter's or a histogram's child (its labels given) whose increments wait in this
+    process for the next flush (store/flushing.py). `inc` and `observe` append to a deque (one
+    step, safe from any thread or greenlet); a flush drains it and writes each sum once: a
+    counter's total; a histogram's sum and the count of each bucket it touched."""
+
+    __slots__ = ("bounds", "child", "pending")
+
+    def __init__(self, child: Any) -> None:
+        self.child = child
+        bounds = getattr(child, "_upper_bounds", None)  # a histogram's (prometheus_client)
+        self.bounds: list[float] | None = None if bounds is None else list(bounds)
+        self.pending: collections.deque[float] = collections.deque()
+
+    def inc(self, amount: float = 1.0) -> None:
+        pending = self.pending
+        pending.append(amount)
+        if len(pending) >= FLUSH_AT or not flushing.running:
+            _filled(self)
+
+    observe = inc
+
+    def flush(self) -> None:
+        pending = self.pending
+        if not pending:
+            return
+        values = []
+        try:
+            while True:
+                values.append(pending.popleft())
+        except IndexError:
+            pass
+        if self.bounds is None:
+            self.child.inc(sum(values))
+            return
+        counts = [0] * len(self.bounds)
+        for value in values:  # a histogram counts a value in the first bucket that holds it
+            counts[bisect_left(self.bounds, value)] += 1
+        self.child._sum.inc(sum(values))
+        for bucket, count in zip(self.child._buckets, counts, strict=True):
+            if count:
+                bucket.inc(count)
+
+
+FLUSH_AT = 1024
+"""A child with this many values pending is flushed then and there."""
+_batched: dict[tuple[Any, tuple[str, ...]], Batched] = {}
+
+
+def batched(metric: Any, *labels: str) -> Batched:
+    """The batched child of `metric` with these label values (one per process and labels)."""
+    key = (metric, labels)
+    found = _batched.get(key)
+    if found is None:
+        found = _batched[key] = Batched(metric.labels(*labels) if labels else metric)
+    return found
+
+
+def _filled(child: Batched) -> None:
+    if len(child.pending) >= FLUSH_AT:
+        child.flush()
+    if not flushing.running:
+        flushing.start()
+
+
+def flush() -> None:
+    """Write every batched child's pending increments into its shared value."""
+    for child in list(_batched.values()):
+        child.flush()
+
+
+flushing.register(flush)
 
 
 def registry_for_scrape(extra: Collector | None = None) -> CollectorRegistry:

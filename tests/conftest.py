@@ -93,3 +93,13 @@ def service(redis_client: redis.Redis) -> MatchService:
     from store.service import MatchService
 
     return MatchService(redis_client, pepper=b"test-pepper")
+
+
+@pytest.fixture(autouse=True)
+def _flush_buffered_lines() -> Iterator[None]:
+    """A test's buffered access lines (store/flushing.py) are written into its own captured
+    stderr, not into a later test's or the terminal after the summary."""
+    yield
+    from store import flushing
+
+    flushing.flush()

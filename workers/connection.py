@@ -1,4 +1,4 @@
-"""The MatchService a job uses.
+"""The MatchService a job uses (built by store.config.build_service, as the API's is).
 
 Inside a job the queue connection is the worker's own; the event store is `REDIS_URL` when
 set, else that same server (the default one-machine setup). `set_service` pins a service (for
@@ -14,9 +14,8 @@ import threading
 import redis
 from rq import get_current_job
 
-from store.connection import pepper_from_env, redis_from_env
-from store.durability import durability_from_env
-from store.service import MatchService, service_from_env
+from store.config import ServiceConfig, build_service
+from store.service import MatchService
 
 _pinned: MatchService | None = None
 _by_connection: dict[int, tuple[redis.Redis, MatchService]] = {}
@@ -34,18 +33,15 @@ def service() -> MatchService:
     if _pinned is not None:
         return _pinned
     job = get_current_job()
-    pepper = pepper_from_env()
     if job is None:
-        return service_from_env()
+        return build_service(ServiceConfig.from_env())
     connection = job.connection
     with _lock:
         kept = _by_connection.get(id(connection))
         if kept is not None and kept[0] is connection:
             return kept[1]
-        store = redis_from_env() if os.environ.get("REDIS_URL") else connection
-        made = MatchService(
-            store, queue_redis=connection, pepper=pepper, durability=durability_from_env()
-        )
+        store = None if os.environ.get("REDIS_URL") else connection  # None: REDIS_URL's
+        made = build_service(ServiceConfig.from_env(), store=store, queue=connection)
         if len(_by_connection) > 16:
             _by_connection.clear()
         _by_connection[id(connection)] = (connection, made)

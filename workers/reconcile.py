@@ -116,13 +116,13 @@ def _heal(service: MatchService, match_id: str) -> list[str]:
 
 def main(argv: list[str] | None = None) -> None:
     from store import logs
-    from store.service import service_from_env
+    from store.config import ServiceConfig, build_service
 
     parser = argparse.ArgumentParser(prog="python -m workers.reconcile")
     parser.add_argument("--full", action="store_true", help="SCAN every stream, rebuild index")
     args = parser.parse_args(argv)
     logs.configure("reconciler")
-    svc = service_from_env()
+    svc = build_service(ServiceConfig.from_env())
     try:
         print("\n".join(reconcile(svc, full=args.full)) or "nothing to do")
     except redis.RedisError as error:

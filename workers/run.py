@@ -36,9 +36,10 @@ from rq.serializers import JSONSerializer
 from rq.worker.base import BaseWorker
 
 from store import logs, metrics
+from store.config import ServiceConfig, build_service
 from store.connection import InsecurePepper, pepper_from_env, queue_from_env
 from store.jobs import QUEUES
-from store.service import MatchService, service_from_env
+from store.service import MatchService
 from workers.lifeline import die_with_parent
 from workers.reconcile import reconcile
 
@@ -46,7 +47,7 @@ log = logging.getLogger("workers.run")
 
 
 def _service() -> MatchService:
-    return service_from_env()
+    return build_service(ServiceConfig.from_env())
 
 
 FULL_EVERY = 120
@@ -106,6 +107,7 @@ class _Observed:
         if metrics.ENABLED:
             metrics.JOBS.labels(queue.name, "finished" if ok else "failed").inc()
             metrics.JOB_DURATION.labels(queue.name).observe(time.monotonic() - started)
+            metrics.flush()  # a forked work horse ends with os._exit: no flusher, no atexit
         return ok
 
     def handle_job_retry(self, job: Any, queue: Any, *args: Any, **kwargs: Any) -> None:

@@ -7,11 +7,11 @@ own units and a judgment class (judgment.py gives the thresholds). Facts that ne
 cards (a knock undercut by the defender's hand, a discard the opponent took and what it
 saved it) are reported apart, as hindsight. A summary per seat closes it.
 
-    judgment      Decision, Hindsight, the classes and each game's thresholds
-    gin_judge     three-hand gin: one decision from one view (the expert's evaluation)
-    gin           three-hand gin: the log walk, the advisor's advice, hindsight
-    manipulation  Manipulation: the exact solver's best meld, the expert's knock, the walk
-    summary       the per-seat summary
+    judgment.py      Decision, Hindsight, the classes and each game's thresholds
+    gin_judge.py     three-hand gin: one decision from one view (the expert's evaluation)
+    gin.py           three-hand gin: the log walk, the advisor's advice, hindsight
+    manipulation.py  Manipulation: the exact solver's best meld, the expert's knock, the walk
+    summary.py       the per-seat summary
 
 The analysis exists only for a finished match (`MatchNotFinished` otherwise): during play
 the judgments of one seat would tell the others about its hand.

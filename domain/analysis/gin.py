@@ -13,7 +13,6 @@ scored with the opponent's count at that moment.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from domain.analysis.gin_judge import judge
 from domain.analysis.judgment import Decision, Hindsight
@@ -21,8 +20,8 @@ from domain.cards import Card
 from domain.events import Event
 from domain.gin.melds.core import least_deadwood
 from domain.gin.state import GinState, evolve, initial_state
-from domain.gin.views import view
-from domain.shapes import json_int, json_list, json_object
+from domain.gin.views import ViewCache, view
+from domain.shapes import JSON, json_int, json_list, json_object
 
 MOVES = {
     "UpcardPassed": "pass_upcard",
@@ -33,7 +32,7 @@ MOVES = {
 }
 
 
-def played_move(event: Event) -> dict[str, Any]:
+def played_move(event: Event) -> dict[str, JSON]:
     """The move a move event records (api.md's move shape)."""
     kind = MOVES[event.type]
     if kind == "draw":
@@ -48,7 +47,8 @@ def walk(events: Sequence[Event]) -> tuple[list[Decision], list[Hindsight]]:
     decisions: list[Decision] = []
     facts: list[Hindsight] = []
     state = initial_state()
-    advice: Mapping[str, Any] | None = None
+    views = ViewCache()  # this walk's own: one match, viewed state after state
+    advice: Mapping[str, JSON] | None = None
     for index, event in enumerate(events):
         seq = index + 1
         if event.type == "AdviceGiven":
@@ -56,7 +56,9 @@ def walk(events: Sequence[Event]) -> tuple[list[Decision], list[Hindsight]]:
         elif event.type in MOVES:
             seat = json_int(event.data["seat"])
             captain = state.roles is not None and seat == state.roles.captain
-            found = judge(view(state, seat), played_move(event), seq, advice if captain else None)
+            found = judge(
+                view(state, seat, views), played_move(event), seq, advice if captain else None
+            )
             if found is not None:
                 decisions.append(found)
                 facts += _missed_gin(state, found)

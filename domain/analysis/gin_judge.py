@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
 
 from domain.analysis.judgment import GIN_THRESHOLDS, Decision, judged
+from domain.bots.common import MoveJSON, ViewJSON, json_view
 from domain.bots.gin.eval import (
     SAMPLES,
     OpponentModel,
@@ -48,11 +48,12 @@ from domain.gin.melds.core import (
     best_arrangement,
     mask_value,
 )
+from domain.shapes import JSON, json_int, json_list, json_object
 
-Move = dict[str, Any]
+Move = dict[str, JSON]
 
 
-def move_key(move: Mapping[str, Any]) -> str:
+def move_key(move: MoveJSON) -> str:
     """`take_upcard`, `draw:stock`, `discard:9H`, `knock:9H`: one option of a decision."""
     kind = str(move.get("type"))
     if kind == "draw":
@@ -70,15 +71,16 @@ def key_move(key: str) -> Move:
 
 
 def judge(
-    view: Mapping[str, Any],
-    played: Mapping[str, Any],
+    view: ViewJSON,
+    played: Mapping[str, JSON],
     seq: int,
-    advice: Mapping[str, Any] | None = None,
+    advice: Mapping[str, JSON] | None = None,
 ) -> Decision | None:
     """The decision `played` made from `view` (the seat's own), or None when it had no
     choice; `advice` is the ADVISOR's suggested move for it, if any (G1.4)."""
     seat = SeatView.of(view)
-    legal = (view.get("you") or {}).get("legal_moves") or []
+    listed = json_list(json_object(json_view(view).get("you")).get("legal_moves"))
+    legal: list[MoveJSON] = [json_object(m) for m in listed]
     if seat.phase in ("upcard_offer", "draw"):
         costs, tags, details = draw_costs(seat, legal)
         kind = "upcard" if seat.phase == "upcard_offer" else "draw"
@@ -94,14 +96,14 @@ def judge(
 
 
 def _decision(
-    view: Mapping[str, Any],
+    view: ViewJSON,
     seat: SeatView,
     seq: int,
     kind: str,
     key: str,
     costs: dict[str, float],
-    extra: tuple[dict[str, tuple[str, ...]], dict[str, Any]],
-    advice: Mapping[str, Any] | None,
+    extra: tuple[dict[str, tuple[str, ...]], dict[str, JSON]],
+    advice: Mapping[str, JSON] | None,
 ) -> Decision:
     option_tags, details = extra
     tags = option_tags.get(key, ())
@@ -114,15 +116,15 @@ def _decision(
         tags = tags if told["followed"] else (*tags, "advice_ignored")
     note = _note(key, best, cost, tags)
     played, better = key_move(key), key_move(best)
-    round_no = int(view.get("round") or 0)
+    round_no = json_int(json_view(view).get("round") or 0)
     return Decision(
         seq, seat.seat, round_no, kind, played, better, cost, judgment, note, tags, details
     )
 
 
 def _advice(
-    advice: Mapping[str, Any] | None, key: str, costs: dict[str, float]
-) -> dict[str, Any] | None:
+    advice: Mapping[str, JSON] | None, key: str, costs: dict[str, float]
+) -> dict[str, JSON] | None:
     """The ADVISOR's suggestion priced as an option (G1.4): its cost, and what following it
     would have saved against the move played (negative: it would have cost more)."""
     if advice is None or move_key(advice) not in costs:
@@ -155,8 +157,8 @@ def _note(key: str, best: str, cost: float, tags: tuple[str, ...]) -> str:
 
 
 def draw_costs(
-    seat: SeatView, legal: list[Mapping[str, Any]]
-) -> tuple[dict[str, float], dict[str, tuple[str, ...]], dict[str, Any]]:
+    seat: SeatView, legal: list[MoveJSON]
+) -> tuple[dict[str, float], dict[str, tuple[str, ...]], dict[str, JSON]]:
     """Each draw option's `value` after it (G5.1, G5.2): lower is better."""
     keys = [move_key(m) for m in legal]
     if seat.top is None or ("draw:discard" not in keys and "take_upcard" not in keys):
@@ -166,7 +168,7 @@ def draw_costs(
     stock = stock_value(seat.hand, pool)
     take_key = "take_upcard" if "take_upcard" in keys else "draw:discard"
     stock_key = "pass_upcard" if "pass_upcard" in keys else "draw:stock"
-    details = {"take_value": round(taken, 2), "stock_value": round(stock, 2)}
+    details: dict[str, JSON] = {"take_value": round(taken, 2), "stock_value": round(stock, 2)}
     return {take_key: taken, stock_key: stock}, {}, details
 
 
@@ -210,8 +212,8 @@ def discard_costs(seat: SeatView, discards: list[int]) -> tuple[dict[int, float]
 
 
 def play_costs(
-    seat: SeatView, legal: list[Mapping[str, Any]], seq: int
-) -> tuple[dict[str, float], dict[str, tuple[str, ...]], dict[str, Any]]:
+    seat: SeatView, legal: list[MoveJSON], seq: int
+) -> tuple[dict[str, float], dict[str, tuple[str, ...]], dict[str, JSON]]:
     """Each discard and knock option's cost (G5.2, G6)."""
     discards, knocks = legal_cards(legal, "discard"), legal_cards(legal, "knock")
     if not discards and not knocks:
@@ -220,7 +222,7 @@ def play_costs(
     tags: dict[str, tuple[str, ...]] = {
         f"discard:{code(c)}": ("feeds_meld",) for c, n in fed.items() if n > 0
     }
-    details: dict[str, Any] = {"deadwood": deadwood_after(seat.hand)}
+    details: dict[str, JSON] = {"deadwood": deadwood_after(seat.hand)}
     if any(fed.values()):
         details["feeds"] = {code(c): n for c, n in fed.items() if n > 0}
     gins = [c for c in knocks if deadwood(seat.hand & ~(1 << c)) == 0]
@@ -260,7 +262,7 @@ def _knock_costs(
     knocks: list[int],
     seq: int,
     tags: dict[str, tuple[str, ...]],
-    details: dict[str, Any],
+    details: dict[str, JSON],
 ) -> dict[str, float]:
     rng = random.Random(seq)  # noqa: S311 - seeded by the public seq, for the sample
     model = OpponentModel.sample(seat, rng, samples=SAMPLES, no_knock=False)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from domain.shapes import JSON
 
@@ -74,13 +73,13 @@ class Decision:
     seat: int
     round: int
     kind: str  # upcard | draw | discard | meld | knock (the decision, not the move)
-    played: Mapping[str, Any]
-    best: Mapping[str, Any]
+    played: Mapping[str, JSON]
+    best: Mapping[str, JSON]
     cost: float
     judgment: str
     note: str
     tags: tuple[str, ...] = ()
-    details: Mapping[str, Any] = field(default_factory=dict)
+    details: Mapping[str, JSON] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, JSON]:
         return {

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from domain.analysis.judgment import MANIPULATION_THRESHOLDS, Decision, Hindsight, judged
+from domain.bots.common import ViewJSON, json_view
 from domain.bots.manipulation.eval import SeatView, card_value
 from domain.bots.manipulation.expert import knock_value
 from domain.events import Event
@@ -33,14 +33,14 @@ from domain.manipulation.options import options_of
 from domain.manipulation.state import Phase, State, evolve
 from domain.manipulation.table.solver import BUDGET, BestMove
 from domain.manipulation.views import view
-from domain.shapes import json_int, json_list
+from domain.shapes import JSON, json_int, json_list, json_str
 
 KNOCK_SAMPLES = 200
 
 
 def judge_meld(
-    view: Mapping[str, Any],
-    played: Mapping[str, Any],
+    view: ViewJSON,
+    played: Mapping[str, JSON],
     seq: int,
     opened: bool = False,
     budget: int | None = BUDGET,
@@ -51,7 +51,7 @@ def judge_meld(
     seat = SeatView.of(view)
     found = _solved(seat, opened, budget)
     most = 0 if found is None else found.points
-    shed = sum(card_value(c) for c in played.get("played") or ())
+    shed = sum(card_value(json_str(c)) for c in json_list(played.get("played")))
     if most == 0 and shed == 0:
         return None
     chosen = str(played.get("type"))
@@ -63,7 +63,7 @@ def judge_meld(
     best = {"type": "meld", "table": _codes(found.table)} if found and most > shed else shown
     details = {"shed": shed, "most": most, "proven": found is None or found.proven}
     note = _meld_note(chosen, shed, most, tags)
-    round_no = int(view.get("round") or 0)
+    round_no = json_int(json_view(view).get("round") or 0)
     return Decision(
         seq, seat.seat, round_no, "meld", shown, best, cost, judgment, note, tags, details
     )
@@ -100,11 +100,11 @@ def _meld_note(chosen: str, shed: int, most: int, tags: tuple[str, ...]) -> str:
     return said
 
 
-def _codes(table: Sequence[Sequence[Any]]) -> list[list[str]]:
+def _codes(table: Sequence[Sequence[object]]) -> list[list[str]]:
     return [[str(c) for c in meld] for meld in table]
 
 
-def judge_knock(view: Mapping[str, Any], played: Mapping[str, Any], seq: int) -> Decision:
+def judge_knock(view: ViewJSON, played: Mapping[str, JSON], seq: int) -> Decision:
     """Knock or end the turn with the hand at the knock limit or under (M8.1)."""
     seat = SeatView.of(view)
     rng = random.Random(seq)  # noqa: S311 - seeded by the public seq, for the sample
@@ -117,7 +117,7 @@ def judge_knock(view: Mapping[str, Any], played: Mapping[str, Any], seq: int) ->
     return Decision(
         seq=seq,
         seat=seat.seat,
-        round=int(view.get("round") or 0),
+        round=json_int(json_view(view).get("round") or 0),
         kind="knock",
         played={"type": chosen},
         best={"type": best},
@@ -171,7 +171,7 @@ def _knock_move(kind: str) -> str:
     return "knock" if kind == "Knocked" else "end_turn"
 
 
-def _played(kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
+def _played(kind: str, data: Mapping[str, JSON]) -> dict[str, JSON]:
     if kind == "TableMelded":
         return {"type": "meld", "table": data["table"], "played": data["played"]}
     return {"type": "draw" if kind == "CardDrawn" else "pass"}

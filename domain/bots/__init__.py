@@ -12,6 +12,10 @@ The three-handed gin ADVISOR's only move is `advise` (G1.3, G1.4), and since the
 never the seat to act, no worker asks for it; `expert` answers it with advice for the
 captain, the other bots with an empty `advise`.
 
+The modules: random.py (the baseline), common.py (the shared plumbing and the types a bot
+reads: `ViewJSON`, `MoveJSON`), gin/ and manipulation/ (each game's bots and their
+evaluation).
+
 `BOTS[variant][name]` is the registry; `choose(variant, name, view, legal_moves, rng)` plays;
 `best_bot(variant)` is the strongest bot's name; `hint(variant, view, legal_moves, rng)` is
 its move and reason.
@@ -19,12 +23,12 @@ its move and reason.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from random import Random
-from typing import Any
 
 from domain.bots import random as random_bot
+from domain.bots.common import Legal, Move, ViewJSON
 from domain.bots.gin import basic as gin_basic
 from domain.bots.gin import coach as gin_coach
 from domain.bots.gin import expert as gin_expert
@@ -32,9 +36,8 @@ from domain.bots.manipulation import basic as manip_basic
 from domain.bots.manipulation import expert as manip_expert
 from domain.errors import InvalidOptions
 
-Move = dict[str, Any]
-Choose = Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]], Random], Move]
-Explain = Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]], Random], tuple[Move, str]]
+Choose = Callable[[ViewJSON, Legal, Random], Move]
+Explain = Callable[[ViewJSON, Legal, Random], tuple[Move, str]]
 
 
 @dataclass(frozen=True)
@@ -114,8 +117,8 @@ def get_bot(variant: str, name: str) -> Bot:
 def choose(
     variant: str,
     name: str,
-    view: Mapping[str, Any],
-    legal_moves: Sequence[Mapping[str, Any]],
+    view: ViewJSON,
+    legal_moves: Legal,
     rng: Random,
 ) -> Move:
     """The move bot `name` makes from one seat's view and legal moves."""
@@ -125,8 +128,8 @@ def choose(
 def explain(
     variant: str,
     name: str,
-    view: Mapping[str, Any],
-    legal_moves: Sequence[Mapping[str, Any]],
+    view: ViewJSON,
+    legal_moves: Legal,
     rng: Random,
 ) -> tuple[Move, str]:
     """The move bot `name` makes, with its one-line reason."""
@@ -141,8 +144,8 @@ def best_bot(variant: str) -> str:
 
 def hint(
     variant: str,
-    view: Mapping[str, Any],
-    legal_moves: Sequence[Mapping[str, Any]],
+    view: ViewJSON,
+    legal_moves: Legal,
     rng: Random,
 ) -> tuple[Move, str]:
     """GET /v1/matches/{id}/hint: the strongest bot's move for this view, and why."""

@@ -1,13 +1,18 @@
 """Three-handed Gin Rummy (rules.md section 1, G1-G9): the variant surface.
 
 The engine is split by phase:
-    gin_options  the match options (section 5), checked and frozen
-    gin_state    the state and the fold of every event (`evolve`), the event list
-    gin_deal     chance: the role draw (G1.2), the deal (G4), the role rotation (G1.5)
-    gin_moves    moves, `decide`, `legal_moves`, `to_act`, `pending` (G1.3, G5, G6.1)
-    gin_knock    knock, gin, lay-offs and scoring (G6, G7, G8)
-    gin_views    per-seat views and redacted events (G1.4)
-    gin_shapes   the moves, views and round results as types (TypedDicts: the JSON of api.md)
+    options.py    the match options (section 5), checked and frozen
+    state.py      the state and the fold of every event (`evolve`), the event list
+    deal.py       chance: the role draw (G1.2), the deal (G4), the role rotation (G1.5)
+    parse.py      a JSON move parsed once into a `Move` (MalformedMove, InvalidCard)
+    moves.py      `decide`, `legal_moves`, `to_act`, `pending` (G1.3, G5, G6.1)
+    fast_play.py  `accepted_play`: the common moves decided with fewer checks (a speed trick
+                  beside `moves.decide_in_full`, bench/README.md)
+    knock.py      knock, gin, lay-offs and scoring (G6, G7, G8)
+    views.py      per-seat views and redacted events (G1.4); `ViewCache`
+    shapes.py     the moves, views, round results and event payloads as types (TypedDicts:
+                  the JSON of api.md)
+    melds/        melds and deadwood (G3, G6), on card masks
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from domain.gin.moves import decide, is_finished, legal_moves, pending, to_act
 from domain.gin.options import GinOptions, recorded_options, validate_options
 from domain.gin.shapes import GinMove, GinSeat, GinView
 from domain.gin.state import GinState, Phase, evolve, initial_state
-from domain.gin.views import event_view, view
+from domain.gin.views import ViewCache, event_view
 from domain.players import bot_seats as players_bots
 from domain.players import roster as players_roster
 from domain.shapes import JSON
@@ -28,6 +33,7 @@ from domain.variants import Game
 
 __all__ = [
     "VARIANT",
+    "VIEWS",
     "GinOptions",
     "GinState",
     "Phase",
@@ -46,6 +52,13 @@ __all__ = [
 ]
 
 PLAYERS = 3
+
+VIEWS = ViewCache()
+"""The game's view cache: the read-only parts of each match's views, shared between the
+views of its states (domain/gin/views.py). Owned here, by the game, and handed to every
+view `VARIANT.view` renders; `views.view(state, seat)` without it renders afresh."""
+
+view = VIEWS.view
 
 
 def create(

@@ -17,11 +17,12 @@ Chance is data: each function here returns an Event that records every card it d
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
 
 from domain.cards import FULL_DECK, Card, codes
 from domain.events import Event
+from domain.gin.shapes import GinRoundDealtData, RoleDraw, RolesDrawnData
 from domain.gin.state import GinState, Roles
+from domain.shapes import JSON, as_json, json_int, json_list, json_str
 from domain.shuffle import DealRng, commitment
 
 
@@ -52,22 +53,20 @@ def _strength(card: Card, tiebreak: str) -> tuple[int, ...]:
 def draw_roles(deal_key: str, tiebreak: str, seats: int = 3) -> Event:
     """G1.2: the highest card is BOX, the middle CAPTAIN, the lowest ADVISOR."""
     deck = _DrawDeck(deal_key)
-    draws: list[list[dict[str, Any]]] = []
+    draws: list[list[RoleDraw]] = []
     order = _rank_seats(list(range(seats)), deck, tiebreak, draws)
-    return Event(
-        "RolesDrawn",
-        {
-            "draws": draws,
-            "tiebreak": tiebreak,
-            "box": order[0],
-            "captain": order[1],
-            "advisor": order[2],
-        },
-    )
+    data: RolesDrawnData = {
+        "draws": draws,
+        "tiebreak": tiebreak,
+        "box": order[0],
+        "captain": order[1],
+        "advisor": order[2],
+    }
+    return Event("RolesDrawn", as_json(data))
 
 
 def _rank_seats(
-    seats: list[int], deck: _DrawDeck, tiebreak: str, draws: list[list[dict[str, Any]]]
+    seats: list[int], deck: _DrawDeck, tiebreak: str, draws: list[list[RoleDraw]]
 ) -> list[int]:
     """Seats from the highest card down; a group tied on its card redraws (only it)."""
     drawn = {seat: deck.next() for seat in seats}
@@ -106,25 +105,25 @@ def deal_round(
     hands: list[list[str] | None] = [None] * seats
     hands[roles.captain] = dealt[0:20:2]
     hands[roles.box] = dealt[1:20:2]
-    return Event(
-        "RoundDealt",
-        {
-            "round": round_no,
-            "box": roles.box,
-            "captain": roles.captain,
-            "advisor": roles.advisor,
-            "hands": hands,
-            "upcard": dealt[20],
-            "stock": dealt[21:],
-            "salt": salt,
-            "commitment": commitment(dealt, salt),
-        },
-    )
+    data: GinRoundDealtData = {
+        "round": round_no,
+        "box": roles.box,
+        "captain": roles.captain,
+        "advisor": roles.advisor,
+        "hands": hands,
+        "upcard": dealt[20],
+        "stock": dealt[21:],
+        "salt": salt,
+        "commitment": commitment(dealt, salt),
+    }
+    return Event("RoundDealt", as_json(data))
 
 
-def dealt_deck(data: Mapping[str, Any]) -> list[str]:
-    """The full deck order a RoundDealt event records (for checking its commitment)."""
-    captain = data["hands"][data["captain"]]
-    box = data["hands"][data["box"]]
+def dealt_deck(data: Mapping[str, JSON]) -> list[str]:
+    """The full deck order a RoundDealt event records (for checking its commitment): its
+    recorded JSON, read at the edge (a client checks a log it downloaded)."""
+    hands = json_list(data["hands"])
+    captain = map(json_str, json_list(hands[json_int(data["captain"])]))
+    box = map(json_str, json_list(hands[json_int(data["box"])]))
     interleaved = [code for pair in zip(captain, box, strict=True) for code in pair]
-    return [*interleaved, data["upcard"], *data["stock"]]
+    return [*interleaved, json_str(data["upcard"]), *map(json_str, json_list(data["stock"]))]

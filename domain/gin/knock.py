@@ -20,14 +20,16 @@ Rulings where rules.md is silent (see the report in the commit history):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Literal, TypedDict, TypeVar
 
 from domain.cards import Card
 from domain.errors import IllegalMove
 from domain.events import Event
 from domain.gin import melds
 from domain.gin.melds.core import least_deadwood
+from domain.gin.shapes import GinRoundResult
 from domain.gin.state import GinState, Knock, codes, drop
+from domain.shapes import Code
 
 Melds = tuple[tuple[Card, ...], ...]
 
@@ -141,43 +143,58 @@ def _knocker_spread(
     return melds.choose_knock_arrangement(keep, defender, chain=opts.layoff_chain)
 
 
-def _per_seat(state: GinState, values: dict[int, Any]) -> list[Any]:
+T = TypeVar("T")
+
+
+def _per_seat(state: GinState, values: dict[int, T]) -> list[T | None]:
     return [values.get(seat) for seat in range(len(state.players))]
 
 
-def round_result(state: GinState) -> dict[str, Any]:
+def round_result(state: GinState) -> GinRoundResult:
     """G7: the api.md round result of the hand that just ended (knock, gin, undercut, draw)."""
     assert state.roles is not None
     roles = state.roles
     hands = {s: codes(state.hands[s]) for s in (roles.box, roles.captain)}
-    base: dict[str, Any] = {
+    outcome = _drawn_hand(state) if state.knock is None else _knock_outcome(state, state.knock)
+    return {
         "round": state.round,
         "hands": _per_seat(state, hands),
         "box": roles.box,
         "captain": roles.captain,
         "advisor": roles.advisor,
+        **outcome,
     }
-    if state.knock is None:
-        return {**base, **_drawn_hand(state)}
-    return {**base, **_knock_outcome(state, state.knock)}
 
 
-def _drawn_hand(state: GinState) -> dict[str, Any]:
+class _Outcome(TypedDict):
+    """The part of a round result that says how the hand ended (`round_result`)."""
+
+    outcome: Literal["draw", "knock", "gin", "undercut"]
+    points: list[int]
+    winners: list[int]
+    knocker: int | None
+    melds: list[list[list[Code]] | None]
+    layoffs: list[Code]
+    deadwood: list[int | None]
+    scores: list[int]
+
+
+def _drawn_hand(state: GinState) -> _Outcome:
     """G5.6: nobody scores, nothing is spread."""
-    none = [None] * len(state.players)
+    seats = len(state.players)
     return {
         "outcome": "draw",
-        "points": [0] * len(state.players),
+        "points": [0] * seats,
         "winners": [],
         "knocker": None,
-        "melds": none,
+        "melds": [None] * seats,
         "layoffs": [],
-        "deadwood": none,
+        "deadwood": [None] * seats,
         "scores": list(state.scores),
     }
 
 
-def _knock_outcome(state: GinState, knock: Knock) -> dict[str, Any]:
+def _knock_outcome(state: GinState, knock: Knock) -> _Outcome:
     """G6.5-G6.7 then G7.1-G7.4: the defender's spread and who scores what."""
     assert state.roles is not None
     defender = state.roles.other(knock.seat)
@@ -213,7 +230,9 @@ def _defender_spread(
     return found.count, found.melds, found.laid_off
 
 
-def _hand_score(state: GinState, knock: Knock, defender: int, o: int) -> tuple[str, int, int]:
+def _hand_score(
+    state: GinState, knock: Knock, defender: int, o: int
+) -> tuple[Literal["gin", "knock", "undercut"], int, int]:
     """G7.1-G7.3: the outcome (gin, knock, undercut), its winner and his points."""
     opts, k = state.options, knock.count
     if knock.gin:

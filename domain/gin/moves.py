@@ -11,23 +11,21 @@ that `create` and `score_round` emit together, `draw_roles`, `deal_round` and `f
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple, cast
+from collections.abc import Callable
+from typing import cast
 
 from domain.cards import Card
 from domain.errors import (
     AdviceLimit,
     ForbiddenMove,
     IllegalMove,
-    InvalidCard,
-    MalformedMove,
     NotYourTurn,
 )
 from domain.events import SYSTEM, Event
 from domain.frozen import FrozenDict
 from domain.gin.deal import deal_round, draw_roles, next_roles
+from domain.gin.fast_play import accepted_play
 from domain.gin.knock import (
-    Melds,
     discardable,
     finish_event,
     knock_among,
@@ -35,9 +33,9 @@ from domain.gin.knock import (
     match_over,
     round_result,
 )
-from domain.gin.shapes import GinMove, Source
+from domain.gin.parse import SYSTEM_TYPES, Move, parse_move
+from domain.gin.shapes import GinMove
 from domain.gin.state import (
-    CARD_OF,
     CODE,
     DEALING,
     DISCARD,
@@ -46,7 +44,6 @@ from domain.gin.state import (
     NEW,
     ROLE_DRAW,
     SCORING,
-    SEATS,
     UPCARD_OFFER,
     GinState,
     Phase,
@@ -54,36 +51,13 @@ from domain.gin.state import (
     hand_mask,
 )
 from domain.lobby import refuse_move
-from domain.shapes import JSON
+from domain.shapes import JSON, as_json
 from domain.shuffle import salt_key
 
-PLAY_TYPES = ("take_upcard", "pass_upcard", "draw", "discard", "knock")
-SYSTEM_TYPES = ("draw_roles", "deal_round", "score_round", "finish_match")
-MAX_ADVICE = 1000
 MAX_ADVICE_PER_TURN = 3
 """AdviceGiven events per turn of the CAPTAIN (G1.4): advice is a few suggestions, not a
 channel to flood the log with (issue 11). The count starts again when the CAPTAIN's turn ends
 and at each deal; with `advice_window: after_knock_only` it is 3 per hand."""
-_FIELDS: dict[str, tuple[set[str], set[str]]] = {  # type: (required, optional) fields
-    "take_upcard": (set(), set()),
-    "pass_upcard": (set(), set()),
-    "draw": ({"from"}, set()),
-    "discard": ({"card"}, set()),
-    "knock": ({"card"}, {"melds"}),
-    "advise": (set(), {"text", "move"}),
-}
-
-
-class Move(NamedTuple):
-    """A parsed move: only the fields of its type are set (a NamedTuple: one is made per
-    move, and a frozen dataclass's field-by-field `__init__` cost more than the parsing)."""
-
-    type: str
-    card: Card | None = None
-    source: str | None = None
-    melds: Melds | None = None
-    text: str = ""
-    advice: GinMove | None = None
 
 
 _PLAYING = (UPCARD_OFFER, DRAW, DISCARD)
@@ -109,118 +83,6 @@ def pending(state: GinState) -> GinMove | None:
 
 def is_finished(state: GinState) -> bool:
     return state.phase == FINISHED
-
-
-# --- parsing ---------------------------------------------------------------------------
-
-
-def _card(value: object, field: str) -> Card:
-    if type(value) is str:
-        plain = CARD_OF.get(value)  # a plain card's code: one lookup, no parsing
-        if plain is not None:
-            return plain
-    card = Card.parse(value)
-    if card.is_joker:
-        raise InvalidCard(f"{field} 'JK': three-hand-gin is played without jokers (G2.1)")
-    return card
-
-
-def _melds(value: object) -> Melds:
-    if not isinstance(value, list | tuple) or not all(isinstance(m, list | tuple) for m in value):
-        raise MalformedMove("knock 'melds' must be a list of lists of card codes")
-    return tuple(tuple(_card(c, "meld card") for c in meld) for meld in value)
-
-
-def parse_move(move: object) -> Move:
-    """Check the shape of a JSON move of api.md; MalformedMove / InvalidCard name the field."""
-    if type(move) is not dict and not isinstance(move, Mapping):  # the ABC check is slow
-        raise MalformedMove(f"a move must be an object with a 'type', not {move!r:.80}")
-    kind = move.get("type")
-    if kind in SYSTEM_TYPES and set(move) == {"type"}:
-        return Move(str(kind))
-    if not isinstance(kind, str) or kind not in _FIELDS:
-        raise MalformedMove(
-            f"move type {kind!r:.40} is unknown: expected one of {', '.join(_FIELDS)}"
-        )
-    _check_fields(kind, move)
-    return _PARSERS[kind](kind, move)
-
-
-_ALLOWED = {
-    kind: frozenset({"type", *required, *optional})
-    for kind, (required, optional) in _FIELDS.items()
-}
-
-
-def _check_fields(kind: str, move: Mapping[str, Any]) -> None:
-    """A move of `kind` has every field it needs and no other."""
-    required, optional = _FIELDS[kind]
-    if _ALLOWED[kind].issuperset(move) and required.issubset(move.keys()):
-        return
-    extra = set(move) - required - optional - {"type"}
-    if extra:
-        raise MalformedMove(f"{kind} move has unknown field {sorted(extra)[0]!r:.40}")
-    missing = required - set(move)
-    if missing:
-        raise MalformedMove(f"{kind} move needs the field {sorted(missing)[0]!r}")
-
-
-def _parse_plain(kind: str, move: Mapping[str, Any]) -> Move:
-    return Move(kind)
-
-
-def _parse_draw(kind: str, move: Mapping[str, Any]) -> Move:
-    if move["from"] not in ("stock", "discard"):
-        raise MalformedMove(f"draw 'from' must be 'stock' or 'discard', not {move['from']!r:.40}")
-    return Move(kind, source=move["from"])
-
-
-def _parse_discard(kind: str, move: Mapping[str, Any]) -> Move:
-    return Move(kind, card=_card(move["card"], "card"))
-
-
-def _parse_knock(kind: str, move: Mapping[str, Any]) -> Move:
-    named = move.get("melds")
-    return Move(
-        kind, card=_card(move["card"], "card"), melds=None if named is None else _melds(named)
-    )
-
-
-def _parse_advise(kind: str, move: Mapping[str, Any]) -> Move:
-    text = move.get("text", "")
-    if text is None:
-        text = ""
-    if not isinstance(text, str) or len(text) > MAX_ADVICE:
-        raise MalformedMove(f"advise 'text' must be a string of at most {MAX_ADVICE} characters")
-    suggested = move.get("move")
-    if suggested is None:
-        return Move(kind, text=text)
-    parsed = parse_move(suggested)
-    if parsed.type not in PLAY_TYPES:
-        raise MalformedMove(f"advise 'move' must be a play move ({', '.join(PLAY_TYPES)})")
-    return Move(kind, text=text, advice=move_json(parsed))
-
-
-_PARSERS: dict[str, Callable[[str, Mapping[str, Any]], Move]] = {
-    "take_upcard": _parse_plain,
-    "pass_upcard": _parse_plain,
-    "draw": _parse_draw,
-    "discard": _parse_discard,
-    "knock": _parse_knock,
-    "advise": _parse_advise,
-}
-
-
-def move_json(move: Move) -> GinMove:
-    """The canonical JSON of a parsed move."""
-    out: GinMove = {"type": move.type}
-    if move.source is not None:
-        out["from"] = cast("Source", move.source)  # _parse_draw allows these two only
-    if move.card is not None:
-        out["card"] = str(move.card)
-    if move.melds is not None:
-        out["melds"] = [[str(c) for c in meld] for meld in move.melds]
-    return out
 
 
 # --- decide ------------------------------------------------------------------------------
@@ -251,76 +113,6 @@ def decide_in_full(state: GinState, seat: int, move: GinMove) -> tuple[Event, ..
         return _advise(state, seat, parsed)
     _check_turn(state, seat, parsed.type)
     return _PLAY[parsed.type](state, seat, parsed)
-
-
-_MOVE_TYPES = (dict, FrozenDict)
-
-
-def accepted_play(state: GinState, seat: int, move: object) -> tuple[Event, ...] | None:
-    """The events of the common moves (upcard, draw, discard) when the seat to act makes one
-    of them in its exact JSON shape and the rules accept it; None for anything else, which
-    `decide` then checks in full (and refuses with the precise error, or accepts).
-
-    It accepts only what the full checks accept, with the same events (tests/unit/
-    test_gin_fast_paths.py compares both on every listed and many unlisted moves): the paths
-    differ in cost (random play: about 2 us a move against 3.5 us), not in outcome."""
-    if type(move) not in _MOVE_TYPES or type(seat) is not int or seat != state.turn:
-        return None
-    assert isinstance(move, dict)
-    if not 0 <= seat < SEATS:  # not a seat of the tables below (no state of a match)
-        return None
-    phase = state.phase
-    kind = move.get("type")
-    if kind == "discard":
-        return _accepted_discard(state, seat, move) if phase == DISCARD else None
-    if kind == "draw":
-        return _accepted_draw(state, seat, move) if phase == DRAW else None
-    if phase == UPCARD_OFFER and len(move) == 1 and type(kind) is str and kind in _UPCARD_EVENTS:
-        return _UPCARD_EVENTS[kind][seat][state.discard[-1].index]
-    return None
-
-
-def _accepted_discard(state: GinState, seat: int, move: dict[str, Any]) -> tuple[Event, ...] | None:
-    """G5.2.2 / G5.3, as `_discard` and `_held`."""
-    code = move.get("card")
-    if len(move) != 2 or type(code) is not str:
-        return None
-    card = CARD_OF.get(code)
-    if card is None or not hand_mask(state, seat) >> card.index & 1:
-        return None
-    taken = state.taken
-    if taken is not None and taken.index == card.index and state.options.no_discard_of_taken_card:
-        return None
-    return _DISCARDED[seat][card.index]
-
-
-def _accepted_draw(state: GinState, seat: int, move: dict[str, Any]) -> tuple[Event, ...] | None:
-    """G5.2.1 / G5.1.4, as `_draw`."""
-    source = move.get("from")
-    if len(move) != 2:
-        return None
-    if source == "stock" and state.stock:
-        return _FROM_STOCK_DRAWN[seat][state.stock[0].index]
-    if source == "discard" and state.discard and not state.stock_only:
-        return _FROM_PILE_DRAWN[seat][state.discard[-1].index]
-    return None
-
-
-def _recorded(kind: str, **fields: str) -> tuple[tuple[tuple[Event], ...], ...]:
-    """`(Event(kind, {"seat": seat, **fields, "card": code}),)` of every seat and card code,
-    by seat then Card.index: the accepted common moves' events, made once. An event is never
-    changed once made (domain/events.py) and its data here is read-only (domain/frozen.py),
-    so one object serves every match; it equals the event `decide_in_full` makes."""
-    return tuple(
-        tuple((Event(kind, FrozenDict({"seat": seat, **fields, "card": code})),) for code in CODE)
-        for seat in range(SEATS)
-    )
-
-
-_DISCARDED = _recorded("CardDiscarded")
-_FROM_STOCK_DRAWN = _recorded("CardDrawn", **{"from": "stock"})
-_FROM_PILE_DRAWN = _recorded("CardDrawn", **{"from": "discard"})
-_UPCARD_EVENTS = {"take_upcard": _recorded("UpcardTaken"), "pass_upcard": _recorded("UpcardPassed")}
 
 
 def _check_turn(state: GinState, seat: int, kind: str) -> None:
@@ -365,7 +157,7 @@ def _finish_match(state: GinState) -> tuple[Event, ...]:
 
 def _score_round(state: GinState) -> tuple[Event, ...]:
     """G7 then G8.1: RoundScored, then the next deal (G1.5 roles) or MatchFinished."""
-    scored = Event("RoundScored", round_result(state))
+    scored = Event("RoundScored", as_json(round_result(state)))
     after = evolve(state, scored)
     return (scored, *_SYSTEM[finish_or_deal(after)](after))
 

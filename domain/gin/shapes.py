@@ -1,7 +1,7 @@
 """Three-hand gin's moves, view and round result, declared once (api.md "Moves", "Views").
 
 TypedDicts, not dataclasses: see domain/shapes.py for why. A move arrives as JSON and is
-parsed once into `domain.gin.moves.Move` (which refuses a malformed one, naming the field);
+parsed once into `domain.gin.parse.Move` (which refuses a malformed one, naming the field);
 `GinMove` is its JSON shape, the one `legal_moves` lists and `decide` takes. A new view field
 is one key here, set in views.py; tests/unit/test_declarations.py then holds the OpenAPI
 document (api/contract_views.py) and the client (deadwood_client/types.py) to it.
@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Literal, NotRequired, TypedDict
 
 from domain.lobby_shapes import LobbyView
+from domain.shapes import PAYLOADS as SHARED_PAYLOADS
 from domain.shapes import Code, OptionsView, Seat, Status
 
 Role = Literal["box", "captain", "advisor"]
@@ -115,3 +116,94 @@ class GinView(TypedDict):
     knock: KnockView | None
     you: GinYou | None
     lobby: LobbyView | None  # null for a match created with every seat given (issue 30)
+
+
+# --- event payloads (state.py folds them, views.py renders them per seat) -------------------
+
+
+class RoleDraw(TypedDict):
+    seat: int
+    card: Code
+
+
+class RolesDrawnData(TypedDict):
+    """G1.2: each round of draws (a tied group draws again), the tiebreak, the roles."""
+
+    draws: list[list[RoleDraw]]
+    tiebreak: str
+    box: int
+    captain: int
+    advisor: int
+
+
+class GinRoundDealtData(TypedDict):
+    """G4: the hands (None for ADVISOR's), the upcard, the stock (index 0 is the top), the
+    commitment and its salt."""
+
+    round: int
+    box: int
+    captain: int
+    advisor: int
+    hands: list[list[Code] | None]
+    upcard: Code
+    stock: list[Code]
+    salt: str
+    commitment: str
+
+
+class CardPlayedData(TypedDict):
+    """UpcardPassed, UpcardTaken, CardDiscarded: the seat and the card (G5.1, G5.2)."""
+
+    seat: int
+    card: Code
+
+
+CardDrawnData = TypedDict("CardDrawnData", {"seat": int, "from": Source, "card": Code})
+"""G5.2.1: the pile drawn from and the card."""
+
+
+class KnockedData(TypedDict):
+    """G6: the face-down card, the knocker's spread and its deadwood."""
+
+    seat: int
+    card: Code
+    melds: list[list[Code]]
+    deadwood_cards: list[Code]
+    count: int
+    gin: bool
+
+
+class AdviceGivenData(TypedDict):
+    """G1.4: the advice and the play it suggests, for CAPTAIN."""
+
+    seat: int
+    captain: int
+    text: str
+    move: AdvisedMove | None
+
+
+class GinMatchFinishedData(TypedDict):
+    """G8: the final scores (with bonuses), the winners, the totals before the bonuses."""
+
+    scores: list[int]
+    winners: list[int]
+    totals: list[int]
+    bonuses: list[int]
+    ended_by: NotRequired[Literal["max_rounds"]]
+
+
+PAYLOADS: dict[str, type] = {
+    **SHARED_PAYLOADS,  # MatchCreated and the lobby's events (domain/shapes.py)
+    "RolesDrawn": RolesDrawnData,
+    "RoundDealt": GinRoundDealtData,
+    "UpcardPassed": CardPlayedData,
+    "UpcardTaken": CardPlayedData,
+    "CardDrawn": CardDrawnData,
+    "CardDiscarded": CardPlayedData,
+    "Knocked": KnockedData,
+    "AdviceGiven": AdviceGivenData,
+    "RoundScored": GinRoundResult,
+    "MatchFinished": GinMatchFinishedData,
+}
+"""Each gin event's payload declaration (tests/unit/test_event_payloads.py checks every
+recorded event against it)."""

@@ -18,23 +18,33 @@ Events (past tense; data is JSON-ready):
     AdviceGiven    {seat, captain, text, move}                                            G1.4
     RoundScored    {the round result of api.md, plus scores: running totals}              G7
     MatchFinished  {scores, winners, totals, bonuses}                                     G8
-"""
+(and the lobby's events, of a match with open seats: domain/lobby.py)"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any, Protocol, cast
+from types import SimpleNamespace
+from typing import Protocol, TypeVar, cast
 
+from domain import lobby as lobbies
 from domain.cards import FULL_DECK, Card
 from domain.events import Event
 from domain.frozen import freeze
 from domain.gin.options import GinOptions, options_of
-from domain.lobby import LOBBY_EVENTS, Lobby
-from domain.lobby import created as lobby_created
-from domain.lobby import step as lobby_step
+from domain.gin.shapes import (
+    AdviceGivenData,
+    CardDrawnData,
+    CardPlayedData,
+    GinMatchFinishedData,
+    GinRoundDealtData,
+    GinRoundResult,
+    KnockedData,
+    RolesDrawnData,
+)
 from domain.players import Player
+from domain.shapes import JSON, MatchCreatedData
 
 SEATS = 3
 
@@ -116,10 +126,10 @@ class GinState:
     knock: Knock | None = None
     commitment: str | None = None
     scores: tuple[int, ...] = (0, 0, 0)
-    rounds: tuple[Mapping[str, Any], ...] = ()  # round results, read-only (domain/frozen.py)
+    rounds: tuple[GinRoundResult, ...] = ()  # round results, read-only (domain/frozen.py)
     winners: tuple[int, ...] = ()
     advice: int = 0  # AdviceGiven since the CAPTAIN's last turn ended (or the deal), G1.4
-    lobby: Lobby | None = None  # a match that waited for players (domain/lobby.py)
+    lobby: lobbies.Lobby | None = None  # a match that waits or waited for its players
 
 
 class _Draft:
@@ -131,7 +141,11 @@ class _Draft:
     `decide`, `pending` and the next step read its fields), and a slot is read by a
     specialised instruction several times faster than a field of an instance whose `__dict__`
     was replaced, which is how the fold made states before (a frozen dataclass's `__init__`
-    sets each of the 23 fields through `object.__setattr__`, which costs more than a step)."""
+    sets each of the 23 fields through `object.__setattr__`, which costs more than a step).
+
+    The plain code it stands for is `evolve_plainly` (below `evolve`): the same steps writing
+    to a plain namespace, then `dataclasses.replace`; tests/unit/test_gin_fold_copy.py folds
+    random matches both ways and compares every state. Its gain: bench/README.md."""
 
     __slots__ = GinState.__slots__
 
@@ -185,10 +199,10 @@ class Changes(Protocol):
     knock: Knock | None
     commitment: str | None
     scores: tuple[int, ...]
-    rounds: tuple[Mapping[str, Any], ...]
+    rounds: tuple[GinRoundResult, ...]
     winners: tuple[int, ...]
     advice: int
-    lobby: Lobby | None
+    lobby: lobbies.Lobby | None
 
 
 SEAT_BITS = 64
@@ -211,7 +225,10 @@ def _held(hands: tuple[tuple[Card, ...], ...]) -> int:
     return bits
 
 
-def _put(items: tuple[Any, ...], seat: int, item: Any) -> tuple[Any, ...]:
+T = TypeVar("T")
+
+
+def _put(items: tuple[T, ...], seat: int, item: T) -> tuple[T, ...]:
     """`items` (one per seat) with `seat`'s replaced."""
     changed = list(items)
     changed[seat] = item
@@ -251,10 +268,10 @@ def _captain_moved(roles: Roles | None, seat: int, out: Changes) -> None:
         out.advice = 0
 
 
-def _match_created(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
+def _match_created(state: GinState, data: MatchCreatedData, out: Changes) -> None:
     players = tuple(Player.of(p) for p in data["players"])
-    out.lobby = lobby_created(data, players)
-    out.phase = ROLE_DRAW if out.lobby is None else NEW  # a lobby draws at MatchStarted
+    out.phase = ROLE_DRAW if "lobby" not in data else NEW  # a lobby draws at MatchStarted
+    out.lobby = lobbies.created(data, players)
     out.options = options_of(data["options"])
     out.players = players
     out.seeded = bool(data["seeded"])
@@ -264,12 +281,12 @@ def _match_created(state: GinState, data: Mapping[str, Any], out: Changes) -> No
     out.scores = (0,) * len(players)
 
 
-def _roles_drawn(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
+def _roles_drawn(state: GinState, data: RolesDrawnData, out: Changes) -> None:
     out.phase = DEALING
     out.roles = Roles(int(data["box"]), int(data["captain"]), int(data["advisor"]))
 
 
-def _round_dealt(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
+def _round_dealt(state: GinState, data: GinRoundDealtData, out: Changes) -> None:
     roles = Roles(int(data["box"]), int(data["captain"]), int(data["advisor"]))
     hands = tuple(() if h is None else cards(h) for h in data["hands"])
     out.phase = UPCARD_OFFER
@@ -288,7 +305,7 @@ def _round_dealt(state: GinState, data: Mapping[str, Any], out: Changes) -> None
     out.advice = 0  # G1.4: the advice count starts again at each deal
 
 
-def _upcard_passed(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
+def _upcard_passed(state: GinState, data: CardPlayedData, out: Changes) -> None:
     roles = state.roles
     assert roles is not None
     seat = data["seat"]
@@ -301,7 +318,7 @@ def _upcard_passed(state: GinState, data: Mapping[str, Any], out: Changes) -> No
     _captain_moved(roles, seat, out)
 
 
-def _upcard_taken(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
+def _upcard_taken(state: GinState, data: CardPlayedData, out: Changes) -> None:
     seat, card = int(data["seat"]), CARD_OF[data["card"]]
     out.phase = DISCARD
     _card_in(state, seat, card, out)
@@ -310,7 +327,7 @@ def _upcard_taken(state: GinState, data: Mapping[str, Any], out: Changes) -> Non
     out.picked = _put(state.picked, seat, (*state.picked[seat], card))
 
 
-def _card_drawn(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
+def _card_drawn(state: GinState, data: CardDrawnData, out: Changes) -> None:
     """G5.2.1; G1.4: a card taken from the discard pile is seen by all while held
     (`picked`)."""
     seat, card = int(data["seat"]), CARD_OF[data["card"]]
@@ -325,7 +342,7 @@ def _card_drawn(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
         out.picked = _put(state.picked, seat, (*state.picked[seat], card))
 
 
-def _card_discarded(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
+def _card_discarded(state: GinState, data: CardPlayedData, out: Changes) -> None:
     """G5.2; G5.6: a discard that leaves exactly two stock cards ends the hand as a draw."""
     roles = state.roles
     assert roles is not None
@@ -354,7 +371,7 @@ def _unpicked(
     return picked if len(kept) == len(held) else _put(picked, seat, kept)
 
 
-def _knocked(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
+def _knocked(state: GinState, data: KnockedData, out: Changes) -> None:
     seat, card = int(data["seat"]), CARD_OF[data["card"]]
     out.knock = Knock(
         seat=seat,
@@ -371,48 +388,59 @@ def _knocked(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
     _captain_moved(state.roles, seat, out)
 
 
-def _advice_given(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
+def _advice_given(state: GinState, data: AdviceGivenData, out: Changes) -> None:
     """G1.4: advice changes no card; it counts against the advice allowed this turn."""
     out.advice = state.advice + 1
 
 
-def _round_scored(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
+def _round_scored(state: GinState, data: GinRoundResult, out: Changes) -> None:
     points = tuple(int(p) for p in data["points"])
     out.phase = DEALING
     out.scores = tuple(s + p for s, p in zip(state.scores, points, strict=True))
     out.rounds = (*state.rounds, freeze(data))
 
 
-def _match_finished(state: GinState, data: Mapping[str, Any], out: Changes) -> None:
+def _match_finished(state: GinState, data: GinMatchFinishedData, out: Changes) -> None:
     out.phase = FINISHED
     out.turn = None
     out.scores = tuple(int(s) for s in data["scores"])
     out.winners = tuple(int(w) for w in data["winners"])
 
 
-def _lobby_event(state: GinState, event: Event, out: Changes) -> None:
-    """SeatJoined, SeatLeft, MatchStarted (the role draw is due), MatchCancelled (over)."""
-    out.lobby, out.players = lobby_step(state.lobby, state.players, event)
-    if event.type == "MatchStarted":
-        out.phase = ROLE_DRAW
-    elif event.type == "MatchCancelled":
-        out.phase = FINISHED
-        out.turn = None
+Fold = Callable[[GinState, Mapping[str, JSON], Changes], None]
+"""A fold step as `evolve` calls it: with the event's recorded data, which is the payload its
+step declares (gin/shapes.py `PAYLOADS`; tests/unit/test_event_payloads.py checks them)."""
 
 
-_FOLD: dict[str, Callable[[GinState, Mapping[str, Any], Changes], None]] = {
-    "MatchCreated": _match_created,
-    "RolesDrawn": _roles_drawn,
-    "RoundDealt": _round_dealt,
-    "UpcardPassed": _upcard_passed,
-    "UpcardTaken": _upcard_taken,
-    "CardDrawn": _card_drawn,
-    "CardDiscarded": _card_discarded,
-    "Knocked": _knocked,
-    "AdviceGiven": _advice_given,
-    "RoundScored": _round_scored,
-    "MatchFinished": _match_finished,
-}
+def _lobby_fold(kind: str) -> Fold:
+    """A lobby event's fold (domain/lobby.py); MatchStarted: the role draw is due."""
+    phase = {"MatchStarted": ROLE_DRAW, "MatchCancelled": FINISHED}.get(kind)
+
+    def step(state: GinState, data: Mapping[str, JSON], out: Changes) -> None:
+        out.lobby, out.players = lobbies.step(state.lobby, state.players, Event(kind, data))
+        if phase is not None:  # nobody is to act at either
+            out.phase, out.turn = phase, None
+
+    return step
+
+
+_FOLD = cast(
+    "dict[str, Fold]",
+    {
+        "MatchCreated": _match_created,
+        "RolesDrawn": _roles_drawn,
+        "RoundDealt": _round_dealt,
+        "UpcardPassed": _upcard_passed,
+        "UpcardTaken": _upcard_taken,
+        "CardDrawn": _card_drawn,
+        "CardDiscarded": _card_discarded,
+        "Knocked": _knocked,
+        "AdviceGiven": _advice_given,
+        "RoundScored": _round_scored,
+        "MatchFinished": _match_finished,
+        **{kind: _lobby_fold(kind) for kind in sorted(lobbies.LOBBY_EVENTS)},
+    },
+)
 
 
 def evolve(state: GinState, event: Event) -> GinState:
@@ -446,11 +474,19 @@ def evolve(state: GinState, event: Event) -> GinState:
     step = _FOLD.get(event.type)
     if step is not None:
         step(state, event.data, new)
-    elif event.type in LOBBY_EVENTS:
-        _lobby_event(state, event, new)
     new.version = state.version + 1
     new.__class__ = GinState  # type: ignore[assignment]  # the draft becomes the state
     return new  # type: ignore[return-value]  # the draft became a GinState
+
+
+def evolve_plainly(state: GinState, event: Event) -> GinState:
+    """`evolve` without the draft: the step writes the fields its event changes to a plain
+    namespace, and `dataclasses.replace` makes the next state (what `_Draft` stands for)."""
+    changes = SimpleNamespace()
+    step = _FOLD.get(event.type)
+    if step is not None:
+        step(state, event.data, cast(Changes, changes))
+    return replace(state, **vars(changes), version=state.version + 1)
 
 
 def card_places(state: GinState) -> dict[str, tuple[Card, ...]]:

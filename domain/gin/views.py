@@ -20,14 +20,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import NamedTuple, cast
 
 from domain.cards import Card
 from domain.events import Event
-from domain.frozen import FrozenDict, FrozenList, freeze
+from domain.frozen import FrozenList, freeze, frozen_dict
 from domain.gin.moves import legal_moves
 from domain.gin.options import GinOptions
-from domain.gin.shapes import GinView, GinYou, KnockView
+from domain.gin.shapes import GinSeat, GinView, GinYou, KnockView, Role
+from domain.gin.shapes import Roles as RolesView
 from domain.gin.state import (
     CODE,
     DISCARD,
@@ -39,8 +40,9 @@ from domain.gin.state import (
     Roles,
     codes,
 )
-from domain.memo import by_identity
-from domain.shapes import EventView
+from domain.memo import Memo, by_identity
+from domain.players import Player
+from domain.shapes import JSON, EventView, OptionsView, json_int, json_list
 
 VARIANT_NAME = "three-hand-gin"
 
@@ -48,7 +50,7 @@ VARIANT_NAME = "three-hand-gin"
 _NESTED = (dict, list)
 
 
-def json_copy(value: Any) -> Any:
+def json_copy(value: JSON) -> JSON:
     """A deep copy of JSON-ready data (dicts and lists copied, leaves shared)."""
     if isinstance(value, Mapping):
         return {k: json_copy(v) if type(v) in _NESTED else v for k, v in value.items()}
@@ -66,17 +68,53 @@ def sees_hand(options: GinOptions, roles: Roles | None, viewer: int | None, owne
     return options.advisor_sees_captain_hand and viewer == roles.advisor and owner == roles.captain
 
 
-def view(state: GinState, seat: int | None) -> GinView:
+def view(state: GinState, seat: int | None, cache: ViewCache | None = None) -> GinView:
     """The api.md view of the match for `seat` (None: a spectator), without `id`.
 
     The view's dict and its `you` are its own; every other list and dict in it is read-only
-    (domain/frozen.py) and shared with the views of the states around it (`_Shown`), so a
-    view's cost does not grow with the rounds played or the cards in the discard pile."""
-    players = state.players
-    last_players, last = _last
-    if last_players is players and last is not None:  # most calls: the match viewed last
-        return last.render(state, seat)
-    return _shown(players).render(state, seat)
+    (domain/frozen.py). With a `cache` (the game's own: `domain.gin.VIEWS`, which
+    `VARIANT.view` uses) those parts are shared with the views of the states around it
+    (`_Shown`), so a view's cost does not grow with the rounds played or the cards in the
+    discard pile; without one, every part is rendered afresh (the plain code the cache
+    stands for: tests/unit/test_gin_fast_paths.py holds the two equal)."""
+    if cache is None:
+        return _Shown().render(state, seat)
+    return cache.view(state, seat)
+
+
+class ViewCache:
+    """The view parts of the matches viewed lately (`_Shown`), each found by the match's
+    players tuple: one object for the whole match (MatchCreated makes it; every later state
+    passes it on), so its identity names the match. An explicit object, handed in (`view`)
+    or owned by the game (`domain.gin.VIEWS`), never a module global of this module.
+
+    The last match found is also kept in `_last`, which `view` reads without a call: one
+    tuple, replaced whole, so a reader sees a matching pair."""
+
+    __slots__ = ("_last", "_shown")
+
+    def __init__(self, size: int = 1024) -> None:
+        self._last: tuple[tuple[Player, ...] | None, _Shown | None] = (None, None)
+        self._shown: Memo[tuple[Player, ...], _Shown] = by_identity(size)(_new_shown)
+
+    def view(self, state: GinState, seat: int | None) -> GinView:
+        """`view(state, seat, self)`."""
+        players = state.players
+        last_players, last = self._last
+        if last_players is players and last is not None:  # most calls: the match viewed last
+            return last.render(state, seat)
+        shown = self._shown(players)
+        self._last = (players, shown)
+        return shown.render(state, seat)
+
+    def clear(self) -> None:
+        """Forget every match's view parts."""
+        self._last = (None, None)
+        self._shown.cache_clear()
+
+
+def _new_shown(players: tuple[Player, ...]) -> _Shown:
+    return _Shown()
 
 
 _PLAYING = (UPCARD_OFFER, DRAW, DISCARD)  # as moves.to_act, inlined
@@ -95,17 +133,18 @@ class _Shown:
     __slots__ = ("_discard", "_hand", "_knock", "_picked")
 
     def __init__(self) -> None:
-        none = (None, None)
-        self._hand: tuple[Any, ...] = (None,) * 6
-        self._discard: tuple[Any, Any] = none
-        self._picked: tuple[Any, Any] = none
-        self._knock: tuple[Any, Any] = none
+        self._hand: _HandPart | None = None
+        self._discard: tuple[tuple[Card, ...] | None, FrozenList[str]] = (None, _NO_CODES)
+        self._picked: tuple[_Picked | None, FrozenList[list[str]]] = (None, FrozenList())
+        self._knock: tuple[Knock | None, KnockView | None] = (None, None)
 
     def render(self, state: GinState, seat: int | None) -> GinView:
         """The view: a copy of the hand's template (the keys in api.md's order, the values
         that change only between hands) with this move's values and `you` set."""
         h = self._hand
-        if not (h[0] is state.roles and h[1] is state.scores and h[2] is state.commitment):
+        if h is None or not (
+            h[0] is state.roles and h[1] is state.scores and h[2] is state.commitment
+        ):
             h = self._new_hand(state)  # see _new_hand for why these three fields suffice
         hands, discard, picked, knock = state.hands, state.discard, state.picked, state.knock
         phase = state.phase
@@ -146,7 +185,7 @@ class _Shown:
             out["you"] = you
         return out
 
-    def _new_hand(self, state: GinState) -> tuple[Any, ...]:
+    def _new_hand(self, state: GinState) -> _HandPart:
         """The three fields the part was made from, the template of a hand's views, its seats
         by hand sizes (none made yet) and each seat's role (G1.1).
 
@@ -155,7 +194,7 @@ class _Shown:
         rounds; MatchFinished: winners) or `roles` and `commitment` (RolesDrawn, RoundDealt:
         round), each to a new object, and no other event sets any of them (state.py). So two
         states of a match with the same three objects have the same template."""
-        hand: tuple[Any, ...] = (
+        hand = _HandPart(
             state.roles,
             state.scores,
             state.commitment,
@@ -166,14 +205,16 @@ class _Shown:
         self._hand = hand
         return hand
 
-    def _new_picked(self, picked: tuple[tuple[Card, ...], ...]) -> FrozenList:
+    def _new_picked(self, picked: _Picked) -> FrozenList[list[str]]:
         """A copy of the last list with the seats whose tuple was replaced rendered again (a
         step changes one seat's picked cards at most, G1.4: one taken from the pile, or one
         of them discarded), each from its last codes where it can be (`_pile_codes`); one
         empty list is shared by the seats that hold none (every seat after a deal)."""
         old, shown = self._picked
         if old is None or len(old) != len(picked):
-            made = FrozenList([_codes(held) if held else _NO_CODES for held in picked])
+            made: FrozenList[list[str]] = FrozenList(
+                [_codes(held) if held else _NO_CODES for held in picked]
+            )
         else:
             made = FrozenList(shown)
             for seat, held in enumerate(picked):
@@ -189,19 +230,34 @@ class _Shown:
         return made
 
 
-def _codes(cards: tuple[Card, ...]) -> FrozenList:
+class _HandPart(NamedTuple):
+    """A hand's part of its views: the three fields it was made from, the template of its
+    views, its seats by hand sizes and each seat's role (`_Shown._new_hand`)."""
+
+    roles: Roles | None
+    scores: tuple[int, ...]
+    commitment: str | None
+    template: GinView
+    seats: dict[tuple[int, ...], FrozenList[GinSeat]]
+    role_names: list[Role | None]
+
+
+_Picked = tuple[tuple[Card, ...], ...]
+
+
+def _codes(cards: tuple[Card, ...]) -> FrozenList[str]:
     return FrozenList([CODE[c.index] for c in cards])
 
 
-_NO_CODES = FrozenList()
+_NO_CODES: FrozenList[str] = FrozenList()
 _fill = list.__setitem__
 """Sets an item of a FrozenList still being made (its own `__setitem__` refuses): only for a
 list no view has been given yet."""
 
 
 def _pile_codes(
-    old: tuple[Card, ...] | None, shown: FrozenList, new: tuple[Card, ...]
-) -> FrozenList:
+    old: tuple[Card, ...] | None, shown: list[str], new: tuple[Card, ...]
+) -> FrozenList[str]:
     """The codes of the pile `new`, given `shown`, the codes of the pile `old`: one card more
     or one fewer on top is a copy of `shown` (the tuples compare by identity of their cards,
     in C); anything else is rendered in full."""
@@ -214,64 +270,47 @@ def _pile_codes(
     return _codes(new)
 
 
-@by_identity(1024)
-def _remembered(players: tuple[Any, ...]) -> _Shown:
-    return _Shown()
-
-
-def _shown(players: tuple[Any, ...]) -> _Shown:
-    """The view parts of a match, found by its players tuple: one object for the whole match
-    (MatchCreated makes it; every later state passes it on), so its identity names the match.
-    The last one found is also kept in `_last`, which `view` reads without a call."""
-    global _last
-    shown = _remembered(players)
-    _last = (players, shown)  # one tuple, replaced whole: a reader sees a matching pair
-    return shown
-
-
-def _forget() -> None:
-    """Forget every match's view parts (tests: a view rendered with nothing remembered)."""
-    global _last
-    _last = (None, None)
-    _remembered.cache_clear()
-
-
-_last: tuple[Any, _Shown | None] = (None, None)
-
-
-def _template(state: GinState) -> dict[str, Any]:
+def _template(state: GinState) -> GinView:
+    """The keys of a view in api.md's order, with the values that change only between hands;
+    `render` sets every other one (a placeholder here) but `knock` and `you`."""
     roles = state.roles
     return {
         "variant": VARIANT_NAME,
-        "version": None,
+        "version": 0,
         "seeded": state.seeded,
-        "status": None,
-        "options": FrozenDict(state.options.as_dict()),
+        "status": "active",
+        "options": cast("OptionsView", frozen_dict(state.options.as_dict())),
         "round": state.round,
-        "phase": None,
+        "phase": "",
         "turn": None,
-        "seats": None,
+        "seats": _NO_SEATS,
         "scores": FrozenList(state.scores),
         "winners": FrozenList(state.winners),
-        "stock_size": None,
+        "stock_size": 0,
         "rounds": FrozenList(state.rounds),  # each result is read-only already (frozen.py)
         "deal_commitment": state.commitment,
-        "roles": None
-        if roles is None
-        else FrozenDict({"box": roles.box, "captain": roles.captain, "advisor": roles.advisor}),
+        "roles": None if roles is None else frozen_dict(_roles_view(roles)),
         "discard_top": None,
-        "discard_size": None,
-        "discard_pile": None,
-        "picked": None,
+        "discard_size": 0,
+        "discard_pile": _NO_CODES,
+        "picked": _NO_PICKED,
         "knock": None,
         "you": None,
         "lobby": None,
     }
 
 
-def _role_names(roles: Roles | None, count: int) -> list[str | None]:
+_NO_SEATS: FrozenList[GinSeat] = FrozenList()
+_NO_PICKED: FrozenList[list[str]] = FrozenList()
+
+
+def _roles_view(roles: Roles) -> RolesView:
+    return {"box": roles.box, "captain": roles.captain, "advisor": roles.advisor}
+
+
+def _role_names(roles: Roles | None, count: int) -> list[Role | None]:
     """Each seat's role this hand (G1.1), None before the role draw."""
-    names: list[str | None] = [None] * count
+    names: list[Role | None] = [None] * count
     if roles is not None:
         names[roles.advisor] = "advisor"
         names[roles.captain] = "captain"
@@ -281,25 +320,27 @@ def _role_names(roles: Roles | None, count: int) -> list[str | None]:
 
 def _seats(
     state: GinState,
-    made: dict[tuple[int, ...], FrozenList],
+    made: dict[tuple[int, ...], FrozenList[GinSeat]],
     sizes: tuple[int, ...],
-    names: list[str | None],
-) -> FrozenList:
+    names: list[Role | None],
+) -> FrozenList[GinSeat]:
     """The seats part of a hand's views with these hand sizes, kept in `made`."""
     seats = made[sizes] = FrozenList(
-        FrozenDict(
-            {
-                "seat": seat,
-                "name": player.name,
-                "bot": player.bot,
-                "hand_size": sizes[seat],
-                "open": player.open,
-                "role": names[seat],
-            }
-        )
+        frozen_dict(_seat(seat, player, sizes[seat], names[seat]))
         for seat, player in enumerate(state.players)
     )
     return seats
+
+
+def _seat(seat: int, player: Player, size: int, role: Role | None) -> GinSeat:
+    return {
+        "seat": seat,
+        "name": player.name,
+        "bot": player.bot,
+        "hand_size": size,
+        "open": player.open,
+        "role": role,
+    }
 
 
 def _public_knock(knock: Knock) -> KnockView:
@@ -315,7 +356,7 @@ def _public_knock(knock: Knock) -> KnockView:
 
 def event_view(before: GinState, event: Event, seat: int | None) -> EventView:
     """`{"type", "v", "data"}` with every card `seat` may not see as None (G1.4)."""
-    data = json_copy(event.data)
+    data = {k: json_copy(v) if type(v) in _NESTED else v for k, v in event.data.items()}
     if before.phase != FINISHED:
         redact = _REDACT.get(event.type)
         if redact is not None:
@@ -323,40 +364,42 @@ def event_view(before: GinState, event: Event, seat: int | None) -> EventView:
     return {"type": event.type, "v": event.v, "data": data}
 
 
-def _redact_created(before: GinState, data: dict[str, Any], seat: int | None) -> None:
+def _redact_created(before: GinState, data: dict[str, JSON], seat: int | None) -> None:
     data["seed"] = None
     data["deal_key"] = None
     if "salt_key" in data:
         data["salt_key"] = None
 
 
-def _redact_dealt(before: GinState, data: dict[str, Any], seat: int | None) -> None:
-    roles = Roles(int(data["box"]), int(data["captain"]), int(data["advisor"]))
-    hands = data["hands"]
+def _redact_dealt(before: GinState, data: dict[str, JSON], seat: int | None) -> None:
+    roles = Roles(json_int(data["box"]), json_int(data["captain"]), json_int(data["advisor"]))
+    hands = list(json_list(data["hands"]))
     for owner, hand in enumerate(hands):
         if hand is not None and not sees_hand(before.options, roles, seat, owner):
-            hands[owner] = [None] * len(hand)
-    data["stock"] = [None] * len(data["stock"])
+            hands[owner] = [None] * len(json_list(hand))
+    data["hands"] = hands
+    data["stock"] = [None] * len(json_list(data["stock"]))
     data["salt"] = None
 
 
-def _redact_drawn(before: GinState, data: dict[str, Any], seat: int | None) -> None:
-    if data["from"] == "stock" and not sees_hand(before.options, before.roles, seat, data["seat"]):
+def _redact_drawn(before: GinState, data: dict[str, JSON], seat: int | None) -> None:
+    owner = json_int(data["seat"])
+    if data["from"] == "stock" and not sees_hand(before.options, before.roles, seat, owner):
         data["card"] = None
 
 
-def _redact_knocked(before: GinState, data: dict[str, Any], seat: int | None) -> None:
-    if not sees_hand(before.options, before.roles, seat, data["seat"]):
+def _redact_knocked(before: GinState, data: dict[str, JSON], seat: int | None) -> None:
+    if not sees_hand(before.options, before.roles, seat, json_int(data["seat"])):
         data["card"] = None
 
 
-def _redact_advice(before: GinState, data: dict[str, Any], seat: int | None) -> None:
+def _redact_advice(before: GinState, data: dict[str, JSON], seat: int | None) -> None:
     if seat is None or seat not in (data["seat"], data["captain"]):
         data["text"] = None
         data["move"] = None
 
 
-_REDACT: Mapping[str, Callable[[GinState, dict[str, Any], int | None], None]] = {
+_REDACT: Mapping[str, Callable[[GinState, dict[str, JSON], int | None], None]] = {
     "MatchCreated": _redact_created,
     "RoundDealt": _redact_dealt,
     "CardDrawn": _redact_drawn,

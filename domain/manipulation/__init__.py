@@ -2,9 +2,10 @@
 
 The surface is the one of domain/variants.py; `VARIANT` at the bottom. The state and its fold
 live in state.py, the deal in deal.py, decide and legal moves in moves.py, the views in
-views.py, the move and view types in shapes.py, the scoring in scoring.py, the options in
-options.py, and the link to the table maths (table/) in melds.py; this module creates a match
-and names the surface.
+views.py, the move, view and event payload types in shapes.py, the scoring in scoring.py,
+the options in options.py, and the link to the table maths (table/) in melds.py, whose
+listing's remembered parts are meld_parts.py and its joker swaps swaps.py; this module
+creates a match and names the surface.
 
 Events (past tense, JSON-ready data):
 
@@ -49,16 +50,16 @@ from domain.manipulation.moves import (
     autoplay_system,
     decide,
     is_finished,
-    legal_moves,
     pending,
     to_act,
 )
+from domain.manipulation.moves import legal_moves as _legal_moves
 from domain.manipulation.options import recorded_options
 from domain.manipulation.options import validate_options as _validate_options
 from domain.manipulation.scoring import score_round
 from domain.manipulation.shapes import ManipulationMove, ManipulationSeat, ManipulationView
 from domain.manipulation.state import NAME, Phase, RoundEnd, State, evolve, pack
-from domain.manipulation.views import event_view, view
+from domain.manipulation.views import ViewCache, event_view
 from domain.players import bot_seats as players_bots
 from domain.players import roster as players_roster
 from domain.shapes import JSON, json_str
@@ -66,6 +67,19 @@ from domain.shuffle import DealRng, salt_key
 from domain.variants import Game
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
+
+VIEWS = ViewCache()
+"""The game's cache: each match's round template and its hands' meld listings
+(domain/manipulation/views.py, melds.py). Owned here, by the game, and handed to every view
+and legal-move listing `VARIANT` makes; `views.view(state, seat)` and
+`moves.legal_moves(state, seat)` without it make theirs afresh."""
+
+view = VIEWS.view
+
+
+def legal_moves(state: State, seat: int) -> list[ManipulationMove]:
+    """Every legal move of `seat` now (`moves.legal_moves`, with the game's listings)."""
+    return _legal_moves(state, seat, VIEWS.listings)
 
 
 # ---------------------------------------------------------------- creation (M1, M3)
@@ -136,6 +150,7 @@ VARIANT: Game[State, ManipulationMove, ManipulationView] = Game(
 __all__ = [
     "NAME",
     "VARIANT",
+    "VIEWS",
     "Phase",
     "RoundEnd",
     "State",

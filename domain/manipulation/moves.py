@@ -15,7 +15,7 @@ from domain.cards import codes
 from domain.errors import ForbiddenMove, IllegalMove, MalformedMove, NotYourTurn
 from domain.events import SYSTEM, Event
 from domain.lobby import refuse_move
-from domain.manipulation.melds import check_meld, meld_candidates
+from domain.manipulation.melds import Listings, check_meld, meld_candidates
 from domain.manipulation.scoring import hand_points, score_round
 from domain.manipulation.shapes import ManipulationMove
 from domain.manipulation.state import (
@@ -241,13 +241,17 @@ def autoplay_system(state: State) -> tuple[State, tuple[Event, ...]]:
 # ---------------------------------------------------------------- legal moves
 
 
-def legal_moves(state: State, seat: int) -> list[ManipulationMove]:
+def legal_moves(
+    state: State, seat: int, listings: Listings | None = None
+) -> list[ManipulationMove]:
     """Every legal move of `seat` now; for `meld` a representative set, not every table
-    (`seat_moves`)."""
-    return seat_moves(state, seat, None)
+    (`seat_moves`), remembered in `listings` when one is handed in."""
+    return seat_moves(state, seat, None, listings)
 
 
-def seat_moves(state: State, seat: int, shown: list[list[str]] | None) -> list[ManipulationMove]:
+def seat_moves(
+    state: State, seat: int, shown: list[list[str]] | None, listings: Listings | None = None
+) -> list[ManipulationMove]:
     """`legal_moves`, given the state's `shown_table` when the caller has it (a view).
 
     draw, knock, end_turn and pass are listed exactly. The meld space is huge (any table that
@@ -283,6 +287,7 @@ def seat_moves(state: State, seat: int, shown: list[list[str]] | None) -> list[M
         state.options,
         state.opened[seat],
         decks(state),
+        listings,
     )
     if tables:
         if shown is None:

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from domain.cards import Card, codes
 from domain.events import Event
 from domain.manipulation.deal import deal_event
 from domain.manipulation.options import ManipOptions
+from domain.manipulation.shapes import ManipulationMatchFinishedData
 from domain.manipulation.state import State, evolve
-from domain.shapes import json_int, json_list
+from domain.shapes import as_json, json_int, json_list
 from domain.shuffle import DealRng, salt_key
 
 KNOCK = "knock"
@@ -166,7 +166,7 @@ def _round_scored(state: State) -> Event:
 def _match_finished(end: GameEnd, after: State) -> Event:
     """M11: the final scores with their bonuses, after the round that reached the target
     (or, M11.5, the last of `max_rounds`: then `ended_by: max_rounds`)."""
-    data: dict[str, Any] = {
+    data: ManipulationMatchFinishedData = {
         "scores": list(end.scores),
         "winners": list(end.winners),
         "round_scores": list(after.scores),
@@ -174,7 +174,7 @@ def _match_finished(end: GameEnd, after: State) -> Event:
     }
     if not any(s >= after.options.target_score for s in after.scores):
         data["ended_by"] = "max_rounds"
-    return Event("MatchFinished", data)
+    return Event("MatchFinished", as_json(data))
 
 
 def next_dealer(state: State, winners: Sequence[int]) -> int:

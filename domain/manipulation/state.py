@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from functools import lru_cache
-from typing import Any
+from typing import cast
 
 from domain.cards import FULL_DECK, JOKER, Card, TableCard
 from domain.events import Event
@@ -25,10 +25,18 @@ from domain.lobby import LOBBY_EVENTS, Lobby
 from domain.lobby import created as lobby_created
 from domain.lobby import step as lobby_step
 from domain.manipulation.options import DEFAULTS, ManipOptions, options_of
-from domain.manipulation.shapes import ManipulationRoundResult
+from domain.manipulation.shapes import (
+    DealerChosenData,
+    ManipulationCardDrawnData,
+    ManipulationKnockedData,
+    ManipulationMatchFinishedData,
+    ManipulationRoundDealtData,
+    ManipulationRoundResult,
+    TableMeldedData,
+)
 from domain.memo import by_identity
 from domain.players import Player
-from domain.shapes import JSON, json_int, json_list, json_str
+from domain.shapes import JSON, MatchCreatedData, SeatData
 
 NAME = "manipulation-rummy"
 
@@ -72,21 +80,17 @@ class RoundResult:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, JSON]) -> RoundResult:
-        knocker = data.get("knocker")
+    def from_json(cls, data: ManipulationRoundResult) -> RoundResult:
+        knocker = data["knocker"]
         return cls(
-            round=json_int(data["round"]),
+            round=int(data["round"]),
             outcome=str(data["outcome"]),
-            hands=tuple(tuple(map(json_str, json_list(h))) for h in json_list(data["hands"])),
-            points=_ints(data["points"]),
-            winners=_ints(data["winners"]),
-            knocker=None if knocker is None else json_int(knocker),
-            hand_points=_ints(data["hand_points"]),
+            hands=tuple(tuple(map(str, h)) for h in data["hands"]),
+            points=tuple(map(int, data["points"])),
+            winners=tuple(map(int, data["winners"])),
+            knocker=None if knocker is None else int(knocker),
+            hand_points=tuple(map(int, data["hand_points"])),
         )
-
-
-def _ints(value: JSON) -> tuple[int, ...]:
-    return tuple(map(json_int, json_list(value)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +109,7 @@ class State:
     version: int = 0
     players: tuple[Player, ...] = ()
     options: ManipOptions = _DEFAULT_OPTIONS
-    options_dict: tuple[tuple[str, Any], ...] = ()
+    options_dict: tuple[tuple[str, JSON], ...] = ()
     seeded: bool = False
     seed: int | None = None
     deal_key: str | None = None
@@ -145,9 +149,11 @@ _SLOTS = tuple(
 _NAMES = frozenset(name for name, _, _ in _SLOTS)
 
 
-def _with(state: State, **changes: Any) -> State:
+def _with(state: State, **changes: object) -> State:
     """`dataclasses.replace` for State, without its per-call field walk (evolve runs it on
-    every event): copy each slot, taking `changes` where given."""
+    every event): copy each slot, taking `changes` where given. A speed trick beside the
+    plain code it stands for (`dataclasses.replace`); tests/unit/test_manipulation_fast_paths.py
+    (`test_state_replace_matches_dataclasses_replace`) holds the two equal."""
     if not changes.keys() <= _NAMES:
         raise TypeError(f"State has no field(s) {sorted(changes.keys() - _NAMES)}")
     new = object.__new__(State)
@@ -206,7 +212,7 @@ def shown_table(table: Table) -> list[list[str]]:
 
 
 @by_identity(8192)
-def shown_meld(meld: tuple[TableCard, ...]) -> FrozenList:
+def shown_meld(meld: tuple[TableCard, ...]) -> FrozenList[str]:
     """A meld's codes for views, read-only and shared, remembered by the meld's identity
     (a meld parsed from a recorded table is remembered with the codes it came from)."""
     return FrozenList(map(str, meld))
@@ -230,7 +236,7 @@ def evolve(state: State, event: Event) -> State:
     return _with(new, version=state.version + 1)
 
 
-def _created(state: State, data: Mapping[str, Any]) -> State:
+def _created(state: State, data: MatchCreatedData) -> State:
     players = tuple(Player.of(p) for p in data["players"])
     full = {**DEFAULTS, **dict(data["options"])}
     n = len(players)
@@ -250,10 +256,10 @@ def _created(state: State, data: Mapping[str, Any]) -> State:
     )
 
 
-def _lobby_step(kind: str) -> Callable[[State, Mapping[str, Any]], State]:
+def _lobby_step(kind: str) -> Callable[[State, Mapping[str, JSON]], State]:
     """The fold of one lobby event (domain/lobby.py); a cancelled match is over."""
 
-    def fold(state: State, data: Mapping[str, Any]) -> State:
+    def fold(state: State, data: Mapping[str, JSON]) -> State:
         lobby, players = lobby_step(state.lobby, state.players, Event(kind, data))
         if kind == "MatchCancelled":
             return _with(state, lobby=lobby, players=players, phase=Phase.FINISHED, turn=None)
@@ -262,11 +268,11 @@ def _lobby_step(kind: str) -> Callable[[State, Mapping[str, Any]], State]:
     return fold
 
 
-def _dealer_chosen(state: State, data: Mapping[str, Any]) -> State:
+def _dealer_chosen(state: State, data: DealerChosenData) -> State:
     return _with(state, dealer=int(data["dealer"]))
 
 
-def _dealt(state: State, data: Mapping[str, Any]) -> State:
+def _dealt(state: State, data: ManipulationRoundDealtData) -> State:
     dealer = int(data["dealer"])
     return _with(
         state,
@@ -291,7 +297,7 @@ def _set_hand(state: State, seat: int, hand: Hand) -> tuple[Hand, ...]:
     return tuple(hand if s == seat else h for s, h in enumerate(state.hands))
 
 
-def _drawn(state: State, data: Mapping[str, Any]) -> State:
+def _drawn(state: State, data: ManipulationCardDrawnData) -> State:
     seat, draw = int(data["seat"]), int(data["draw"])
     card = Card.parse(data["card"])
     hand = sort_hand((*state.hands[seat], card))
@@ -301,11 +307,11 @@ def _drawn(state: State, data: Mapping[str, Any]) -> State:
     )
 
 
-def _exhausted(state: State, data: Mapping[str, Any]) -> State:
+def _exhausted(state: State, data: SeatData) -> State:
     return _with(state, exhausted_by=int(data["seat"]))
 
 
-def _melded(state: State, data: Mapping[str, Any]) -> State:
+def _melded(state: State, data: TableMeldedData) -> State:
     seat = int(data["seat"])
     hand = remove_cards(state.hands[seat], (Card.parse(c) for c in data["played"]))
     opened = tuple(o or s == seat for s, o in enumerate(state.opened))
@@ -321,11 +327,11 @@ def _melded(state: State, data: Mapping[str, Any]) -> State:
     return new
 
 
-def _passed(state: State, data: Mapping[str, Any]) -> State:
+def _passed(state: State, data: SeatData) -> State:
     return _with(state, phase=Phase.KNOCK_OR_END)
 
 
-def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
+def _turn_ended(state: State, data: SeatData) -> State:
     """Play passes on (M4 step 4); after the exhauster's turn the last lap starts (M9.2)."""
     seat = int(data["seat"])
     if state.lap:
@@ -341,11 +347,11 @@ def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
     return _with(state, turn=state.next_seat(seat), phase=Phase.DRAW, draws=0)
 
 
-def _knocked(state: State, data: Mapping[str, Any]) -> State:
+def _knocked(state: State, data: ManipulationKnockedData) -> State:
     return _with(state, phase=Phase.SCORING, turn=None, ending=RoundEnd("knock", data["seat"]))
 
 
-def _scored(state: State, data: Mapping[str, Any]) -> State:
+def _scored(state: State, data: ManipulationRoundResult) -> State:
     result = RoundResult.from_json(data)
     won = set(result.winners)
     return _with(
@@ -356,7 +362,7 @@ def _scored(state: State, data: Mapping[str, Any]) -> State:
     )
 
 
-def _finished(state: State, data: Mapping[str, Any]) -> State:
+def _finished(state: State, data: ManipulationMatchFinishedData) -> State:
     return _with(
         state,
         phase=Phase.FINISHED,
@@ -366,17 +372,25 @@ def _finished(state: State, data: Mapping[str, Any]) -> State:
     )
 
 
-_HANDLERS = {
-    **{kind: _lobby_step(kind) for kind in sorted(LOBBY_EVENTS)},
-    "MatchCreated": _created,
-    "DealerChosen": _dealer_chosen,
-    "RoundDealt": _dealt,
-    "CardDrawn": _drawn,
-    "StockExhausted": _exhausted,
-    "TableMelded": _melded,
-    "Passed": _passed,
-    "TurnEnded": _turn_ended,
-    "Knocked": _knocked,
-    "RoundScored": _scored,
-    "MatchFinished": _finished,
-}
+Fold = Callable[[State, Mapping[str, JSON]], State]
+"""A fold step as `evolve` calls it: with the event's recorded data, which is the payload its
+step declares (manipulation/shapes.py `PAYLOADS`; tests/unit/test_event_payloads.py checks
+them)."""
+
+_HANDLERS = cast(
+    "dict[str, Fold]",
+    {
+        **{kind: _lobby_step(kind) for kind in sorted(LOBBY_EVENTS)},
+        "MatchCreated": _created,
+        "DealerChosen": _dealer_chosen,
+        "RoundDealt": _dealt,
+        "CardDrawn": _drawn,
+        "StockExhausted": _exhausted,
+        "TableMelded": _melded,
+        "Passed": _passed,
+        "TurnEnded": _turn_ended,
+        "Knocked": _knocked,
+        "RoundScored": _scored,
+        "MatchFinished": _finished,
+    },
+)

@@ -22,6 +22,7 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
 from types import ModuleType
@@ -46,7 +47,7 @@ WAIT_SECONDS = 60.0
 
 
 @pytest.fixture(scope="module")
-def generated(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
     """The generated package, imported from a temporary directory."""
     root = tmp_path_factory.mktemp("generated")
     config = root / "config.yaml"
@@ -194,7 +195,7 @@ def _advise(g: Any, base_url: str, created: Any) -> None:
     assert result.events[0].data["move"] == {"type": "take_upcard"}
 
 
-def _create(g: Any, base_url: str, body: Any, expected: type) -> Any:
+def _create(g: Any, base_url: str, body: Any, expected: type[Any]) -> Any:
     client = g.models.__name__.rsplit(".", 1)[0]
     with importlib.import_module(client).Client(base_url=base_url) as anonymous:
         created = g.create_match.sync(client=anonymous, body=body)
@@ -203,7 +204,7 @@ def _create(g: Any, base_url: str, body: Any, expected: type) -> Any:
     return created
 
 
-def _play(g: Any, base_url: str, created: Any, view_type: type, rounds: int | None) -> Any:
+def _play(g: Any, base_url: str, created: Any, view_type: type[Any], rounds: int | None) -> Any:
     """Every seat plays the basic bot's pick among its generated legal moves until the match
     is finished (or `rounds` rounds are scored); returns the last view, the moves made and
     the names of the move models sent."""
@@ -217,11 +218,11 @@ def _play(g: Any, base_url: str, created: Any, view_type: type, rounds: int | No
 
 
 def _play_with(
-    g: Any, created: Any, clients: list[Any], view_type: type, rounds: int | None
+    g: Any, created: Any, clients: list[Any], view_type: type[Any], rounds: int | None
 ) -> Any:
     bot = BOTS[created.variant]["basic"]
     rng = random.Random(5)
-    moves, kinds = 0, set()
+    moves, kinds = 0, set[str]()
     while True:
         view = _settled(g, created.id, clients[0], view_type)
         if view.status.value == "finished" or (rounds is not None and len(view.rounds) >= rounds):
@@ -251,7 +252,7 @@ def _as_model(legal: list[Any], chosen: dict[str, Any]) -> Any:
     return kind.from_dict(chosen)
 
 
-def _settled(g: Any, match_id: str, client: Any, view_type: type) -> Any:
+def _settled(g: Any, match_id: str, client: Any, view_type: type[Any]) -> Any:
     """The view once a seat is to act (the worker scores and deals between hands)."""
     deadline = time.monotonic() + WAIT_SECONDS
     while True:

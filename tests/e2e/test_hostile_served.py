@@ -67,7 +67,7 @@ def snapshot(client: redis.Redis) -> dict[bytes, Any]:
     """Every key with its stream length, or its value for plain keys (TTL-free view)."""
     out: dict[bytes, Any] = {}
     for key in client.scan_iter(count=1000):
-        kind = client.type(key)
+        kind: Any = client.type(key)  # raw reply (bytes)
         if kind == b"stream":
             out[key] = ("stream", client.xlen(key))
         elif kind == b"string":
@@ -86,7 +86,7 @@ def problem(status: int, headers: dict[str, str], body: bytes) -> dict[str, Any]
         headers,
         body[:300],
     )
-    found = json.loads(body)
+    found: dict[str, Any] = json.loads(body)
     assert found["status"] == status and isinstance(found["code"], str)
     assert "Traceback" not in body.decode("utf-8", "replace")
     return found
@@ -129,6 +129,7 @@ def _serve(stack: Stack, private_redis: PrivateRedis) -> Iterator[dict[str, Any]
         m_turn = http.get(f"/v1/matches/{other['id']}").json()["turn"]
         m_token = other["seats"][m_turn]["token"]
     client = private_redis.client()
+    assert stack.api is not None
     yield {
         "port": stack.api.port,
         "gin": (match_id, token),
@@ -138,7 +139,9 @@ def _serve(stack: Stack, private_redis: PrivateRedis) -> Iterator[dict[str, Any]
     client.close()
 
 
-def _post(port: int, path: str, body: bytes, headers: dict[str, str]) -> tuple[int, dict, bytes]:
+def _post(
+    port: int, path: str, body: bytes, headers: dict[str, str]
+) -> tuple[int, dict[str, str], bytes]:
     head = f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
     head += f"Content-Length: {len(body)}\r\n"
     head += "".join(f"{k}: {v}\r\n" for k, v in headers.items()) + "\r\n"

@@ -44,6 +44,7 @@ from domain.variants import get_variant
 from store.service import MatchService
 from tests.support.reliability_load import choose
 from tests.support.reliability_procs import PrivateRedis, Stack, soak
+from tests.support.views import you_of
 from tests.support.waiting import wait_until
 
 CARD = re.compile(r"^(JK|[A2-9TJQK][CDHS])(=(JK|[A2-9TJQK][CDHS]))?$")
@@ -117,7 +118,9 @@ class Driver:
         self._keep(seat, kind, response)
         return response
 
-    def _keep(self, seat: int | None, kind: str, response: httpx.Response, sent: Any = None):
+    def _keep(
+        self, seat: int | None, kind: str, response: httpx.Response, sent: Any = None
+    ) -> None:
         try:
             body = response.json()
         except ValueError:
@@ -352,33 +355,35 @@ def _public(variant: str, event: Any) -> set[str]:
 def truth(service: MatchService, match_id: str) -> Truth:
     stored = service.store.read(match_id)
     log = [s.event for s in stored]
-    variant = get_variant(log[0].data["variant"])
+    opening: Any = log[0].data
+    variant = get_variant(opening["variant"])
     state = variant.initial_state()
     public: set[str] = set()
     held: dict[int, set[str]] = {}
     visible: dict[int, dict[int | None, set[str]]] = {}
     round_of: dict[int, int] = {}
     commitments: dict[int, str] = {}
-    secrets = {str(log[0].data["deal_key"])}
-    if log[0].data.get("salt_key"):
-        secrets.add(str(log[0].data["salt_key"]))  # a seeded match's salt key (issue 11)
+    secrets = {str(opening["deal_key"])}
+    if opening.get("salt_key"):
+        secrets.add(str(opening["salt_key"]))  # a seeded match's salt key (issue 11)
     last_before: dict[int, int] = {}
     current = 0
     for item in stored:
         event = item.event
+        data: Any = event.data
         if event.type == "RoundDealt":
-            current = int(event.data["round"])
+            current = int(data["round"])
             public, held = set(), {}
-            commitments[current] = event.data["commitment"]
-            secrets.add(event.data["salt"])
+            commitments[current] = data["commitment"]
+            secrets.add(data["salt"])
         if event.type == "RoundScored":
             last_before[current] = item.seq - 1
         state = variant.evolve(state, event)
         public |= _public(variant.name, event)
-        spectator = variant.view(state, None)
+        spectator: Any = variant.view(state, None)  # gin has roles, Manipulation none
         roles = spectator.get("roles")
         for seat in range(len(spectator["seats"])):
-            held.setdefault(seat, set()).update(variant.view(state, seat)["you"]["hand"] or [])
+            held.setdefault(seat, set()).update(you_of(variant.view(state, seat))["hand"] or [])
         seen: dict[int | None, set[str]] = {None: set(public)}
         for seat, cards in held.items():
             seen[seat] = public | cards

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import httpx
@@ -38,7 +38,7 @@ def stack(tmp_path: Path) -> Iterator[Stack]:
         server.stop()
 
 
-def _create(client: httpx.Client, options: dict[str, object]) -> httpx.Response:
+def _create(client: httpx.Client, options: Mapping[str, object]) -> httpx.Response:
     body = {"variant": "three-hand-gin", "players": BOTS, "options": options}
     return client.post("/v1/matches", json=body)
 

@@ -18,6 +18,7 @@ the machine's speed. The soak variants inject their faults at random moments ins
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from typing import Any
@@ -146,9 +147,7 @@ def _pause_run(
             stopped = time.monotonic()
             try:
                 wait_until(
-                    lambda stopped=stopped, before=before: _held_long_enough(
-                        stats, stopped, before, gated
-                    ),
+                    functools.partial(_held_long_enough, stats, stopped, before, gated),
                     30.0,
                     f"a move to time out while Redis is stopped (at least {PAUSE_SECONDS} s)",
                 )

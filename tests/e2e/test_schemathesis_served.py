@@ -24,7 +24,7 @@ Fixed seed (hypothesis derandomize), a bound on examples, and a wall-clock bound
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -32,9 +32,13 @@ import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import run_state_machine_as_test
+from schemathesis.core.result import Err, Ok
 
 from tests.support.contract_checks import contract_config
 from tests.support.reliability_procs import soak
+
+T = TypeVar("T")
+E = TypeVar("E", bound=Exception)
 
 EXAMPLES = soak(120, 2000)
 SECONDS = soak(60.0, 900.0)
@@ -77,7 +81,7 @@ def test_schemathesis_served_with_two_seats_finds_no_5xx_no_violation_no_idor(
     schema = schemathesis.openapi.from_url(
         f"{target['base_url']}/v1/openapi.json", config=contract_config()
     )
-    operations = [r.ok() for r in schema.get_all_operations()]
+    operations = [_ok(r) for r in schema.get_all_operations()]
     operations = [op for op in operations if not op.path.endswith("/events/stream")]
     assert len(operations) >= 8
     moves = [op for op in operations if op.path.endswith("/moves")]
@@ -121,7 +125,11 @@ def test_schemathesis_served_with_two_seats_finds_no_5xx_no_violation_no_idor(
             if legal:  # a move the rules accept, to exercise the write path too
                 case.body = data.draw(st.sampled_from(legal), label="legal move")
                 case.headers.pop("If-Match", None)
-        turn = _turn(target["base_url"], match_id) if match_id in target["matches"] else None
+        turn = (
+            _turn(target["base_url"], match_id)
+            if match_id is not None and match_id in target["matches"]
+            else None
+        )
         response = case.call_and_validate(base_url=target["base_url"])
         key = f"{op.method.upper()} {op.path} {response.status_code}"
         seen[key] = seen.get(key, 0) + 1
@@ -135,6 +143,12 @@ def test_schemathesis_served_with_two_seats_finds_no_5xx_no_violation_no_idor(
     assert any(" 401" in s for s in statuses)
 
 
+def _ok(result: Ok[T] | Err[E]) -> T:
+    """An operation the schema loaded (every one must)."""
+    assert isinstance(result, Ok), result.err()
+    return result.ok()
+
+
 def _legal(base_url: str, match_id: str, token: str) -> list[dict[str, Any]]:
     headers = {"Authorization": f"Bearer {token}"}
     got = httpx.get(f"{base_url}/v1/matches/{match_id}/legal-moves", headers=headers, timeout=10)
@@ -142,8 +156,9 @@ def _legal(base_url: str, match_id: str, token: str) -> list[dict[str, Any]]:
 
 
 def _turn(base_url: str, match_id: str) -> int | None:
-    view = httpx.get(f"{base_url}/v1/matches/{match_id}", timeout=10).json()
-    return view.get("turn")
+    view: dict[str, Any] = httpx.get(f"{base_url}/v1/matches/{match_id}", timeout=10).json()
+    turn: int | None = view.get("turn")
+    return turn
 
 
 def _object_level(

@@ -24,9 +24,10 @@ from pathlib import Path
 import httpx
 import pytest
 
+from cli.procs import free_port
 from tests.support.reliability_audit import audit_all, table, wait_settled
 from tests.support.reliability_load import Stats, create_matches, run_load
-from tests.support.reliability_procs import free_port, soak
+from tests.support.reliability_procs import soak
 
 # the worker child is `deadwood worker` (cli/serve.py); the API child execs gunicorn
 CHILDREN = {"redis": "redis-server", "api": "gunicorn", "worker": "-m cli worker --queues scoring"}

@@ -14,6 +14,7 @@ its version (reliability_audit.py).
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import signal
 import time
@@ -77,10 +78,15 @@ def _horse(worker: Any) -> int | None:
     for pid in worker.children():
         try:
             if os.getpgid(pid) == pid:
-                return pid
+                return int(pid)
         except ProcessLookupError:
             continue
     return None
+
+
+def _gone(worker: Any, horse: int) -> bool:
+    """The work horse `horse` is no longer the worker's."""
+    return _horse(worker) != horse
 
 
 def _kill_mid_job(
@@ -110,7 +116,7 @@ def _kill_mid_job(
                 return job_id
         with contextlib.suppress(ProcessLookupError):
             os.kill(horse, signal.SIGCONT)
-        wait_until(lambda horse=horse: _horse(worker) != horse, 10.0, "the horse to finish")
+        wait_until(functools.partial(_gone, worker, horse), 10.0, "the horse to finish")
 
 
 def _job_args(client: redis.Redis, job_id: str) -> tuple[str, int] | None:

@@ -10,6 +10,7 @@ SIGTERM still stops it cleanly.
 
 from __future__ import annotations
 
+import functools
 import signal
 import subprocess
 import time
@@ -57,7 +58,7 @@ def test_the_worker_process_survives_redis_restarts(stack: Any, private_redis: A
         )
         start = service.load(created.match_id).version
         wait_until(
-            lambda m=created.match_id, v=start: _advanced(service, m, v),
+            functools.partial(_advanced, service, created.match_id, start),
             60,
             f"the worker to play match {i} (it works when Redis goes)",
         )

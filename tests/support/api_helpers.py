@@ -68,7 +68,9 @@ def run_jobs(service: Any) -> None:
         set_service(None)
 
 
-def greedy_gin(view: dict[str, Any], moves: list[dict[str, Any]], rng: random.Random) -> dict:
+def greedy_gin(
+    view: dict[str, Any], moves: list[dict[str, Any]], rng: random.Random
+) -> dict[str, Any]:
     knocks = [m for m in moves if m["type"] == "knock"]
     if knocks:
         return rng.choice(knocks)
@@ -91,7 +93,9 @@ def greedy_gin(view: dict[str, Any], moves: list[dict[str, Any]], rng: random.Ra
     return rng.choice(moves)
 
 
-def greedy_manip(view: dict[str, Any], moves: list[dict[str, Any]], rng: random.Random) -> dict:
+def greedy_manip(
+    view: dict[str, Any], moves: list[dict[str, Any]], rng: random.Random
+) -> dict[str, Any]:
     for kind in ("knock", "meld"):
         found = [m for m in moves if m["type"] == kind]
         if found:
@@ -124,7 +128,7 @@ def play(
     made = 0
     while True:
         response = client.get(f"/v1/matches/{match_id}")
-        view = response.get_json()
+        view: dict[str, Any] = response.get_json()
         if hook:
             hook("view", None, response)
         if view["status"] == "finished" or (until is not None and until(view)):
@@ -159,7 +163,7 @@ def problem(response: TestResponse, status: int, code: str) -> dict[str, Any]:
     """Assert `response` is the problem+json of `status`/`code`, and return it."""
     assert response.status_code == status, response.get_data(as_text=True)
     assert response.mimetype == "application/problem+json"
-    body = response.get_json(force=True)
+    body: dict[str, Any] = response.get_json(force=True)
     assert body["code"] == code, body
     assert body["status"] == status
     assert {"type", "title", "status", "detail", "code"} <= set(body)

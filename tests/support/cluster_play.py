@@ -28,8 +28,9 @@ def step(service: MatchService, match_id: str, rng: random.Random, **kw: Any) ->
     if pending is not None:
         seat, move = SYSTEM, pending
     else:
-        seat = game.to_act(state)
-        assert seat is not None
+        to_act = game.to_act(state)
+        assert to_act is not None
+        seat = to_act
         move = rng.choice(game.legal_moves(state, seat))
     kw.setdefault("idempotency_key", None)
     kw.setdefault("fingerprint", "")

@@ -15,10 +15,11 @@ from typing import Any
 from domain import manipulation as m
 from domain.cards import Card, TableCard
 from domain.events import SYSTEM, Event
+from domain.manipulation.shapes import ManipulationMove
 from domain.manipulation.state import State, pack, table_cards
 from domain.manipulation.table.meld import parse_table_text
 
-Move = dict[str, Any]
+Move = ManipulationMove
 
 
 def players(n: int) -> list[dict[str, Any]]:
@@ -88,7 +89,7 @@ def with_table(state: State, text: str) -> State:
     return replace(state, table=table, stock=tuple(left))
 
 
-def step(state: State, seat: int, move: Mapping[str, Any]) -> tuple[State, tuple[Event, ...]]:
+def step(state: State, seat: int, move: Move) -> tuple[State, tuple[Event, ...]]:
     events = m.decide(state, seat, move)
     return fold(events, state), events
 
@@ -145,8 +146,9 @@ def random_match(
         if pending is not None:
             seat, move = SYSTEM, pending
         else:
-            seat = m.to_act(state)  # type: ignore[assignment]
-            move = choose(rng, m.legal_moves(state, seat))
+            to_act = m.to_act(state)
+            assert to_act is not None, "nobody to act and nothing due in an unfinished match"
+            seat, move = to_act, choose(rng, m.legal_moves(state, to_act))
         new = m.decide(state, seat, move)
         after = fold(new, state)
         if check is not None:

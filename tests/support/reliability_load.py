@@ -17,6 +17,7 @@ move in flight with `Stats.gate` (FaultGate).
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import random
 import threading
@@ -177,9 +178,7 @@ def create_matches(
             body = {"variant": variant, "players": [{"name": x} for x in names], "options": options}
             headers = {"Idempotency-Key": f"create-{i}-{uuid.uuid4()}"}
             response = _until_answer(
-                lambda body=body, headers=headers: client.post(
-                    "/v1/matches", json=body, headers=headers
-                )
+                functools.partial(client.post, "/v1/matches", json=body, headers=headers)
             )
             assert response.status_code == 201, response.text
             created = response.json()
@@ -187,7 +186,7 @@ def create_matches(
     return made
 
 
-def _until_answer(send: Any, seconds: float = 30.0) -> httpx.Response:
+def _until_answer(send: Callable[[], httpx.Response], seconds: float = 30.0) -> httpx.Response:
     deadline = time.monotonic() + seconds
     while True:
         try:

@@ -49,13 +49,14 @@ def worst_log(max_bytes: int, seed: int = 28, options: dict[str, Any] | None = N
         add(event)
     while not rules.is_finished(state):
         due = rules.pending(state)
-        seat = rules.to_act(state) if due is None else SYSTEM
         if due is None:
-            assert seat is not None
+            to_act = rules.to_act(state)
+            assert to_act is not None
+            seat = to_act
             moves = [m for m in rules.legal_moves(state, seat) if m["type"] != "knock"]
             move = moves[rng.randrange(len(moves))]
         else:
-            move = dict(due)
+            seat, move = SYSTEM, due.copy()
         if not all(add(event) for event in rules.decide(state, seat, move)):
             break
     return "".join(lines)

@@ -31,8 +31,9 @@ def step(service: MatchService, match_id: str, rng: random.Random) -> bool:
     if pending is not None:
         seat, move = SYSTEM, pending
     else:
-        seat = game.to_act(state)
-        assert seat is not None, "nobody to act in an unfinished match"
+        to_act = game.to_act(state)
+        assert to_act is not None, "nobody to act in an unfinished match"
+        seat = to_act
         move = rng.choice(game.legal_moves(state, seat))
     service.submit(
         match_id, seat, move, expected_version=version, idempotency_key=None, fingerprint=""

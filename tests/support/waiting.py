@@ -14,7 +14,9 @@ from typing import TypeVar
 T = TypeVar("T")
 
 
-def wait_until(predicate: Callable[[], T], timeout: float, what: str, *, every: float = 0.01) -> T:
+def wait_until(
+    predicate: Callable[[], T | None], timeout: float, what: str, *, every: float = 0.01
+) -> T:
     """Call `predicate` until it returns a truthy value, and return that value; AssertionError
     naming `what` when `timeout` seconds pass first. `every` is the pause between calls."""
     deadline = time.monotonic() + timeout

@@ -24,11 +24,13 @@ from domain.analysis import gin as gin_walk
 from domain.analysis import manipulation as manip_walk
 from domain.analysis.gin_judge import judge
 from domain.events import Event
+from domain.gin.shapes import GinMove
 from domain.gin.state import evolve as gin_evolve
 from domain.gin.state import initial_state as gin_initial
 from domain.gin.views import view as gin_view
 from domain.manipulation.state import State as ManipState
 from domain.manipulation.state import evolve as manip_evolve
+from domain.shapes import json_int
 from tests.support.analysis_helpers import gin_hidden_shuffled, manip_hidden_shuffled
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -58,7 +60,7 @@ def test_gin_judgments_do_not_change_with_the_hidden_cards() -> None:
     checked = 0
     for index, event in enumerate(events):
         if event.type in gin_walk.MOVES and state.roles is not None:
-            seat = int(event.data["seat"])
+            seat = json_int(event.data["seat"])
             move = gin_walk.played_move(event)
             real = judge(gin_view(state, seat), move, index + 1)
             other = gin_hidden_shuffled(state, seat, rng)
@@ -103,7 +105,7 @@ def test_a_match_in_play_has_no_analysis(name: str) -> None:
 def pinned(events: Sequence[Event]) -> dict[str, Any]:
     """What is pinned of a log's analysis: the summaries, the judgment of every decision
     (seq, class, cost) and the hindsight facts."""
-    found = analyse(events).as_json()
+    found: Any = analyse(events).as_json()
     return {
         "seats": found["seats"],
         "decisions": [[d["seq"], d["judgment"], d["cost"]] for d in found["decisions"]],
@@ -144,16 +146,17 @@ def test_the_advisors_suggestion_is_priced_on_the_captains_next_decision() -> No
     assert state.roles is not None and state.phase == "upcard_offer"
     roles = state.roles
     events = list(created)
-    for seat, move in (
+    steps: tuple[tuple[int, GinMove], ...] = (
         (roles.advisor, {"type": "advise", "text": "take it", "move": {"type": "take_upcard"}}),
         (roles.captain, {"type": "pass_upcard"}),
-    ):
+    )
+    for seat, move in steps:
         for event in gin.decide(state, seat, move):
             state = gin_evolve(state, event)
             events.append(event)
     decisions, _ = gin_walk.walk(events)
     (passed,) = decisions
-    advice = passed.details["advice"]
+    advice: Any = passed.details["advice"]
     assert passed.seat == roles.captain and passed.kind == "upcard"
     assert advice["move"] == {"type": "take_upcard"} and advice["followed"] is False
     assert advice["would_save"] == pytest.approx(
@@ -171,14 +174,14 @@ def test_advice_given_during_the_box_turn_waits_for_the_captains_move() -> None:
     assert state.roles is not None
     roles = state.roles
 
-    def play(seat: int, move: dict[str, Any]) -> None:
+    def play(seat: int, move: GinMove) -> None:
         nonlocal state
         for event in gin.decide(state, seat, move):
             state = gin_evolve(state, event)
             events.append(event)
 
-    def first(seat: int, kind: str) -> dict[str, Any]:
-        return next(dict(m) for m in gin.legal_moves(state, seat) if m["type"] == kind)
+    def first(seat: int, kind: str) -> GinMove:
+        return next(m.copy() for m in gin.legal_moves(state, seat) if m["type"] == kind)
 
     play(roles.captain, {"type": "take_upcard"})
     play(roles.captain, first(roles.captain, "discard"))
@@ -190,4 +193,5 @@ def test_advice_given_during_the_box_turn_waits_for_the_captains_move() -> None:
     box_draw, captain_draw = [d for d in decisions if d.kind == "draw"]
     assert box_draw.seat == roles.box and "advice" not in box_draw.details
     assert captain_draw.seat == roles.captain
-    assert captain_draw.details["advice"]["move"] == {"type": "draw", "from": "discard"}
+    captain_advice: Any = captain_draw.details["advice"]
+    assert captain_advice["move"] == {"type": "draw", "from": "discard"}

@@ -16,6 +16,7 @@ from domain.analysis.gin_judge import judge
 from domain.gin.state import evolve as gin_evolve
 from domain.gin.state import initial_state as gin_initial
 from domain.gin.views import view as gin_view
+from domain.shapes import json_int
 from tests.support.analysis_helpers import gin_hidden_shuffled
 
 MATCHES = [
@@ -53,7 +54,7 @@ def test_gin_judgments_of_an_arena_match_ignore_the_hidden_cards() -> None:
     state = gin_initial()
     for index, event in enumerate(events):
         if event.type in gin_walk.MOVES and state.roles is not None:
-            seat = int(event.data["seat"])
+            seat = json_int(event.data["seat"])
             move = gin_walk.played_move(event)
             real = judge(gin_view(state, seat), move, index + 1)
             again = judge(gin_view(gin_hidden_shuffled(state, seat, rng), seat), move, index + 1)

@@ -11,7 +11,7 @@ import dataclasses
 import inspect
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
@@ -20,15 +20,16 @@ from hypothesis import strategies as st
 
 from domain import bots
 from domain.events import SYSTEM
-from domain.variants import Variant, get_variant
+from domain.variants import Variant, get_variant, move_from_json
+from tests.support.views import you_of
 
 GIN = "three-hand-gin"
 MANIP = "manipulation-rummy"
 NAMES = ("random", "basic", "expert")
 
 
-def _apply(game: Variant, state: Any, seat: int, move: dict[str, Any]) -> Any:
-    for event in game.decide(state, seat, move):
+def _apply(game: Variant, state: Any, seat: int, move: Mapping[str, Any]) -> Any:
+    for event in game.decide(state, seat, move_from_json(move)):
         state = game.evolve(state, event)
     return state
 
@@ -55,7 +56,7 @@ def positions(
         yield state, seat
         view = game.view(state, seat)
         bot = driver.choice(("basic", "basic", "expert", "random"))
-        move = bots.choose(variant, bot, view, view["you"]["legal_moves"], driver)
+        move = bots.choose(variant, bot, view, you_of(view)["legal_moves"], driver)
         state = _apply(game, state, seat, move)
 
 
@@ -68,7 +69,7 @@ def assert_legal(variant: str, state: Any, seat: int, name: str, seed: int) -> N
     assert isinstance(reason, str) and reason and "\n" not in reason
     if variant == GIN or move["type"] != "meld":
         assert move in legal, f"{name} chose {move} not in {legal}"
-    game.decide(state, seat, move)  # raises if the move is refused
+    game.decide(state, seat, move_from_json(move))  # raises if the move is refused
 
 
 @settings(max_examples=5)
@@ -141,7 +142,7 @@ def test_gin_bots_ignore_what_the_seat_cannot_see() -> None:
         if view != game.view(twin, seat):
             continue
         for name in NAMES:
-            legal = view["you"]["legal_moves"]
+            legal = you_of(view)["legal_moves"]
             one = bots.choose(GIN, name, view, legal, random.Random(1))
             two = bots.choose(GIN, name, game.view(twin, seat), legal, random.Random(1))
             assert one == two
@@ -155,7 +156,7 @@ def test_bots_are_deterministic_for_a_seed(name: str) -> None:
     for variant, state, seat in _sample_positions():
         game = get_variant(variant)
         view = game.view(state, seat)
-        legal = view["you"]["legal_moves"]
+        legal = you_of(view)["legal_moves"]
         moves = {
             json.dumps(bots.choose(variant, name, view, legal, random.Random(42)), sort_keys=True)
             for _ in range(2)
@@ -186,7 +187,7 @@ def test_expert_advises_the_captain_with_an_accepted_advise_move() -> None:
         view = game.view(state, advisor)
         move, reason = bots.explain(GIN, "expert", view, legal, random.Random(0))
         assert move["type"] == "advise" and reason
-        game.decide(state, advisor, move)
+        game.decide(state, advisor, move_from_json(move))
         for name in ("random", "basic"):
             assert bots.choose(GIN, name, view, legal, random.Random(0)) == {"type": "advise"}
         seen += 1
@@ -199,8 +200,8 @@ def test_best_bot_and_hint() -> None:
         assert bots.best_bot(variant) == "expert"
         game = get_variant(variant)
         view = game.view(state, seat)
-        move, reason = bots.hint(variant, view, view["you"]["legal_moves"], random.Random(0))
-        assert move == bots.choose(variant, "expert", view, view["you"]["legal_moves"],
+        move, reason = bots.hint(variant, view, you_of(view)["legal_moves"], random.Random(0))
+        assert move == bots.choose(variant, "expert", view, you_of(view)["legal_moves"],
                                    random.Random(0))  # fmt: skip
         assert reason
 

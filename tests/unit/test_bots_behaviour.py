@@ -17,7 +17,9 @@ from domain.bots.manipulation.eval import SeatView, hold_back, meld_chance
 GIN_OPTIONS = {"knock_limit": 10, "gin_bonus": 25, "undercut_bonus": 10, "target_score": 100}
 
 
-def gin_view(hand: str, top: str | None, phase: str, stock: int = 25, **extra: Any) -> dict:
+def gin_view(
+    hand: str, top: str | None, phase: str, stock: int = 25, **extra: Any
+) -> dict[str, Any]:
     cards = hand.split()
     if phase == "discard":
         legal = [{"type": "discard", "card": c} for c in cards]
@@ -86,8 +88,12 @@ def test_gin_expert_knocks_early_against_a_fresh_hand() -> None:
 
 
 def manip_view(
-    hand: str, table: list[str], sizes: list[int], legal: list[dict], phase: str = "knock_or_end"
-) -> dict:
+    hand: str,
+    table: list[str],
+    sizes: list[int],
+    legal: list[dict[str, Any]],
+    phase: str = "knock_or_end",
+) -> dict[str, Any]:
     return {
         "variant": "manipulation-rummy",
         "phase": phase,
@@ -126,7 +132,7 @@ def test_manipulation_expert_goes_out_when_a_meld_empties_its_hand() -> None:
     """M8.3: going out beats any other meld."""
     out = {"type": "meld", "table": [["7H", "8H", "9H", "TH", "JH"]]}
     partial = {"type": "meld", "table": [["7H", "8H", "9H", "TH"]]}
-    legal = [{"type": "draw"}, partial, out]
+    legal: list[dict[str, Any]] = [{"type": "draw"}, partial, out]
     view = manip_view("TH JH", ["7H 8H 9H"], [2, 7], legal, phase="meld_or_draw")
     for bot in (manip_basic, manip_expert):
         assert bot.choose(view, legal, random.Random(0)) == out
@@ -134,11 +140,14 @@ def test_manipulation_expert_goes_out_when_a_meld_empties_its_hand() -> None:
 
 def test_manipulation_basic_lays_off_without_rearranging() -> None:
     """M6: basic lays TH onto 7H-8H-9H and lays down its own group, keeping the table melds."""
-    legal = [{"type": "draw"}, {"type": "meld", "table": [["7H", "8H", "9H", "TH"]]}]
+    legal: list[dict[str, Any]] = [
+        {"type": "draw"},
+        {"type": "meld", "table": [["7H", "8H", "9H", "TH"]]},
+    ]
     view = manip_view("TH KC KD KS 2D", ["7H 8H 9H"], [5, 7], legal, phase="meld_or_draw")
     move = manip_basic.choose(view, legal, random.Random(0))
     assert move["type"] == "meld"
-    table = move["table"]
+    table: Any = move["table"]
     assert sorted(table[0]) == sorted(["7H", "8H", "9H", "TH"])
     assert sorted(table[1]) == sorted(["KC", "KD", "KS"])
 
@@ -153,7 +162,7 @@ def test_manipulation_expert_holds_back_a_card_that_fits_next_turn() -> None:
     move, card, proven = held
     assert card == "2H"
     assert proven
-    assert not any("2H" in meld for meld in move["table"])
+    assert not any("2H" in meld for meld in _melds(move))
     assert meld_chance(seat, move) < 1
 
 
@@ -176,7 +185,7 @@ def test_gin_expert_reads_a_public_pile_and_picks_when_a_view_carries_them() -> 
     assert all(hand.bit_count() == 10 for hand in model.hands)
 
 
-def _captain_view(hand: str, top: str, phase: str, advice: dict | None) -> dict:
+def _captain_view(hand: str, top: str, phase: str, advice: dict[str, Any] | None) -> dict[str, Any]:
     view = gin_view(hand, top, phase)
     view["you"] = {**view["you"], "seat": 1, "role": "captain"}
     view["turn"] = 1
@@ -311,12 +320,12 @@ def test_manipulation_expert_planner_holds_a_card_the_draw_cost_pays_for_m4() ->
     from dataclasses import replace
 
     full = {"type": "meld", "table": [["2H", "3H", "4H", "5H"], ["KC", "KD", "KS"]]}
-    legal = [{"type": "draw"}, full]
+    legal: list[dict[str, Any]] = [{"type": "draw"}, full]
     view = manip_view("2H KC KD KS QD", ["3H 4H 5H"], [5, 7], legal, phase="meld_or_draw")
     move, reason = manip_expert.explain(view, legal, random.Random(0))
     assert move["type"] == "meld" and "holding 2H back" in reason
-    assert not any("2H" in meld for meld in move["table"])
-    assert any(sorted(meld) == ["KC", "KD", "KS"] for meld in move["table"])
+    assert not any("2H" in meld for meld in _melds(move))
+    assert any(sorted(meld) == ["KC", "KD", "KS"] for meld in _melds(move))
     off = replace(manip_expert.PARAMS, hold=False)
     assert manip_expert.decide(view, legal, random.Random(0), off)[0] == full
 
@@ -390,7 +399,7 @@ def test_gin_expert_knock_or_play_on_by_the_opponents_next_turn_g6_2_g7_3() -> N
     cards = [mask_of([c]).bit_length() - 1 for c in hand.split()]
     knocks = cards[-2:]
 
-    def choice(opponent: str, **knobs: Any) -> tuple[dict, str] | None:
+    def choice(opponent: str, **knobs: Any) -> tuple[dict[str, Any], str] | None:
         model = OpponentModel((mask_of(opponent.split()),))
         return knock_choice(seat, cards, knocks, model, replace(PARAMS, **knobs))
 
@@ -474,7 +483,7 @@ def test_manipulation_hold_back_survives_the_solver_budget_running_out(monkeypat
     assert held is not None
     move, card, proven = held
     assert card == "2H" and not proven
-    assert not any("2H" in meld for meld in move["table"])
+    assert not any("2H" in meld for meld in _melds(move))
 
 
 def test_gin_expert_values_only_the_least_deadwood_discards_after_taking_the_top_g5_2() -> None:
@@ -495,3 +504,9 @@ def test_gin_expert_values_only_the_least_deadwood_discards_after_taking_the_top
         assert draw_choice(seat, replace(PARAMS, draw_candidates=5)) == every
     seat = GinSeat.of(gin_view("6H 7H 2C 9C KD QS JD 4S 3D TC", "8H", "draw"))
     assert draw_choice(seat, PARAMS)[0] is True
+
+
+def _melds(move: object) -> list[list[str]]:
+    """The melds a Manipulation meld move lays down (a move read at the JSON edge)."""
+    table: Any = move["table"] if isinstance(move, dict) else []
+    return [list(meld) for meld in table]

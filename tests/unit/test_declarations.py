@@ -69,7 +69,12 @@ def _required(decl: Any) -> set[str]:
     """The keys a TypedDict requires, read from its annotations (with `from __future__ import
     annotations`, Python 3.11's `__required_keys__` does not see a NotRequired string)."""
     hints = get_type_hints(decl, include_extras=True)
-    return {key for key, hint in hints.items() if get_origin(hint) is not NotRequired}
+    # mypy sees NotRequired as a special form that no origin can be; at run time it is one
+    return {
+        key
+        for key, hint in hints.items()
+        if get_origin(hint) is not NotRequired  # type: ignore[comparison-overlap]
+    }
 
 
 def _optional(decl: Any) -> set[str]:
@@ -90,7 +95,7 @@ def _python(hint: Any) -> str:
     if origin is dict or hint is dict:
         return "object"
     if is_typeddict(hint):
-        return "ref:" + hint.__name__
+        return "ref:" + str(hint.__name__)
     names = {int: "integer", str: "string", bool: "boolean", float: "number", type(None): "null"}
     return names[hint]
 

@@ -9,12 +9,13 @@ import pytest
 
 from domain import gin
 from domain.errors import IllegalMove
+from domain.gin.shapes import GinMove
 from domain.gin.state import Phase, Roles
 from tests.unit.test_gin_support import play, plays, position, result_of, score
 
 BOX, CAPTAIN, ADVISOR = 0, 1, 2
-TAKE = {"type": "take_upcard"}
-PASS = {"type": "pass_upcard"}
+TAKE: GinMove = {"type": "take_upcard"}
+PASS: GinMove = {"type": "pass_upcard"}
 
 
 def test_e1_captain_knock_wins_and_roles_shift() -> None:

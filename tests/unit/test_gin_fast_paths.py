@@ -3,8 +3,9 @@
 - `decide` first tries `accepted_play`, which accepts the common moves of the seat to act
   with fewer checks: whatever it accepts, `decide_in_full` accepts with the same events, and
   whatever `decide_in_full` refuses, it leaves to it (G1.3, G5.1, G5.2, G5.3).
-- `view` shares its read-only parts between the views of one match (views._Shown): every view
-  equals, key order included, the view rendered with nothing remembered.
+- `view` with the game's cache (`gin.VIEWS`) shares its read-only parts between the views of
+  one match (views._Shown): every view equals, key order included, the view rendered with
+  no cache (`views.view(state, seat)`).
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ import pytest
 from domain import gin
 from domain.errors import RulesError
 from domain.gin import views
-from domain.gin.moves import accepted_play, decide_in_full
+from domain.gin.fast_play import accepted_play
+from domain.gin.moves import decide_in_full
 from domain.gin.state import CODE, GinState
+from tests.support.views import you_of
 from tests.unit.test_gin_support import random_match
 
 OTHER_MOVES: list[Any] = [
@@ -101,8 +104,7 @@ def test_shared_view_parts_render_as_a_fresh_view() -> None:
     fresh = []
     for state in interleaved:
         for seat in (0, 1, 2, None):
-            views._forget()
-            fresh.append(json.dumps(gin.view(state, seat)))
+            fresh.append(json.dumps(views.view(state, seat)))
     assert remembered == fresh
 
 
@@ -110,8 +112,7 @@ def _fresh_views(states: list[GinState]) -> list[str]:
     fresh = []
     for state in states:
         for seat in (0, 1, 2, None):
-            views._forget()
-            fresh.append(json.dumps(gin.view(state, seat)))
+            fresh.append(json.dumps(views.view(state, seat)))
     return fresh
 
 
@@ -121,7 +122,7 @@ def test_view_parts_remembered_out_of_play_order_render_as_a_fresh_view() -> Non
     fresh one."""
     _, states = random_match(13, {"target_score": 60})
     mixed = states[::-1] + random.Random(13).sample(states, len(states))
-    views._forget()
+    gin.VIEWS.clear()
     assert _views_along(mixed) == _fresh_views(mixed)
 
 
@@ -130,15 +131,26 @@ def test_shared_view_parts_are_read_only_and_you_is_the_views_own() -> None:
     _, states = random_match(4, {"target_score": 60})
     state = next(s for s in states if s.rounds and gin.to_act(s) is not None)
     shown = gin.view(state, gin.to_act(state))
-    for key in ("seats", "scores", "rounds", "discard_pile", "picked", "options", "roles"):
+    parts: tuple[Any, ...] = (  # each shared part is frozen: clear() raises whatever it is
+        shown["seats"],
+        shown["scores"],
+        shown["rounds"],
+        shown["discard_pile"],
+        shown["picked"],
+        shown["options"],
+        shown["roles"],
+    )
+    for part in parts:
         with pytest.raises(TypeError):
-            shown[key].clear()
+            part.clear()
+    you = you_of(shown)
     with pytest.raises(TypeError):
-        shown["you"]["legal_moves"][0]["type"] = "pass"
-    shown["you"]["advice"] = {"text": "a bot's note"}  # arena/harness.py does this
-    shown["you"]["legal_moves"].clear()
-    again = gin.view(state, gin.to_act(state))
-    assert "advice" not in again["you"] and again["you"]["legal_moves"]
+        you["legal_moves"][0]["type"] = "pass"
+    # arena/harness.py does this (GinYou does not declare `advice`)
+    you["advice"] = {"text": "a bot's note"}  # type: ignore[typeddict-unknown-key]
+    you["legal_moves"].clear()
+    again = you_of(gin.view(state, gin.to_act(state)))
+    assert "advice" not in again and again["legal_moves"]
 
 
 def test_views_of_one_hand_share_the_round_results() -> None:

@@ -9,7 +9,7 @@ import dataclasses
 import pytest
 
 from domain import gin
-from domain.gin.state import GinState
+from domain.gin.state import GinState, evolve_plainly
 from tests.unit.test_gin_support import random_match
 
 NAMES = tuple(f.name for f in dataclasses.fields(GinState))
@@ -20,7 +20,7 @@ def test_every_folded_state_is_an_ordinary_frozen_gin_state() -> None:
     _, states = random_match(5, {"target_score": 30}, rng_seed=2)
     for state in states[:: max(1, len(states) // 60)]:
         assert type(state) is GinState
-        assert GinState.__slots__ == NAMES and not hasattr(state, "__dict__")  # type: ignore[attr-defined]
+        assert GinState.__slots__ == NAMES and not hasattr(state, "__dict__")
         rebuilt = GinState(**{name: getattr(state, name) for name in NAMES})
         assert rebuilt == state and dataclasses.replace(state) == state
         with pytest.raises(dataclasses.FrozenInstanceError):
@@ -36,3 +36,14 @@ def test_the_fold_never_changes_the_state_it_is_given() -> None:
         assert after is not before and type(after) is GinState
         assert all(getattr(before, n) is v for n, v in zip(NAMES, values, strict=True))
         assert after.version == before.version + 1
+
+
+@pytest.mark.parametrize("seed", [6, 7])
+def test_the_draft_fold_equals_the_plain_fold(seed: int) -> None:
+    """`evolve` (a `_Draft` made a GinState) stands for `evolve_plainly` (the steps' changes
+    applied by `dataclasses.replace`): the same state after every event of random matches,
+    from the same state before, including the first (MatchCreated)."""
+    events, states = random_match(seed, {"target_score": 60}, rng_seed=seed)
+    befores = [gin.initial_state(), *states[:-1]]
+    for before, event in zip(befores, events, strict=True):
+        assert gin.evolve(before, event) == evolve_plainly(before, event), event.type

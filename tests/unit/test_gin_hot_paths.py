@@ -24,8 +24,9 @@ import pytest
 from domain import gin
 from domain.events import SYSTEM
 from domain.frozen import FrozenDict, FrozenList, freeze
+from domain.gin.fast_play import accepted_play
 from domain.gin.knock import discardable
-from domain.gin.moves import _other_moves, accepted_play, decide_in_full, legal_moves
+from domain.gin.moves import _other_moves, decide_in_full, legal_moves
 from domain.gin.state import drop
 from domain.shuffle import DealRng
 from tests.unit.test_gin_support import random_match

@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from typing import Any
+from typing import Any, cast
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -27,6 +27,7 @@ from domain import gin
 from domain.cards import FULL_DECK
 from domain.errors import RulesError
 from domain.events import SYSTEM, Event
+from domain.gin.shapes import GinMove
 from domain.gin.state import GinState, Phase, card_places, codes
 from domain.replay import replay
 from tests.unit.test_gin_support import random_match
@@ -76,14 +77,14 @@ def test_cards_conserved_and_one_seat_to_act(match: tuple[int, int, dict[str, An
     assert sum(1 for s in states if gin.is_finished(s)) == 1
 
 
-def _random_move(rng: random.Random) -> dict[str, Any]:
+def _random_move(rng: random.Random) -> GinMove:
     kind = rng.choice(KINDS)
     move: dict[str, Any] = {"type": kind}
     if kind == "draw":
         move["from"] = rng.choice(["stock", "discard", "hand"])
     if kind in ("discard", "knock"):
         move["card"] = rng.choice([*DECK, "JK", "ZZ"])
-    return move
+    return cast(GinMove, move)  # malformed on purpose at times ("from": "hand", "ZZ")
 
 
 def _snapshot(state: GinState) -> tuple[GinState, str]:
@@ -91,7 +92,7 @@ def _snapshot(state: GinState) -> tuple[GinState, str]:
     return dataclasses.replace(state, rounds=()), json.dumps(list(state.rounds))
 
 
-def _listed(state: GinState, seat: int, move: dict[str, Any]) -> bool:
+def _listed(state: GinState, seat: int, move: GinMove) -> bool:
     return move in gin.legal_moves(state, seat)
 
 

@@ -7,7 +7,7 @@ card codes (test_gin_support.position).
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -25,8 +25,10 @@ from domain.errors import (
 from domain.events import SYSTEM
 from domain.gin import melds
 from domain.gin.deal import _rank_seats, dealt_deck, next_roles
+from domain.gin.shapes import GinMove, GinRoundResult
 from domain.gin.state import GinState, Phase, Roles
 from domain.shuffle import DealRng, commitment, seed_key
+from tests.support.views import you_of
 from tests.unit.test_gin_support import (
     PLAYERS,
     created,
@@ -43,10 +45,10 @@ from tests.unit.test_gin_support import (
 )
 
 BOX, CAPTAIN, ADVISOR = 0, 1, 2
-TAKE = {"type": "take_upcard"}
-PASS = {"type": "pass_upcard"}
-STOCK = {"type": "draw", "from": "stock"}
-PILE = {"type": "draw", "from": "discard"}
+TAKE: GinMove = {"type": "take_upcard"}
+PASS: GinMove = {"type": "pass_upcard"}
+STOCK: GinMove = {"type": "draw", "from": "stock"}
+PILE: GinMove = {"type": "draw", "from": "discard"}
 
 # Hands without melds: nobody can knock, so turns just go round.
 DRY_BOX = "AC 3C 5C 7C 9C JC KD QH 2S 4S"
@@ -57,12 +59,12 @@ def dry(upcard: str = "6S", stock_top: str = "", **options: Any) -> GinState:
     return position(DRY_BOX, DRY_CAPTAIN, upcard, stock_top, options=options)
 
 
-def discard(card: str) -> dict[str, str]:
+def discard(card: str) -> GinMove:
     return {"type": "discard", "card": card}
 
 
-def knock(card: str, named: list[list[str]] | None = None) -> dict[str, Any]:
-    move: dict[str, Any] = {"type": "knock", "card": card}
+def knock(card: str, named: list[list[str]] | None = None) -> GinMove:
+    move: GinMove = {"type": "knock", "card": card}
     if named is not None:
         move["melds"] = named
     return move
@@ -74,7 +76,8 @@ def knock(card: str, named: list[list[str]] | None = None) -> dict[str, Any]:
 def test_g1_1_exactly_three_players_and_only_box_and_captain_hold_cards() -> None:
     """G1.1: three players; in each hand only BOX and CAPTAIN hold cards."""
     assert (gin.VARIANT.min_players, gin.VARIANT.max_players) == (3, 3)
-    for players in (PLAYERS[:2], [*PLAYERS, {"name": "dan"}]):
+    wrong: tuple[list[dict[str, str | None]], ...] = (PLAYERS[:2], [*PLAYERS, {"name": "dan"}])
+    for players in wrong:
         with pytest.raises(InvalidOptions, match=r"exactly 3 players.*G1\.1"):
             gin.create(players, {}, 1, "")
     state = fold(gin.create(PLAYERS, {}, 1, ""))
@@ -129,7 +132,7 @@ def test_g1_2_recorded_draws_decide_the_roles_for_many_seeds(tiebreak: str) -> N
     ties = 0
     for seed in range(150):
         events = gin.create(PLAYERS, {"role_draw_tiebreak": tiebreak}, seed, "")
-        data = events[1].data
+        data: Any = events[1].data
         assert events[1].type == "RolesDrawn"
         keys: dict[int, list[tuple[int, ...]]] = {0: [], 1: [], 2: []}
         for rnd in data["draws"]:
@@ -159,22 +162,23 @@ def test_g1_4_advisor_sees_the_captains_hand_but_never_the_box_hand_or_stock() -
     """G1.4: `you.team_hand` is CAPTAIN's hand for the ADVISOR; BOX's cards never show."""
     state = dry()
     seen = gin.view(state, ADVISOR)
-    assert seen["you"]["team_hand"] == hand(DRY_CAPTAIN)
-    assert seen["you"]["hand"] == []
+    assert you_of(seen)["team_hand"] == hand(DRY_CAPTAIN)
+    assert you_of(seen)["hand"] == []
     text = repr({k: v for k, v in seen.items() if k != "options"})
     for card in hand(DRY_BOX) + codes(state.stock):
         assert f"'{card}'" not in text
-    assert "team_hand" not in gin.view(state, BOX)["you"]
+    assert "team_hand" not in you_of(gin.view(state, BOX))
 
 
 def test_g1_4_option_advisor_sees_captain_hand_false_hides_it() -> None:
     """G1.4 [opt advisor_sees_captain_hand]: off, the ADVISOR sees no hand at all."""
     state = dry(advisor_sees_captain_hand=False)
-    assert gin.view(state, ADVISOR)["you"]["team_hand"] is None
+    assert you_of(gin.view(state, ADVISOR))["team_hand"] is None
     before = fold([created({"advisor_sees_captain_hand": False}), roles_drawn()])
     deal = dealt(DRY_BOX, DRY_CAPTAIN, "6S")
-    assert gin.event_view(before, deal, ADVISOR)["data"]["hands"][CAPTAIN] == [None] * 10
-    shown = gin.event_view(fold([created(), roles_drawn()]), deal, ADVISOR)["data"]["hands"]
+    hands: Any = gin.event_view(before, deal, ADVISOR)["data"]["hands"]
+    assert hands[CAPTAIN] == [None] * 10
+    shown: Any = gin.event_view(fold([created(), roles_drawn()]), deal, ADVISOR)["data"]["hands"]
     assert shown[CAPTAIN] == hand(DRY_CAPTAIN) and shown[BOX] == [None] * 10
 
 
@@ -209,7 +213,7 @@ def test_g1_4_advice_reaches_captain_and_advisor_only_and_binds_nobody() -> None
     """G1.4: the advice channel; AdviceGiven is redacted for BOX and spectators; no state
     changes but the version and the advice counter."""
     state = dry()
-    advice = {"type": "advise", "text": "take it", "move": {"type": "take_upcard"}}
+    advice: GinMove = {"type": "advise", "text": "take it", "move": {"type": "take_upcard"}}
     after, events = play(state, ADVISOR, advice)
     assert [e.type for e in events] == ["AdviceGiven"]
     assert dataclasses.replace(after, version=state.version, advice=0) == state
@@ -217,7 +221,7 @@ def test_g1_4_advice_reaches_captain_and_advisor_only_and_binds_nobody() -> None
     assert gin.event_view(state, event, CAPTAIN)["data"]["text"] == "take it"
     assert gin.event_view(state, event, ADVISOR)["data"]["move"] == {"type": "take_upcard"}
     for seat in (BOX, None):
-        data = gin.event_view(state, event, seat)["data"]
+        data: Any = gin.event_view(state, event, seat)["data"]
         assert data["text"] is None and data["move"] is None
     after, _ = play(after, CAPTAIN, PASS)  # not bound by the advice
     assert after.turn == BOX
@@ -228,7 +232,7 @@ def test_g1_4_at_most_three_pieces_of_advice_per_turn_of_the_captain() -> None:
     AdviceLimit (`advice_limit`) and is no longer listed; the count starts again once the
     CAPTAIN has passed the upcard."""
     state = dry()
-    advice = {"type": "advise", "text": "hm"}
+    advice: GinMove = {"type": "advise", "text": "hm"}
     for _ in range(3):
         state, _ = play(state, ADVISOR, advice)
     assert gin.legal_moves(state, ADVISOR) == []
@@ -255,7 +259,7 @@ def test_g1_4_only_the_advisor_advises_and_advice_can_be_switched_off() -> None:
     with pytest.raises(IllegalMove, match="after_knock_only"):
         gin.decide(late, ADVISOR, {"type": "advise"})
     with pytest.raises(MalformedMove):
-        gin.decide(state, ADVISOR, {"type": "advise", "text": 5})
+        gin.decide(state, ADVISOR, {"type": "advise", "text": 5})  # type: ignore[typeddict-item]
     with pytest.raises(MalformedMove):
         gin.decide(state, ADVISOR, {"type": "advise", "move": {"type": "fly"}})
 
@@ -290,7 +294,9 @@ def test_g1_5_rotation_table(winner: str, expected: Roles) -> None:
         result: dict[str, Any] = {"outcome": "draw", "winners": []}
     else:
         result = {"outcome": "knock", "winners": [BOX if winner == "box" else CAPTAIN]}
-    assert next_roles(dataclasses.replace(state, rounds=(result,))) == expected
+    assert (
+        next_roles(dataclasses.replace(state, rounds=(cast("GinRoundResult", result),))) == expected
+    )
 
 
 # --- G2 cards and values --------------------------------------------------------------------
@@ -390,7 +396,7 @@ def test_g3_4_deadwood_count_is_the_value_of_unmelded_cards() -> None:
     """G3.4: the Knocked event lists the deadwood cards and their count."""
     state = _g3_state()
     _, events = play(state, CAPTAIN, knock("KH"))
-    data = events[0].data
+    data: Any = events[0].data
     assert data["deadwood_cards"] == ["AH"] and data["count"] == 1
     assert sum(Card.parse(c).value for c in data["deadwood_cards"]) == data["count"]
 
@@ -403,6 +409,7 @@ def test_g3_5_melds_stay_hidden_until_a_knock() -> None:
     after, _ = play(state, CAPTAIN, knock("KH"))
     for seat in (BOX, ADVISOR, None):
         shown = gin.view(after, seat)["knock"]
+        assert shown is not None
         assert shown["seat"] == CAPTAIN and shown["deadwood_cards"] == ["AH"]
         assert "card" not in shown
 
@@ -421,7 +428,7 @@ def test_g4_1_box_deals_and_captain_is_the_non_dealer() -> None:
 def test_g4_2_ten_cards_each_one_at_a_time_captain_first_advisor_none() -> None:
     """G4.2: the shuffled deck goes CAPTAIN, BOX, CAPTAIN, ...; ADVISOR gets no cards."""
     events = gin.create(PLAYERS, {}, 42, "")
-    data = events[2].data
+    data: Any = events[2].data
     deck = list(FULL_DECK)
     DealRng(seed_key(42), "deal:1").shuffle(deck)
     assert data["hands"][data["captain"]] == codes(deck[0:20:2])
@@ -433,7 +440,7 @@ def test_g4_3_upcard_and_31_stock_cards_committed() -> None:
     """G4.3: the next card is the upcard, the other 31 the stock; api.md fair deal: the
     commitment is sha256 of the salt and the full deck order as dealt."""
     events = gin.create(PLAYERS, {}, 42, "")
-    data = events[2].data
+    data: Any = events[2].data
     assert len(data["stock"]) == 31 and isinstance(data["upcard"], str)
     assert commitment(dealt_deck(data), data["salt"]) == data["commitment"]
     assert gin.view(fold(events), None)["deal_commitment"] == data["commitment"]
@@ -596,7 +603,7 @@ def test_g6_3_knock_card_is_face_down_and_hidden_from_the_others() -> None:
     assert gin.event_view(state, event, CAPTAIN)["data"]["card"] == "KS"
     assert gin.event_view(state, event, ADVISOR)["data"]["card"] == "KS"
     for seat in (BOX, None):
-        data = gin.event_view(state, event, seat)["data"]
+        data: Any = gin.event_view(state, event, seat)["data"]
         assert data["card"] is None and data["melds"] == event.data["melds"]
 
 
@@ -608,7 +615,7 @@ def test_g6_3_named_melds_must_be_own_disjoint_and_minimal() -> None:
     with pytest.raises(IllegalMove, match=r"leave 18 deadwood.*allow 1.*G6\.3"):
         gin.decide(state, CAPTAIN, knock("KH", [["7C", "7D", "7H", "7S"], ["2D", "3D", "4D"]]))
     with pytest.raises(MalformedMove):
-        gin.decide(state, CAPTAIN, {"type": "knock", "card": "KH", "melds": "7C 7D 7H"})
+        gin.decide(state, CAPTAIN, {"type": "knock", "card": "KH", "melds": "7C 7D 7H"})  # type: ignore[typeddict-item]
     with pytest.raises(InvalidCard, match="ZZ"):
         gin.decide(state, CAPTAIN, knock("KH", [["ZZ", "7D", "7H"]]))
 
@@ -704,7 +711,7 @@ def test_g6_7_defender_count_is_the_least_over_melds_and_layoffs() -> None:
         for before, event in zip(states, events[1:], strict=False):
             if event.type != "RoundScored" or event.data["outcome"] == "draw":
                 continue
-            knocker = event.data["knocker"]
+            knocker: Any = event.data["knocker"]
             defender = before.roles.other(knocker)  # type: ignore[union-attr]
             knock_ = before.knock
             assert knock_ is not None
@@ -712,7 +719,8 @@ def test_g6_7_defender_count_is_the_least_over_melds_and_layoffs() -> None:
                 expected = melds.deadwood(before.hands[defender])
             else:
                 expected = melds.layoffs(before.hands[defender], knock_.melds).count
-            assert event.data["deadwood"][defender] == expected
+            deadwood: Any = event.data["deadwood"]
+            assert deadwood[defender] == expected
             checked += 1
     assert checked >= 20
 
@@ -771,7 +779,7 @@ def test_g7_4_only_one_player_scores_and_the_advisor_never() -> None:
         events, _ = random_match(seed, {"target_score": 40}, rng_seed=seed)
         for event in events:
             if event.type == "RoundScored":
-                points = event.data["points"]
+                points: Any = event.data["points"]
                 assert sum(p > 0 for p in points) <= 1
                 assert points[event.data["advisor"]] == 0
 
@@ -782,7 +790,8 @@ def test_g7_5_individual_running_totals_follow_the_player_across_roles() -> None
     totals = [0, 0, 0]
     for event in events:
         if event.type == "RoundScored":
-            totals = [t + p for t, p in zip(totals, event.data["points"], strict=True)]
+            points: Any = event.data["points"]
+            totals = [t + p for t, p in zip(totals, points, strict=True)]
             assert event.data["scores"] == totals
     assert list(states[-1].scores) == totals  # no G8.2 bonus by default
 
@@ -945,7 +954,7 @@ def test_options_validated_naming_the_key(options: dict[str, Any], names: str) -
 
 def test_options_defaults_recorded_in_match_created() -> None:
     """Section 5: MatchCreated records every option with its default filled in."""
-    options = gin.create(PLAYERS, {"gin_bonus": 20}, 1, "")[0].data["options"]
+    options: Any = gin.create(PLAYERS, {"gin_bonus": 20}, 1, "")[0].data["options"]
     assert options["gin_bonus"] == 20 and options["undercut_bonus"] == 10
     assert options["knock_limit"] == 10 and options["target_score"] == 100
     assert options["undercut_on_tie"] is True and options["advisor_sees_captain_hand"] is True
@@ -984,7 +993,7 @@ def test_views_have_the_api_shape() -> None:
     created = gin.event_view(gin.initial_state(), events[0], 0)["data"]
     assert created["seed"] is None and created["deal_key"] is None
     captain = state.roles.captain  # type: ignore[union-attr]
-    assert gin.view(state, captain)["you"]["legal_moves"] == [TAKE, PASS]
-    dealt = gin.event_view(fold(events[:2]), events[2], None)["data"]
+    assert you_of(gin.view(state, captain))["legal_moves"] == [TAKE, PASS]
+    dealt: Any = gin.event_view(fold(events[:2]), events[2], None)["data"]
     assert dealt["stock"] == [None] * 31 and dealt["salt"] is None
     assert all(h is None or h == [None] * 10 for h in dealt["hands"])

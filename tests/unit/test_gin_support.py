@@ -13,6 +13,7 @@ from domain import gin
 from domain.cards import FULL_DECK, codes
 from domain.events import SYSTEM, Event
 from domain.gin.melds import deadwood
+from domain.gin.shapes import GinMove
 from domain.gin.state import GinState, Phase
 from domain.shuffle import commitment
 
@@ -102,12 +103,12 @@ def position(
     )
 
 
-def play(state: GinState, seat: int, move: Mapping[str, Any]) -> tuple[GinState, list[Event]]:
+def play(state: GinState, seat: int, move: GinMove) -> tuple[GinState, list[Event]]:
     events = list(gin.decide(state, seat, move))
     return fold(events, state), events
 
 
-def plays(state: GinState, *steps: tuple[int, Mapping[str, Any]]) -> GinState:
+def plays(state: GinState, *steps: tuple[int, GinMove]) -> GinState:
     for seat, move in steps:
         state, _ = play(state, seat, move)
     return state
@@ -126,7 +127,7 @@ def result_of(events: Sequence[Event]) -> Mapping[str, Any]:
 
 def choose(
     state: GinState, seat: int, rng: random.Random, greed: float = 0.85, knock_rate: float = 1.0
-) -> dict[str, Any]:
+) -> GinMove:
     """A seeded random legal move; with probability `greed` a greedy one instead: knock when
     legal (gin always, other knocks with probability `knock_rate`), take a pile card that
     lowers the deadwood, discard to keep the least deadwood. So random matches still end in
@@ -178,9 +179,12 @@ def random_match(
         seat = gin.to_act(state)
         if seat is None:
             seat = SYSTEM
-            move: dict[str, Any] = gin.pending(state) or {}
+            due = gin.pending(state)
+            assert due is not None, "nobody to act and nothing due in an unfinished match"
+            move = due
         elif advise and state.roles is not None and rng.random() < 0.05 and _may_advise(state):
-            seat, move = state.roles.advisor, {"type": "advise", "text": "hm"}
+            seat = state.roles.advisor
+            move = {"type": "advise", "text": "hm"}
         else:
             move = choose(state, seat, rng, knock_rate=knock_rate)
         for event in gin.decide(state, seat, move):

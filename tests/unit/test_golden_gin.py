@@ -27,7 +27,10 @@ import pytest
 
 from domain import gin
 from domain.events import SYSTEM, Event
+from domain.gin.shapes import GinMove
+from domain.gin.state import GinState
 from domain.replay import replay
+from domain.shapes import json_str
 from domain.upcast import upcast
 from tests.unit.test_gin_support import PLAYERS, fold, random_match
 
@@ -68,13 +71,13 @@ GOLDEN: dict[str, dict[str, Any]] = {
 def load(name: str) -> list[Event]:
     lines = (FIXTURES / name).read_text().splitlines()
     events = [Event.from_json(json.loads(line)) for line in lines if line.strip()]
-    variant = events[0].data["variant"]
+    variant = json_str(events[0].data["variant"])
     return [upcast(event, variant) for event in events]  # as the store reads (v1 MatchCreated)
 
 
-def move_of(event: Event) -> tuple[int, dict[str, Any]]:
+def move_of(event: Event) -> tuple[int, GinMove]:
     """The move that produced a recorded event (the first event of each decide batch)."""
-    data = event.data
+    data: Any = event.data  # recorded JSON, as a client would have sent it
     if event.type == "UpcardTaken":
         return data["seat"], {"type": "take_upcard"}
     if event.type == "UpcardPassed":
@@ -86,7 +89,7 @@ def move_of(event: Event) -> tuple[int, dict[str, Any]]:
     if event.type == "Knocked":
         return data["seat"], {"type": "knock", "card": data["card"]}
     if event.type == "AdviceGiven":
-        advice = {"type": "advise", "text": data["text"]}
+        advice: GinMove = {"type": "advise", "text": data["text"]}
         if data["move"] is not None:
             advice["move"] = data["move"]
         return data["seat"], advice
@@ -98,7 +101,7 @@ def move_of(event: Event) -> tuple[int, dict[str, Any]]:
 def redecide(events: Sequence[Event]) -> None:
     """Create the match again from MatchCreated, then re-decide every move of the log and
     require the very events recorded."""
-    first = events[0].data
+    first: Any = events[0].data
     opening = gin.create(first["players"], first["options"], first["seed"], "")
     assert list(opening) == list(events[: len(opening)])
     state = fold(opening)
@@ -118,6 +121,7 @@ def test_golden_log_replays_to_its_recorded_scores(name: str) -> None:
     events = load(name)
     assert len(events) == expected["events"]
     state = replay(events)
+    assert isinstance(state, GinState)
     assert gin.is_finished(state)
     assert list(state.scores) == expected["scores"]
     assert list(state.winners) == expected["winners"]

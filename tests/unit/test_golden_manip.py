@@ -20,8 +20,10 @@ import pytest
 
 from domain import manipulation as m
 from domain.events import SYSTEM, Event
+from domain.manipulation.shapes import ManipulationMove
 from domain.manipulation.state import State
 from domain.replay import replay
+from domain.shapes import json_str
 from domain.upcast import upcast
 from tests.support.manipulation_helpers import random_match
 
@@ -50,16 +52,16 @@ GOLDEN: dict[str, tuple[int, int, dict[str, Any], list[int], list[int]]] = {
 def load(name: str) -> list[Event]:
     lines = (FIXTURES / name).read_text().splitlines()
     events = [Event.from_json(json.loads(line)) for line in lines if line.strip()]
-    variant = events[0].data["variant"]
+    variant = json_str(events[0].data["variant"])
     return [upcast(event, variant) for event in events]  # as the store reads (v1 MatchCreated)
 
 
-def move_of(event: Event) -> tuple[int, dict[str, Any]]:
+def move_of(event: Event) -> tuple[int, ManipulationMove]:
     """The move that produced a decision whose first event is `event`."""
-    data = event.data
+    data: Any = event.data  # recorded JSON, as a client would have sent it
     if event.type == "RoundScored":
         return SYSTEM, {"type": "score_round"}
-    kinds = {
+    kinds: dict[str, ManipulationMove] = {
         "CardDrawn": {"type": "draw"},
         "Knocked": {"type": "knock"},
         "TurnEnded": {"type": "end_turn"},
@@ -71,7 +73,7 @@ def move_of(event: Event) -> tuple[int, dict[str, Any]]:
 
 
 def redecide(log: list[Event]) -> State:
-    created = log[0].data
+    created: Any = log[0].data
     opening = m.create(created["players"], created["options"], created["seed"], "")
     assert list(opening) == log[:3]
     state = m.initial_state()
@@ -93,6 +95,7 @@ def test_golden_log_replays_to_its_recorded_scores(name: str) -> None:
     seed, n, options, scores, winners = GOLDEN[name]
     log = load(name)
     final = replay(log)
+    assert isinstance(final, State)
     assert m.is_finished(final) and final.n == n
     assert log[-1].type == "MatchFinished"
     assert list(final.scores) == log[-1].data["scores"] == scores

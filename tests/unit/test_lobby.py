@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -91,9 +92,9 @@ def test_a_leave_opens_the_seat_and_a_cancel_ends_the_match() -> None:
     state = _apply(game, state, rules.leave(state, 1))
     assert state.players[1].open and state.lobby is not None and state.lobby.waiting
     state = _apply(game, state, rules.cancel(state, "cancelled_by_creator"))
-    assert game.is_finished(state) and game.view(state, None)["lobby"]["cancelled"] == (
-        "cancelled_by_creator"
-    )
+    shown = game.view(state, None)["lobby"]
+    assert game.is_finished(state) and shown is not None
+    assert shown["cancelled"] == "cancelled_by_creator"
     with pytest.raises(rules.LobbyClosed):
         rules.join(game, state, None, "late")
 
@@ -126,7 +127,7 @@ def _golden_match() -> list[Event]:
     options = game.validate_options({"target_score": 25})
     created = rules.open_match(game, players, options, SECRET, LOBBY)
     log, state = [created], fold(game, [created])
-    steps = [
+    steps: list[Callable[[State], tuple[Event, ...]]] = [
         lambda s: rules.join(game, s, 1, "bo")[1],
         lambda s: rules.leave(s, 1),
         lambda s: rules.join(game, s, None, "cy")[1],
@@ -139,8 +140,9 @@ def _golden_match() -> list[Event]:
     rng = random.Random(30)
     while not game.is_finished(state):
         seat = game.to_act(state)
-        move = game.pending(state) if seat is None else rng.choice(game.legal_moves(state, seat))
-        events = game.decide(state, SYSTEM if seat is None else seat, move)
+        due = game.pending(state) if seat is None else rng.choice(game.legal_moves(state, seat))
+        assert due is not None
+        events = game.decide(state, SYSTEM if seat is None else seat, due)
         log += events
         state = fold(game, events, state)
     return log

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -21,7 +21,9 @@ from domain.errors import (
 )
 from domain.events import SYSTEM, Event
 from domain.manipulation.scoring import hand_points
+from domain.manipulation.shapes import ManipulationMove
 from domain.manipulation.state import Phase, RoundEnd
+from domain.shapes import JSON
 from domain.shuffle import DealRng, commitment, seed_key
 from domain.variants import get_variant
 from tests.support.manipulation_helpers import (
@@ -35,6 +37,7 @@ from tests.support.manipulation_helpers import (
     table_move,
     with_table,
 )
+from tests.support.views import you_of
 
 # Seats 1 and 2 hold high cards that form no meld, so they never interfere.
 HIGH1 = "KC KD QH JS TH 9D 8C 7H 6S 5D"
@@ -50,7 +53,7 @@ def refused_unchanged(state: m.State, seat: int, move: Mapping[str, Any], error:
     """I5: a refused move raises and leaves the state as it was."""
     before = state
     with pytest.raises(error) as info:
-        m.decide(state, seat, move)
+        m.decide(state, seat, cast(ManipulationMove, move))  # may be malformed on purpose
     assert state == before
     return str(info.value)
 
@@ -125,7 +128,7 @@ def test_m3_1_first_dealer_is_a_chance_event() -> None:
 @pytest.mark.parametrize(("n", "stock"), [(2, 33), (3, 76), (4, 66), (5, 56)])
 def test_m3_1_ten_each_one_at_a_time_from_the_dealers_left(n: int, stock: int) -> None:
     events = m.create(players(n), {}, 5, "")
-    deal = events[2].data
+    deal: Any = events[2].data
     dealer = deal["dealer"]
     assert all(len(h) == 10 for h in deal["hands"]) and len(deal["stock"]) == stock
     deck = [""] * (10 * n)
@@ -439,7 +442,7 @@ def test_m8_2_a_knock_ends_the_round_at_once_without_layoffs() -> None:
     assert m.pending(state) == {"type": "score_round"}
     events = m.decide(state, SYSTEM, {"type": "score_round"})
     assert [e.type for e in events] == ["RoundScored", "RoundDealt"]
-    result = events[0].data
+    result: Any = events[0].data
     assert result["outcome"] == "knock" and result["knocker"] == 0
     assert result["hand_points"] == [3, 85, 85]
     assert result["points"] == [164, 0, 0] and result["winners"] == [0]
@@ -616,7 +619,7 @@ def test_options_defaults_and_unknown_key_named() -> None:
         ("tie_handling", None),
     ],
 )
-def test_options_bad_values_are_refused_naming_the_key(key: str, value: object) -> None:
+def test_options_bad_values_are_refused_naming_the_key(key: str, value: JSON) -> None:
     with pytest.raises(InvalidOptions, match=repr(key)):
         m.validate_options({key: value})
 
@@ -649,6 +652,7 @@ def test_moves_errors_by_class() -> None:
 def test_view_has_the_api_keys_and_hides_other_hands() -> None:
     state = new_match(3, seed=4)
     seat = m.to_act(state)
+    assert seat is not None
     view = m.view(state, seat)
     for key in [
         "variant",
@@ -672,8 +676,8 @@ def test_view_has_the_api_keys_and_hides_other_hands() -> None:
     ]:
         assert key in view
     assert view["phase"] == "draw" and view["status"] == "active"
-    assert view["stock_size"] == 76 and view["you"]["legal_moves"] == [{"type": "draw"}]
-    assert view["you"]["hand"] == [str(c) for c in state.hands[seat]]  # type: ignore[index]
+    assert view["stock_size"] == 76 and you_of(view)["legal_moves"] == [{"type": "draw"}]
+    assert you_of(view)["hand"] == [str(c) for c in state.hands[seat]]
     assert [s["hand_size"] for s in view["seats"]] == [10, 10, 10]
     spectator = m.view(state, None)
     assert spectator["you"] is None
@@ -689,8 +693,9 @@ def test_event_view_hides_hands_drawn_cards_stock_salt_and_seed() -> None:
         views.append(m.event_view(state, event, 1))
         state = m.evolve(state, event)
     assert views[0]["data"]["seed"] is None and views[0]["data"]["deal_key"] is None
-    deal = views[2]["data"]
-    assert deal["hands"][1] == events[2].data["hands"][1]
+    deal: Any = views[2]["data"]
+    recorded: Any = events[2].data
+    assert deal["hands"][1] == recorded["hands"][1]
     assert deal["hands"][0] == [None] * 10 and deal["hands"][2] == [None] * 10
     assert deal["stock"] == [None] * 76 and deal["salt"] is None
     assert deal["commitment"] == events[2].data["commitment"]
@@ -705,7 +710,8 @@ def test_event_view_hides_hands_drawn_cards_stock_salt_and_seed() -> None:
 def test_replay_equals_step_by_step() -> None:
     state = three()
     log: list[Event] = []
-    for move in ({"type": "draw"}, table_move("AC 2C 3C"), {"type": "knock"}):
+    moves: list[ManipulationMove] = [{"type": "draw"}, table_move("AC 2C 3C"), {"type": "knock"}]
+    for move in moves:
         events = m.decide(state, 0, move)
         log.extend(events)
         state = fold(events, state)

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from typing import Any
 
 import pytest
 
 from domain.cards import FULL_DECK, JOKER, Card, TableCard
 from domain.manipulation import state as st
 from domain.memo import by_identity
+from tests.support.views import you_of
 
 ALL = (*FULL_DECK, JOKER)
 
@@ -41,7 +43,7 @@ def test_table_cards_equal_exactly_when_card_and_declared_card_are() -> None:
 
 def test_state_replace_matches_dataclasses_replace() -> None:
     base = st.State(version=3, round=2, scores=(1, 2), stock=(Card(5),))
-    changes = {"version": 4, "phase": st.Phase.DRAW, "turn": 1}
+    changes: dict[str, Any] = {"version": 4, "phase": st.Phase.DRAW, "turn": 1}
     assert st._with(base, **changes) == dataclasses.replace(base, **changes)
     assert st._with(base) == base
     with pytest.raises(TypeError):
@@ -84,13 +86,14 @@ def test_views_share_read_only_parts_equal_to_a_plain_render_m6() -> None:
         assert view["options"] == dict(state.options_dict)
         assert view["rounds"] == [r.to_json() for r in state.results]
         assert json.loads(json.dumps(view))["rounds"] == view["rounds"]
-        for listed in view["you"]["legal_moves"]:
+        for listed in you_of(view)["legal_moves"]:
             if listed["type"] == "meld" and state.table:
                 melds += 1
                 table = listed["table"]
                 assert table == table_codes(parse_table(table))
                 with pytest.raises(TypeError):
                     table[0].append("2C")
+        value: Any  # each part's members are frozen: clear() raises whatever they are
         for part in (view["table"][:1], [view["options"]], view["rounds"]):
             for value in part:
                 with pytest.raises(TypeError):
@@ -159,7 +162,7 @@ def test_a_suit_parts_listing_is_its_melds_normalised_m2() -> None:
     """The listing's entries for a suit's cards (built from entries remembered per sequence
     and per pair with the joker) are the suit's hand melds, normalised, in the same order,
     for every set of ranks of two suits, with and without the joker."""
-    from domain.manipulation import melds
+    from domain.manipulation import meld_parts
     from domain.manipulation.table.local_melds import part
 
     for suit in (0, 3):
@@ -167,6 +170,28 @@ def test_a_suit_parts_listing_is_its_melds_normalised_m2() -> None:
             for joker in (0, 1):
                 key = ranks | suit << 13 | joker << 15
                 expected = tuple(
-                    found for found in map(melds._new_meld, part(key)) if found is not None
+                    found for found in map(meld_parts.new_meld, part(key)) if found is not None
                 )
-                assert melds._listing_part(key) == expected, (suit, bin(ranks), joker)
+                assert meld_parts.listing_part(key) == expected, (suit, bin(ranks), joker)
+
+
+def test_views_with_the_games_cache_render_as_views_without_one() -> None:
+    """The game's cache (`manipulation.VIEWS`: round templates and meld listings remembered
+    between views) stands for rendering every view afresh (`views.view(state, seat)` with no
+    cache): every view of every seat and of a spectator, json text included (key order), is
+    the same, along two random matches viewed in turn."""
+    import json
+
+    from domain import manipulation as m
+    from domain.manipulation import views
+    from tests.support.manipulation_helpers import random_match
+
+    states: list[list[st.State]] = [[], []]
+    for seen, seed in zip(states, (7, 8), strict=True):
+        random_match(seed, 3, {"target_score": 100}, check=lambda s, *_, to=seen: to.append(s))
+    interleaved = [s for pair in zip(*states, strict=False) for s in pair]
+    for state in interleaved:
+        for seat in (0, 1, 2, None):
+            cached = json.dumps(m.view(state, seat))
+            assert cached == json.dumps(views.view(state, seat)), (state.version, seat)
+    assert len(interleaved) > 100

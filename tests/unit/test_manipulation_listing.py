@@ -12,16 +12,11 @@ import pytest
 from domain import manipulation as m
 from domain.cards import FULL_DECK, JOKER, Card, TableCard
 from domain.errors import IllegalMove
-from domain.manipulation.melds import (
-    check_meld,
-    extensions,
-    growth,
-    hand_melds,
-    joker_swaps,
-    meld_candidates,
-)
+from domain.manipulation.melds import check_meld, extensions, meld_candidates
 from domain.manipulation.moves import decks
 from domain.manipulation.state import State
+from domain.manipulation.swaps import joker_swaps
+from domain.manipulation.table.local_melds import growth, hand_melds
 from domain.manipulation.table.meld import meld_kind
 from domain.manipulation.table.rules import validate_meld_move
 from tests.support.manipulation_helpers import random_match

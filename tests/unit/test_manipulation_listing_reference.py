@@ -26,6 +26,7 @@ from domain.manipulation.state import State, table_codes
 from domain.manipulation.table.meld import meld_kind, normalise_meld
 from domain.manipulation.table.rules import validate_meld_move
 from tests.support.manipulation_helpers import random_match
+from tests.support.views import you_of
 
 Meld = tuple[TableCard, ...]
 Table = tuple[Meld, ...]
@@ -242,7 +243,7 @@ def test_legal_moves_and_views_list_the_plain_moves_m4_m8_m9(options: dict[str, 
             expected = plain_legal_moves(state, who)
             assert m.legal_moves(state, who) == expected
             if state.hands:
-                assert m.view(state, who)["you"]["legal_moves"] == expected
+                assert you_of(m.view(state, who))["legal_moves"] == expected
             checked += bool(expected)
 
     for seed in (21, 22):

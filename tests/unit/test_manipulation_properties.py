@@ -71,7 +71,7 @@ def _refused(state: State, seat: int, move: Move, error: type[RulesError] = Rule
 def _check_moves(state: State, seat: int, listed: list[Move]) -> None:
     for move in listed:
         m.decide(state, seat, move)  # every listed move is accepted
-    plain = [{"type": t} for t in ("draw", "knock", "end_turn", "pass")]
+    plain: list[Move] = [{"type": t} for t in ("draw", "knock", "end_turn", "pass")]
     for move in plain:
         if move not in listed:
             _refused(state, seat, move, IllegalMove)
@@ -115,11 +115,12 @@ def _check_event_views(before: State, events: tuple[Event, ...]) -> None:
         for seat in [None, *range(state.n)]:
             seen = m.event_view(state, event, seat)
             json.dumps(seen)
-            data = seen["data"]
+            data: Any = seen["data"]
+            recorded: Any = event.data
             if event.type == "RoundDealt":
                 assert data["salt"] is None and set(data["stock"]) == {None}
                 for s, hand in enumerate(data["hands"]):
-                    assert (hand == event.data["hands"][s]) if s == seat else set(hand) == {None}
+                    assert (hand == recorded["hands"][s]) if s == seat else set(hand) == {None}
             if event.type == "CardDrawn" and event.data["seat"] != seat:
                 assert data["card"] is None
             if event.type == "MatchCreated":

@@ -6,6 +6,8 @@ scores decide (G8.3, M11.5: this project's rulings), and MatchFinished says so."
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from arena.harness import MatchSpec, play_match
@@ -13,6 +15,7 @@ from domain.errors import InvalidOptions
 from domain.events import Event
 from domain.gin import VARIANT as GIN
 from domain.gin.knock import rounds_exhausted
+from domain.gin.state import GinState
 from domain.replay import replay
 from domain.upcast import upcast
 
@@ -51,11 +54,14 @@ def test_a_match_recorded_before_max_rounds_has_no_bound() -> None:
     match replays as it was played (the golden logs check the whole replay)."""
     opening = GIN.create([{"name": f"p{i}"} for i in range(3)], dict(ENDLESS), 1, "k" * 64)
     created = opening[0]
-    assert created.v == 2 and created.data["options"]["max_rounds"] == 500
-    options = {k: v for k, v in created.data["options"].items() if k != "max_rounds"}
+    recorded: Any = created.data
+    assert created.v == 2 and recorded["options"]["max_rounds"] == 500
+    options = {k: v for k, v in recorded["options"].items() if k != "max_rounds"}
     old = Event("MatchCreated", {**created.data, "options": options}, 1)
     read = upcast(old, "three-hand-gin")
-    assert read.v == 2 and read.data["options"]["max_rounds"] is None
+    upcast_data: Any = read.data
+    assert read.v == 2 and upcast_data["options"]["max_rounds"] is None
     state = replay([read, *opening[1:]])
+    assert isinstance(state, GinState)
     assert state.options.max_rounds is None and not rounds_exhausted(state)
-    assert GIN.create(created.data["players"], read.data["options"], 1, "k" * 64)[0] == read
+    assert GIN.create(recorded["players"], upcast_data["options"], 1, "k" * 64)[0] == read

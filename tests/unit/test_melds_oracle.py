@@ -65,7 +65,9 @@ def meld_collections(hand: frozenset[Card]) -> Iterator[tuple[Meld, ...]]:
     """Every collection of pairwise disjoint melds inside the hand, the empty one included."""
     inside = [m for m in DECK_MELDS if m <= hand]
 
-    def extend(start: int, used: frozenset[Card], chosen: tuple[Meld, ...]) -> Iterator:
+    def extend(
+        start: int, used: frozenset[Card], chosen: tuple[Meld, ...]
+    ) -> Iterator[tuple[Meld, ...]]:
         yield chosen
         for i in range(start, len(inside)):
             if not inside[i] & used:

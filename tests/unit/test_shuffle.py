@@ -37,7 +37,7 @@ def test_commitment_changes_with_deck_and_salt() -> None:
     assert len(commitment(deck, "ab" * 32)) == 64
 
 
-def _dealt(variant: str, seed: int | None, secret: str) -> dict[str, Any]:
+def _dealt(variant: str, seed: int | None, secret: str) -> Any:
     """The first RoundDealt of a fresh match (3 players)."""
     game = get_variant(variant)
     players = [{"name": n} for n in ("ana", "ben", "cy")]

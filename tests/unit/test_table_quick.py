@@ -9,14 +9,14 @@ from collections import Counter
 
 from domain.cards import JOKER, Card, parse_cards
 from domain.manipulation.table.arrange import can_arrange, counts
-from domain.manipulation.table.meld import is_group, is_sequence
+from domain.manipulation.table.meld import Meld, is_group, is_sequence
 from domain.manipulation.table.quick import quick_arrangement
 from tests.support.table_brute import brute_can_arrange
 from tests.unit.test_table_differential import small_multiset
 from tests.unit.test_table_oracle import random_position
 
 
-def _quick(cards: list[Card]) -> tuple[tuple[object, ...], ...] | None:
+def _quick(cards: list[Card]) -> tuple[Meld, ...] | None:
     held = counts(cards)
     return quick_arrangement(held[:52], held[52])
 

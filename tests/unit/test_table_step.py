@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import random
 
-from domain.manipulation.table.choices import options
+from domain.manipulation.table.choices import Option, options
 from domain.manipulation.table.state import SUIT, USED, WIDTH, Supply, cells
 from domain.manipulation.table.step import (
     Limits,
+    Successor,
     advance,
     close_rank,
     entered,
@@ -19,9 +20,9 @@ from domain.manipulation.table.step import (
 )
 
 
-def _plain(key: int, pts: int, found: tuple[object, ...], limits: Limits) -> list[object]:
-    out = []
-    for delta, group, gain, choice in found:  # type: ignore[misc]
+def _plain(key: int, pts: int, found: tuple[Option, ...], limits: Limits) -> list[Successor]:
+    out: list[Successor] = []
+    for delta, group, gain, choice in found:
         if pts + gain <= limits.below:
             continue
         new_key = entered(key, delta, group, limits)

@@ -12,10 +12,8 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any
 
-from domain.bots.common import choose_of, follow_advice, require_moves
+from domain.bots.common import Legal, Move, ViewJSON, choose_of, follow_advice, require_moves
 from domain.bots.gin.eval import (
     SeatView,
     bits,
@@ -27,12 +25,8 @@ from domain.bots.gin.eval import (
 )
 from domain.gin.melds.core import CARD_VALUES
 
-Move = dict[str, Any]
 
-
-def explain(
-    view: Mapping[str, Any], legal_moves: Sequence[Mapping[str, Any]], rng: random.Random
-) -> tuple[Move, str]:
+def explain(view: ViewJSON, legal_moves: Legal, rng: random.Random) -> tuple[Move, str]:
     """The greedy move and a one-line reason."""
     require_moves(legal_moves, "basic gin")
     seat = SeatView.of(view)
@@ -76,7 +70,7 @@ def best_keep(hand11: int, exclude: int = 0) -> tuple[int, int]:
     return -best[2], best[0]
 
 
-def _offer(seat: SeatView, legal: Sequence[Mapping[str, Any]]) -> tuple[Move, str]:
+def _offer(seat: SeatView, legal: Legal) -> tuple[Move, str]:
     good, now, after = takes(seat.hand, seat.top)
     top = code(seat.top) if seat.top is not None else "?"
     if good:
@@ -86,7 +80,7 @@ def _offer(seat: SeatView, legal: Sequence[Mapping[str, Any]]) -> tuple[Move, st
     return move, f"pass the upcard {top}: it does not lower the deadwood of {now}"
 
 
-def _draw(seat: SeatView, legal: Sequence[Mapping[str, Any]]) -> tuple[Move, str]:
+def _draw(seat: SeatView, legal: Legal) -> tuple[Move, str]:
     take = find_move(legal, "draw", **{"from": "discard"})
     good, now, after = takes(seat.hand, seat.top)
     if take is not None and good and seat.top is not None:

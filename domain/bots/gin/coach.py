@@ -9,14 +9,12 @@ throughout, and only the advice differs between the rounds `coach` advises and t
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import Any
 
-from domain.bots.common import Legal, Move, choose_of
+from domain.bots.common import Legal, Move, ViewJSON, choose_of
 from domain.bots.gin import basic, expert
 
 
-def explain(view: Mapping[str, Any], legal_moves: Legal, rng: random.Random) -> tuple[Move, str]:
+def explain(view: ViewJSON, legal_moves: Legal, rng: random.Random) -> tuple[Move, str]:
     """The expert's advice as ADVISOR, else the basic move."""
     if {m.get("type") for m in legal_moves} == {"advise"}:
         return expert.explain(view, legal_moves, rng)

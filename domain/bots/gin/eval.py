@@ -24,9 +24,8 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
-from domain.bots.common import sample_split
+from domain.bots.common import Legal, Move, ViewJSON, json_view, sample_split
 from domain.cards import Card
 from domain.gin.melds.core import (
     CARD_VALUES,
@@ -41,6 +40,7 @@ from domain.gin.melds.core import (
 )
 from domain.gin.melds.core import least_deadwood as _least_deadwood
 from domain.gin.melds.layoffs import best_layoffs
+from domain.shapes import JSON, json_int, json_list, json_object
 
 DECK = (1 << 52) - 1
 
@@ -202,39 +202,40 @@ class SeatView:
     target: int
 
     @classmethod
-    def of(cls, view: Mapping[str, Any]) -> SeatView:
-        you = view.get("you") or {}
-        roles = view.get("roles") or {}
-        seat = int(you.get("seat", -1))
+    def of(cls, view: ViewJSON) -> SeatView:
+        v = json_view(view)
+        you, roles = json_object(v.get("you")), json_object(v.get("roles"))
+        seat = json_int(you.get("seat", -1))
         role = you.get("role")
+        role = role if isinstance(role, str) else None
         opponent = None
         if roles and role in ("box", "captain"):
-            opponent = roles["captain"] if role == "box" else roles["box"]
-        top = view.get("discard_top")
+            opponent = json_int(roles["captain"] if role == "box" else roles["box"])
+        top = v.get("discard_top")
         top_index = None if top is None else Card.parse(top).index
-        pile = mask_of(view.get("discard_pile")) | (0 if top_index is None else 1 << top_index)
-        known = _opponent_known(view, opponent)
-        options = view.get("options") or {}
+        pile = mask_of(_codes(v.get("discard_pile"))) | (0 if top_index is None else 1 << top_index)
+        known = _opponent_known(v, opponent)
+        options = json_object(v.get("options"))
         return cls(
             seat=seat,
             role=role,
-            phase=str(view.get("phase")),
-            hand=mask_of(you.get("hand")),
+            phase=str(v.get("phase")),
+            hand=mask_of(_codes(you.get("hand"))),
             top=top_index,
-            stock_size=int(view.get("stock_size") or 0),
-            discard_size=int(view.get("discard_size") or 0),
+            stock_size=json_int(v.get("stock_size") or 0),
+            discard_size=json_int(v.get("discard_size") or 0),
             pile=pile,
             opponent_known=known,
-            declined=_declined(view, role, top_index),
+            declined=_declined(v, role, top_index),
             opponent=opponent,
-            knock_limit=int(options.get("knock_limit", 10)),
-            gin_bonus=int(options.get("gin_bonus", 25)),
+            knock_limit=json_int(options.get("knock_limit", 10)),
+            gin_bonus=json_int(options.get("gin_bonus", 25)),
             gin_scores_deadwood=bool(options.get("gin_scores_opponent_deadwood", True)),
-            undercut_bonus=int(options.get("undercut_bonus", 10)),
+            undercut_bonus=json_int(options.get("undercut_bonus", 10)),
             undercut_on_tie=bool(options.get("undercut_on_tie", True)),
             layoff_chain=bool(options.get("layoff_chain", True)),
-            scores=tuple(view.get("scores") or ()),
-            target=int(options.get("target_score", 100)),
+            scores=tuple(map(json_int, json_list(v.get("scores")))),
+            target=json_int(options.get("target_score", 100)),
         )
 
     @property
@@ -248,7 +249,7 @@ class SeatView:
         return max(0, STOCK_AT_DEAL - self.stock_size)
 
 
-def _declined(view: Mapping[str, Any], role: str | None, top: int | None) -> int:
+def _declined(view: Mapping[str, JSON], role: str | None, top: int | None) -> int:
     """The discard top as a card the opponent did not want, when it is one (G5.1, G5.2).
 
     On our turn the top is the opponent's last discard, or the card it left lying when it
@@ -262,12 +263,17 @@ def _declined(view: Mapping[str, Any], role: str | None, top: int | None) -> int
     return 1 << top
 
 
-def _opponent_known(view: Mapping[str, Any], opponent: int | None) -> int:
+def _opponent_known(view: Mapping[str, JSON], opponent: int | None) -> int:
     """Cards the view shows the opponent holding: its `picked` cards (G1.4, public)."""
     picked = view.get("picked")
     if opponent is None or not isinstance(picked, list) or opponent >= len(picked):
         return 0
-    return mask_of(picked[opponent])
+    return mask_of(_codes(picked[opponent]))
+
+
+def _codes(value: JSON) -> list[str]:
+    """Recorded card codes (None entries, hidden cards, skipped by `mask_of`)."""
+    return [code for code in json_list(value) if isinstance(code, str)]
 
 
 # --- the opponent model -----------------------------------------------------------------------
@@ -457,14 +463,12 @@ def match_worth(seat: SeatView, points: float, finish: float) -> float:
     return points
 
 
-def legal_cards(legal_moves: Sequence[Mapping[str, Any]], kind: str) -> list[int]:
+def legal_cards(legal_moves: Legal, kind: str) -> list[int]:
     """Card indices of the legal moves of one type (discard or knock)."""
     return [Card.parse(m["card"]).index for m in legal_moves if m.get("type") == kind]
 
 
-def find_move(
-    legal_moves: Sequence[Mapping[str, Any]], kind: str, **fields: Any
-) -> dict[str, Any] | None:
+def find_move(legal_moves: Legal, kind: str, **fields: object) -> Move | None:
     """The legal move of type `kind` with these fields, if listed."""
     for move in legal_moves:
         if move.get("type") == kind and all(move.get(k) == v for k, v in fields.items()):

@@ -32,11 +32,9 @@ From the seat's view only (domain.bots.gin.eval):
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
-from domain.bots.common import choose_of, require_moves
+from domain.bots.common import Legal, Move, ViewJSON, choose_of, json_view, require_moves
 from domain.bots.gin.eval import (
     ALPHA,
     MELD_NEIGHBOURS,
@@ -59,8 +57,7 @@ from domain.bots.gin.eval import (
     value,
 )
 from domain.gin.melds.core import CARD_VALUES, best_discard, least_deadwoods_plus
-
-Move = dict[str, Any]
+from domain.shapes import json_int, json_list, json_object, json_str
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,9 +101,7 @@ class _Memo:
         return found
 
 
-def explain(
-    view: Mapping[str, Any], legal_moves: Sequence[Mapping[str, Any]], rng: random.Random
-) -> tuple[Move, str]:
+def explain(view: ViewJSON, legal_moves: Legal, rng: random.Random) -> tuple[Move, str]:
     """The expert move and a one-line reason."""
     return decide(view, legal_moves, rng, PARAMS)
 
@@ -115,8 +110,8 @@ choose = choose_of(explain)
 
 
 def decide(
-    view: Mapping[str, Any],
-    legal_moves: Sequence[Mapping[str, Any]],
+    view: ViewJSON,
+    legal_moves: Legal,
     rng: random.Random,
     params: Params,
 ) -> tuple[Move, str]:
@@ -414,16 +409,17 @@ def _discard(
 # --- the advisor ------------------------------------------------------------------------------
 
 
-def _advise(
-    view: Mapping[str, Any], seat: SeatView, rng: random.Random, params: Params
-) -> tuple[Move, str]:
+def _advise(view: ViewJSON, seat: SeatView, rng: random.Random, params: Params) -> tuple[Move, str]:
     """G1.4: advice to the captain, from the captain's hand when the advisor may see it."""
-    you = view.get("you") or {}
-    team = you.get("team_hand")
-    roles = view.get("roles") or {}
-    if not team or view.get("turn") != roles.get("captain"):
+    shown = json_view(view)
+    team = json_list(json_object(shown.get("you")).get("team_hand"))
+    roles = json_object(shown.get("roles"))
+    if not team or shown.get("turn") != roles.get("captain"):
         return {"type": "advise"}, "the advisor only advises (G1.3); nothing to suggest now"
-    captain = replace(seat, hand=mask_of(team), role="captain", opponent=roles.get("box"))
+    box = roles.get("box")
+    hand = mask_of(list(map(json_str, team)))
+    opponent = None if box is None else json_int(box)
+    captain = replace(seat, hand=hand, role="captain", opponent=opponent)
     phase = seat.phase
     if phase in ("upcard_offer", "draw"):
         take, reason = draw_choice(captain, params)

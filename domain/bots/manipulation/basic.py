@@ -11,18 +11,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any
 
-from domain.bots.common import choose_of, first_listed, require_moves
+from domain.bots.common import Legal, Move, ViewJSON, choose_of, first_listed, require_moves
 from domain.bots.manipulation.eval import SeatView, best_meld, keeps_table, moves_of, simple_meld
 
-Move = dict[str, Any]
 
-
-def explain(
-    view: Mapping[str, Any], legal_moves: Sequence[Mapping[str, Any]], rng: random.Random
-) -> tuple[Move, str]:
+def explain(view: ViewJSON, legal_moves: Legal, rng: random.Random) -> tuple[Move, str]:
     """The greedy move and a one-line reason."""
     require_moves(legal_moves, "basic manipulation")
     seat = SeatView.of(view)

@@ -10,16 +10,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from domain.bots.common import Legal, Move, MoveJSON, ViewJSON, json_view, table_of
 from domain.cards import JOKER_CODE, Card, TableCard
 from domain.errors import RulesError
 from domain.manipulation.melds import best_move, extensions
 from domain.manipulation.options import options_of
 from domain.manipulation.table.local_melds import hand_melds
 from domain.manipulation.table.rules import validate_meld_move
-
-Move = dict[str, Any]
+from domain.shapes import JSON, json_int, json_list, json_object, json_str
 
 
 def physical(code: str) -> str:
@@ -40,12 +39,12 @@ def table_cards(table: Sequence[Sequence[str]]) -> Counter[str]:
     return Counter(physical(code) for meld in table for code in meld)
 
 
-def played_cards(before: Sequence[Sequence[str]], move: Mapping[str, Any]) -> Counter[str]:
+def played_cards(before: Sequence[Sequence[str]], move: MoveJSON) -> Counter[str]:
     """The hand cards a meld move puts on the table (I1): the table after minus before."""
-    return table_cards(move.get("table") or ()) - table_cards(before)
+    return table_cards(table_of(move)) - table_cards(before)
 
 
-def shed_points(before: Sequence[Sequence[str]], move: Mapping[str, Any]) -> int:
+def shed_points(before: Sequence[Sequence[str]], move: MoveJSON) -> int:
     return sum(card_value(c) * n for c, n in played_cards(before, move).items())
 
 
@@ -66,27 +65,27 @@ class SeatView:
     going_out_bonus: int
     scores: tuple[int, ...]
     target: int
-    options: Mapping[str, Any]
+    options: Mapping[str, JSON]
 
     @classmethod
-    def of(cls, view: Mapping[str, Any]) -> SeatView:
-        you = view.get("you") or {}
-        options = view.get("options") or {}
-        seats = view.get("seats") or []
+    def of(cls, view: ViewJSON) -> SeatView:
+        v = json_view(view)
+        you, options = json_object(v.get("you")), json_object(v.get("options"))
+        seats = [json_object(s) for s in json_list(v.get("seats"))]
         return cls(
-            seat=int(you.get("seat", -1)),
-            phase=str(view.get("phase")),
-            hand=tuple(you.get("hand") or ()),
-            table=tuple(tuple(m) for m in view.get("table") or ()),
-            hand_sizes=tuple(int(s.get("hand_size", 0)) for s in seats),
-            stock_size=int(view.get("stock_size") or 0),
-            draws=int(view.get("draws_this_turn") or 0),
+            seat=json_int(you.get("seat", -1)),
+            phase=str(v.get("phase")),
+            hand=tuple(map(json_str, json_list(you.get("hand")))),
+            table=tuple(tuple(map(json_str, json_list(m))) for m in json_list(v.get("table"))),
+            hand_sizes=tuple(json_int(s.get("hand_size", 0)) for s in seats),
+            stock_size=json_int(v.get("stock_size") or 0),
+            draws=json_int(v.get("draws_this_turn") or 0),
             players=len(seats),
-            knock_limit=int(options.get("knock_limit", 5)),
-            undercut_bonus=int(options.get("undercut_bonus", 10)),
-            going_out_bonus=int(options.get("going_out_bonus", 25)),
-            scores=tuple(view.get("scores") or ()),
-            target=int(options.get("target_score", 150)),
+            knock_limit=json_int(options.get("knock_limit", 5)),
+            undercut_bonus=json_int(options.get("undercut_bonus", 10)),
+            going_out_bonus=json_int(options.get("going_out_bonus", 25)),
+            scores=tuple(map(json_int, json_list(v.get("scores")))),
+            target=json_int(options.get("target_score", 150)),
             options=options,
         )
 
@@ -116,7 +115,7 @@ class SeatView:
         return tuple(Card.parse(c) for c in self.hand)
 
 
-def moves_of(legal_moves: Sequence[Mapping[str, Any]], kind: str) -> list[Move]:
+def moves_of(legal_moves: Legal, kind: str) -> list[Move]:
     return [dict(m) for m in legal_moves if m.get("type") == kind]
 
 
@@ -188,9 +187,9 @@ def simple_meld(seat: SeatView) -> tuple[Move, int] | None:
     return {"type": "meld", "table": _codes(outcome.table)}, outcome.points
 
 
-def keeps_table(before: Sequence[Sequence[str]], move: Mapping[str, Any]) -> bool:
+def keeps_table(before: Sequence[Sequence[str]], move: MoveJSON) -> bool:
     """A meld move that only adds: every old meld is still there, maybe with cards added."""
-    after = move.get("table") or ()
+    after = table_of(move)
     if len(after) < len(before):
         return False
     return all(not (Counter(old) - Counter(new)) for old, new in zip(before, after, strict=False))
@@ -208,10 +207,10 @@ def _parsed(table: Sequence[Sequence[str]]) -> list[tuple[TableCard, ...]]:
     return [tuple(TableCard.parse(c) for c in meld) for meld in table]
 
 
-def meld_chance(seat: SeatView, move: Mapping[str, Any]) -> float:
+def meld_chance(seat: SeatView, move: MoveJSON) -> float:
     """After `move`, the chance that one card drawn next turn gives a meld at once: it fits
     a table meld, or it makes a meld with the cards left in the hand (M4 D1)."""
-    table = _parsed(move.get("table") or ())
+    table = _parsed(table_of(move))
     left = Counter(seat.hand) - played_cards(seat.table, move)
     hand = [Card.parse(c) for c in left.elements()]
     unseen = Counter(seat.unseen()) - left

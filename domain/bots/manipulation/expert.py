@@ -26,11 +26,17 @@ From the seat's view only (domain.bots.manipulation.eval):
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from domain.bots.common import choose_of, first_listed, require_moves, sample_split
+from domain.bots.common import (
+    Legal,
+    Move,
+    ViewJSON,
+    choose_of,
+    first_listed,
+    require_moves,
+    sample_split,
+)
 from domain.bots.manipulation.basic import FALLBACKS
 from domain.bots.manipulation.eval import (
     SeatView,
@@ -43,7 +49,6 @@ from domain.bots.manipulation.eval import (
     moves_of,
 )
 
-Move = dict[str, Any]
 DESCRIPTION = (
     "plays the exact best-shed solver's meld (rearranging the table), holds back its cheapest "
     "playable card when the forced extra draws would cost more, and knocks when the sampled other "
@@ -66,9 +71,7 @@ class Params:
 PARAMS = Params()
 
 
-def explain(
-    view: Mapping[str, Any], legal_moves: Sequence[Mapping[str, Any]], rng: random.Random
-) -> tuple[Move, str]:
+def explain(view: ViewJSON, legal_moves: Legal, rng: random.Random) -> tuple[Move, str]:
     """The expert move and a one-line reason."""
     return decide(view, legal_moves, rng, PARAMS)
 
@@ -77,8 +80,8 @@ choose = choose_of(explain)
 
 
 def decide(
-    view: Mapping[str, Any],
-    legal_moves: Sequence[Mapping[str, Any]],
+    view: ViewJSON,
+    legal_moves: Legal,
     rng: random.Random,
     params: Params,
 ) -> tuple[Move, str]:

@@ -1,9 +1,11 @@
 """Gin melds and deadwood (G3), the 11-card count (G6.2), arrangements (G6.3), lay-offs (G6.6).
 
 Every function accepts card codes (a list of strings, or one space-separated string) or Card
-objects, and works inside on 52-bit masks (domain.gin.melds.core, domain.gin.melds.layoffs). All
-results are exact, never greedy; tests/unit/test_melds_oracle.py checks them against a
-brute-force search.
+objects, and works inside on 52-bit masks. All results are exact, never greedy;
+tests/unit/test_melds_oracle.py checks them against a brute-force search.
+
+    core.py     melds, least deadwood and arrangements of a hand, on 52-bit masks
+    layoffs.py  the defender's lay-offs onto the knocker's melds (G6.6)
 """
 
 from __future__ import annotations

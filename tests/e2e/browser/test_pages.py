@@ -374,7 +374,7 @@ def test_the_watch_page_shows_a_match_waiting_for_players_then_its_start(
 ) -> None:
     """Issue 30: open seats read "waiting for players" until the last one is taken; the page
     follows the joins live (SeatJoined, MatchStarted) without a reload."""
-    players = [{"name": "ada"}, {"open": True}, {"open": True}]
+    players: list[dict[str, Any]] = [{"name": "ada"}, {"open": True}, {"open": True}]
     created = create(stack.base_url, "three-hand-gin", players)
     page.open(f"/watch/{created['id']}")
     driver = page.driver

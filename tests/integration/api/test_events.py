@@ -16,7 +16,8 @@ def _page(client: Any, match_id: str, token: str | None = None, **query: Any) ->
     response = client.get(f"/v1/matches/{match_id}/events?{args}", headers=auth(token))
     assert response.status_code == 200, response.get_data(as_text=True)
     assert response.headers["ETag"] == f'"{response.get_json()["version"]}"'
-    return response.get_json()
+    page: dict[str, Any] = response.get_json()
+    return page
 
 
 def _sse(text: str) -> list[dict[str, Any]]:

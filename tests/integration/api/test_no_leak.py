@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from domain.variants import get_variant
 from tests.support.api_helpers import CARD_CODE, auth, create, play
+from tests.support.views import you_of
 
 GIN_PUBLIC = {
     "UpcardPassed": ("card",),
@@ -65,7 +66,9 @@ def public_cards(variant: str, event: Any) -> set[str]:
     return set()
 
 
-def visible_by_version(service: Any, match_id: str) -> tuple[set[str], dict[int, dict]]:
+def visible_by_version(
+    service: Any, match_id: str
+) -> tuple[set[str], dict[int, dict[int | None, set[str]]]]:
     """The deck's codes, and for each version: {seat or None: the cards it may have seen}."""
     stored = service.events(match_id, after=0, limit=1000)
     variant = get_variant(stored[0].event.data["variant"])
@@ -78,14 +81,14 @@ def visible_by_version(service: Any, match_id: str) -> tuple[set[str], dict[int,
         if item.event.type == "RoundScored":
             break
         if item.event.type == "RoundDealt":
-            data = item.event.data
+            data: Any = item.event.data
             deck = set(card_strings([data["hands"], data["stock"], data.get("upcard")]))
         state = variant.evolve(state, item.event)
         public |= public_cards(variant.name, item.event)
-        spectator = variant.view(state, None)
+        spectator: Any = variant.view(state, None)  # gin has roles, Manipulation none
         roles = spectator.get("roles")
         for seat in range(len(spectator["seats"])):
-            held.setdefault(seat, set()).update(variant.view(state, seat)["you"]["hand"])
+            held.setdefault(seat, set()).update(you_of(variant.view(state, seat))["hand"])
         seen: dict[int | None, set[str]] = {None: set(public)}
         for seat in held:
             seen[seat] = public | held[seat]

@@ -52,6 +52,7 @@ def test_openapi_documents_every_route_and_problem() -> None:
             continue
         path = rule.rule.replace("<", "{").replace(">", "}")
         assert path in paths, path
+        assert rule.methods is not None
         for method in rule.methods - {"HEAD", "OPTIONS"}:
             responses = paths[path][method.lower()]["responses"]
             assert "application/problem+json" in responses["default"]["content"]
@@ -117,9 +118,9 @@ def _slot(service: Any) -> Any:
     SLOT.target = service
     # /v1/health/ready answers 200 only with a live rq worker: a registered one stands in
     worker = SimpleWorker(["scoring"], connection=service.queues.connection)
-    worker.register_birth()
+    worker.register_birth()  # type: ignore[no-untyped-call]
     yield
-    worker.register_death()
+    worker.register_death()  # type: ignore[no-untyped-call]
     SLOT.target = None
 
 

@@ -48,7 +48,8 @@ def test_every_operation_shows_a_request_and_a_response(
 
 
 def test_every_move_has_an_example() -> None:
-    shown = {(e["value"]["type"], "from" in e["value"]) for e in MOVE_EXAMPLES.values()}
+    examples: dict[str, Any] = MOVE_EXAMPLES
+    shown = {(e["value"]["type"], "from" in e["value"]) for e in examples.values()}
     for schema in MOVES.values():
         kind = schema["properties"]["type"]["const"]
         assert any(k == kind for k, _ in shown), kind

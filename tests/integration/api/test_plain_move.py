@@ -14,7 +14,7 @@ from api.moves import MOVE_SCHEMA
 from api.schemas import MOVE_TYPES, plain_move
 from domain import gin
 from domain.events import SYSTEM
-from domain.replay import fold
+from tests.unit.test_gin_support import fold
 
 VALUES = st.one_of(
     st.sampled_from([*MOVE_TYPES, "stock", "discard", "7H", "JK", "", "x" * 16, "x" * 17]),
@@ -63,7 +63,7 @@ def test_every_listed_gin_move_but_advice_is_plain() -> None:
     """The moves the views list (G5.1, G5.2, G6.1) take the short path."""
     rng = random.Random(3)
     players = [{"name": n} for n in "abc"]
-    state = fold(gin.VARIANT, gin.create(players, {"target_score": 30}, 3, "0" * 64))
+    state = fold(gin.create(players, {"target_score": 30}, 3, "0" * 64))
     seen = 0
     while not gin.is_finished(state):
         seat = gin.to_act(state)

@@ -27,7 +27,9 @@ def _check_every_response(kind: str, seat: int | None, response: Any) -> None:
         assert (body["match"]["you"] or {}).get("seat") == seat
 
 
-def _finish(client: Any, service: Any, match_id: str, tokens: list[str | None], seed: int) -> dict:
+def _finish(
+    client: Any, service: Any, match_id: str, tokens: list[str | None], seed: int
+) -> dict[str, Any]:
     view = play(client, service, match_id, tokens, random.Random(seed), hook=_check_every_response)
     assert view["status"] == "finished" and view["phase"] == "finished"
     assert view["winners"], "a finished match names its winners (G8.1, M11)"
@@ -130,7 +132,7 @@ def test_round_waits_in_scoring_until_the_job_runs(client: Any, service: Any) ->
     match_id, tokens = create(client, seed=4)
 
     def ended(view: dict[str, Any]) -> bool:
-        return view["phase"] == "scoring"
+        return bool(view["phase"] == "scoring")
 
     view = play(client, service, match_id, tokens, random.Random(5), until=ended)
     assert view["turn"] is None and view["rounds"] == []

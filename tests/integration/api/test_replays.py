@@ -16,11 +16,14 @@ from typing import Any
 import pytest
 
 from tests.support.api_helpers import create, play, problem
+from tests.support.views import you_of
 
 _LOGS: dict[str, tuple[list[dict[str, Any]], dict[str, Any]]] = {}
 
 
-def _finished(client: Any, service: Any, variant: str) -> tuple[list[dict[str, Any]], dict]:
+def _finished(
+    client: Any, service: Any, variant: str
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """A finished match's log and final spectator view (played once per test session)."""
     if variant not in _LOGS:
         if variant == "three-hand-gin":
@@ -287,7 +290,7 @@ def test_steps_give_the_match_after_every_event_as_the_log_rebuilds_it(
             continue
         assert steps[k - 1]["match"] == {"id": None, **rules.view(state, None)}
         for seat, hand in enumerate(steps[k - 1]["hands"]):
-            assert sorted(hand or []) == sorted(rules.view(state, seat)["you"]["hand"])
+            assert sorted(hand or []) == sorted(you_of(rules.view(state, seat))["hand"])
 
 
 def test_without_steps_the_answer_has_none(client: Any, service: Any) -> None:

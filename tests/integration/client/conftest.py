@@ -97,7 +97,9 @@ def live(service: Any) -> Iterator[Live]:
     server: BaseWSGIServer = make_server(
         "127.0.0.1", 0, app, threaded=True, request_handler=_QuietHandler
     )
-    server.daemon_threads = False  # so server_close() waits for every request thread
+    # threaded=True makes a ThreadedWSGIServer (typed as its base); so server_close() waits
+    # for every request thread
+    server.daemon_threads = False  # type: ignore[attr-defined]
     serving = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
     serving.start()
     set_service(service)

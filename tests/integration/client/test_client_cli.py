@@ -27,7 +27,7 @@ def _finished_match(live: Any, target: int = 15) -> str:
     )
     for _ in live.client().events(created["id"]):
         pass
-    return created["id"]
+    return str(created["id"])
 
 
 def _export(live: Any, match_id: str, path: Path) -> list[dict[str, Any]]:

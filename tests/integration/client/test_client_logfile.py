@@ -3,6 +3,8 @@ server): the deck order read back from each variant's RoundDealt is the committe
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from deadwood_client.logfile import LogError, dealt_deck, parse_log, verify
@@ -10,7 +12,7 @@ from domain.shuffle import commitment
 from domain.variants import get_variant
 
 
-def _opening(variant: str, n: int, seed: int) -> list[dict]:
+def _opening(variant: str, n: int, seed: int) -> list[dict[str, Any]]:
     players = [{"name": f"p{i}", "bot": None} for i in range(n)]
     made = get_variant(variant).create(players, {}, seed, "0" * 64)
     return [{"seq": i + 1, **e.to_json()} for i, e in enumerate(made)]

@@ -148,7 +148,7 @@ def test_an_outage_longer_than_the_retries_hands_back_the_key_to_resend(live: An
     """OutcomeUnknown after the last try; resending with its key applies the move once, and
     resending again returns the same answer without a second move."""
     attempts = FAST.attempts
-    match_id, client, faulty, view = _seat_to_act(live, ["drop_response"] + ["refuse"] * attempts)
+    match_id, client, faulty, view = _seat_to_act(live, ["drop_response", *["refuse"] * attempts])
     move = view["you"]["legal_moves"][0]
     with pytest.raises(OutcomeUnknown) as unknown:
         client.move(match_id, move, if_match=view["version"])

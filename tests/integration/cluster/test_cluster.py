@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import redis
 from redis.cluster import RedisCluster
@@ -14,6 +15,7 @@ from rq.serializers import JSONSerializer
 from api import create_app
 from cli.cluster import LocalCluster
 from domain.replay import replay
+from domain.shapes import json_int
 from store.durability import Durability
 from store.event_store import events_key, kept_snaps_key, meta_key, snap_key
 from store.jobs import QUEUES
@@ -24,7 +26,7 @@ from workers.reconcile import reconcile
 
 
 def _primary_of(client: RedisCluster, key: str) -> int:
-    return int(client.get_node_from_key(key).port)
+    return int(client.get_node_from_key(key).port)  # type: ignore[no-untyped-call]
 
 
 def test_keys_of_many_matches_land_on_all_three_primaries(
@@ -38,10 +40,10 @@ def test_keys_of_many_matches_land_on_all_three_primaries(
         port = _primary_of(cluster_client, events_key(match_id))
         with redis.Redis(host="127.0.0.1", port=port) as node:
             assert node.exists(events_key(match_id), meta_key(match_id)) == 2
-        assert cluster_client.keyslot(meta_key(match_id)) == cluster_client.keyslot(
+        assert cluster_client.keyslot(meta_key(match_id)) == cluster_client.keyslot(  # type: ignore[no-untyped-call]
             snap_key(match_id)
         )
-        assert cluster_client.keyslot(meta_key(match_id)) == cluster_client.keyslot(
+        assert cluster_client.keyslot(meta_key(match_id)) == cluster_client.keyslot(  # type: ignore[no-untyped-call]
             kept_snaps_key(match_id)
         )
 
@@ -84,10 +86,9 @@ def test_store_tier_moves_replays_and_a_cold_load_agree(
     assert cluster_client.exists(snap_key(match_id)) == 1
     first = cluster_play.step(cluster_service, match_id, rng, idempotency_key="k", fingerprint="f")
     assert first is not None
-    seat = first.events[0].event.data.get("seat", -1)
-    repeat = cluster_service._replay(
-        match_id, cluster_client.get(_record_key(match_id, "k")), "f", seat
-    )
+    seat = json_int(first.events[0].event.data.get("seat", -1))
+    record: Any = cluster_client.get(_record_key(match_id, "k"))  # raw reply (bytes)
+    repeat = cluster_service.replays.move(match_id, record, "f", seat)
     assert repeat.replayed and repeat.events == first.events
     assert cluster_client.xlen(events_key(match_id)) == first.version
 
@@ -194,8 +195,9 @@ def test_replica_durability_acknowledges_moves_and_their_replays(
     rng = random.Random(3)
     first = cluster_play.step(service, match_id, rng, idempotency_key="k", fingerprint="f")
     assert first is not None and not first.replayed
-    seat = first.events[0].event.data.get("seat", -1)
-    repeat = service._replay(match_id, cluster_client.get(_record_key(match_id, "k")), "f", seat)
+    seat = json_int(first.events[0].event.data.get("seat", -1))
+    record: Any = cluster_client.get(_record_key(match_id, "k"))  # raw reply (bytes)
+    repeat = service.replays.move(match_id, record, "f", seat)
     assert repeat.replayed and repeat.events == first.events
 
 
@@ -211,7 +213,8 @@ def test_the_active_index_on_a_cluster(
     ids: list[str] = []
     while len({_primary_of(cluster_client, events_key(m)) for m in ids}) < 3 and len(ids) < 60:
         ids.append(cluster_play.new_gin(cluster_service, len(ids), bots=3))
-    indexed = {raw.decode() for raw in cluster_client.zrange(ACTIVE_KEY, 0, -1)}
+    members: Any = cluster_client.zrange(ACTIVE_KEY, 0, -1)  # raw reply (bytes)
+    indexed = {raw.decode() for raw in members}
     assert set(ids) <= indexed
     redis_client.flushdb()
     enqueued = reconcile(cluster_service)

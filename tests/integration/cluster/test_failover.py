@@ -25,6 +25,7 @@ from redis.cluster import RedisCluster
 from cli.cluster import LocalCluster
 from cli.procs import redis_server_binary
 from domain.events import SYSTEM
+from domain.variants import Move
 from store.durability import Durability
 from store.errors import NotReplicated
 from store.event_store import events_key
@@ -67,7 +68,7 @@ class Player(threading.Thread):
                     (time.monotonic(), appended.version, appended.events[-1].event.type)
                 )
 
-    def _next(self) -> tuple[int, dict[str, Any], int, str] | None:
+    def _next(self) -> tuple[int, Move, int, str] | None:
         while True:
             try:
                 loaded = self.service.load(self.match_id)
@@ -84,7 +85,7 @@ class Player(threading.Thread):
         self.steps += 1
         return seat, move, loaded.version, f"c{self.index}-{self.steps}"
 
-    def _until_answered(self, seat: int, move: dict[str, Any], expected: int, key: str) -> Any:
+    def _until_answered(self, seat: int, move: Move, expected: int, key: str) -> Any:
         while not self.stop.is_set():
             try:
                 return self.service.submit(
@@ -124,7 +125,7 @@ def test_no_acknowledged_event_is_lost_when_a_primary_is_killed(
     durability = Durability("replica", 500)
     service = MatchService(client, queue_redis=redis_client, pepper=b"t", durability=durability)
     ids = [_created(service, seed) for seed in range(CLIENTS)]
-    victim = int(client.get_node_from_key(events_key(ids[0])).port)
+    victim = int(client.get_node_from_key(events_key(ids[0])).port)  # type: ignore[no-untyped-call]
     heir = own_cluster.replicas[own_cluster.primaries.index(victim)]
     stop = threading.Event()
     players = [Player(service, m, i, stop) for i, m in enumerate(ids)]
@@ -156,7 +157,7 @@ def test_no_acknowledged_event_is_lost_when_a_primary_is_killed(
     orphaned = [t for t, _, _ in on_victim.acked if promoted_at < t < restarted_at]
     assert not orphaned, "a move was acknowledged while the promoted primary had no replica"
     for player in players:
-        entries = client.xrange(events_key(player.match_id))
+        entries: Any = client.xrange(events_key(player.match_id))  # raw reply (bytes)
         types = {int(eid.split(b"-")[1]): fields[b"type"].decode() for eid, fields in entries}
         for _, version, kind in player.acked:
             assert types.get(version) == kind, f"acknowledged event {version} lost"

@@ -23,9 +23,9 @@ from tests.support.api_helpers import problem
 @pytest.fixture
 def live_worker(service: MatchService) -> Iterator[SimpleWorker]:
     worker = SimpleWorker(["scoring"], connection=service.queues.connection)
-    worker.register_birth()
+    worker.register_birth()  # type: ignore[no-untyped-call]
     yield worker
-    worker.register_death()
+    worker.register_death()  # type: ignore[no-untyped-call]
 
 
 def _nowhere() -> redis.Redis:
@@ -60,8 +60,8 @@ def test_not_ready_without_a_worker(client: FlaskClient) -> None:
 
 def test_a_worker_marked_dead_does_not_count(client: FlaskClient, service: MatchService) -> None:
     worker = SimpleWorker(["scoring"], connection=service.queues.connection)
-    worker.register_birth()
-    worker.register_death()
+    worker.register_birth()  # type: ignore[no-untyped-call]
+    worker.register_death()  # type: ignore[no-untyped-call]
     problem(client.get("/v1/health/ready"), 503, "not_ready")
 
 

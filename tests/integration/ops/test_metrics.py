@@ -24,11 +24,12 @@ def _scrape(client: FlaskClient, **headers: str) -> dict[str, list[Any]]:
 
 
 def _value(samples: list[Any], name: str, **labels: str) -> float:
-    return sum(
+    total: float = sum(
         s.value
         for s in samples
         if s.name == name and all(s.labels.get(k) == v for k, v in labels.items())
     )
+    return total
 
 
 def test_requests_moves_and_store_figures(client: FlaskClient, service: Any) -> None:

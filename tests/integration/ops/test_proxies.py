@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from flask import Flask
 
 from api import create_app
+from store import logs
 from tests.support.api_helpers import players
 
 PROXY = "10.0.0.1"
@@ -43,7 +45,9 @@ def test_without_the_setting_a_forged_forwarded_for_changes_nothing(service: Any
     assert _create(app, None) == 429
 
 
-def test_the_access_line_names_the_forwarded_client(service: Any, caplog: Any) -> None:
+def test_the_access_line_names_the_forwarded_client(
+    service: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
     app = _app(service, TRUSTED_PROXIES=1, RATELIMIT_CREATE="off")
 
     @app.get("/v1/whoami")
@@ -53,9 +57,14 @@ def test_the_access_line_names_the_forwarded_client(service: Any, caplog: Any) -
         return {"addr": request.remote_addr}
 
     client = app.test_client()
+    logs.flush_access()
+    capsys.readouterr()
     response = client.get(
         "/v1/whoami",
         headers={"X-Forwarded-For": "203.0.113.5"},
         environ_base={"REMOTE_ADDR": PROXY},
     )
     assert response.get_json() == {"addr": "203.0.113.5"}
+    logs.flush_access()
+    (line,) = [x for x in capsys.readouterr().err.splitlines() if "deadwood.access" in x]
+    assert "client=203.0.113.5" in line and PROXY not in line

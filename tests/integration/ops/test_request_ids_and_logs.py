@@ -32,9 +32,11 @@ def json_lines(
     """Logs configured as in production (JSON, INFO) into the captured stderr."""
     monkeypatch.setenv("DEADWOOD_LOG_FORMAT", "json")
     monkeypatch.setenv("DEADWOOD_LOG_LEVEL", "INFO")
-    logs.configure("test", force=True)
+    logs.configure("test", force=True)  # writes the lines buffered before, then drops them
+    capsys.readouterr()
 
     def read() -> list[dict[str, Any]]:
+        logs.flush_access()  # access lines are buffered (store/flushing.py)
         return [json.loads(line) for line in capsys.readouterr().err.splitlines() if line]
 
     yield read
@@ -128,7 +130,7 @@ def test_the_worker_logs_a_job_with_its_match_and_request_id(
     rid = "bots-please"
     for job in _all_jobs(service):
         job.meta["request_id"] = rid
-        job.save_meta()
+        job.save_meta()  # type: ignore[no-untyped-call]
     json_lines()
     _burst_one(service)
     lines = json_lines()
@@ -170,6 +172,7 @@ def test_a_hostile_path_cannot_forge_a_log_line(client: FlaskClient, capsys: Any
     try:
         capsys.readouterr()
         client.get("/v1/matches/m_x%0A2026-01-01T00:00:00Z%20INFO%20forged/legal-moves")
+        logs.flush_access()
         err = capsys.readouterr().err
     finally:
         _unconfigure()

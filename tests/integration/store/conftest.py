@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 import redis
 
-import store.service as service_module
-from domain.variants import get_variant
+import store.states as states_module
+import store.submit as submit_module
+from domain.variants import NAMES, Variant, get_variant
 from store.service import MatchService
 from tests.support import store_counter_game as counter_game
 
@@ -15,9 +16,10 @@ from tests.support import store_counter_game as counter_game
 def counter(redis_client: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> MatchService:
     """A MatchService that also knows the `counter` test game."""
 
-    def lookup(name: str):  # type: ignore[no-untyped-def]
+    def lookup(name: str) -> Variant:
         return counter_game.VARIANT if name == counter_game.NAME else get_variant(name)
 
-    monkeypatch.setattr(service_module, "get_variant", lookup)
-    monkeypatch.setattr(service_module, "NAMES", (*service_module.NAMES, counter_game.NAME))
+    for module in (states_module, submit_module):  # where the store finds a game by name
+        monkeypatch.setattr(module, "get_variant", lookup)
+    monkeypatch.setattr(states_module, "NAMES", (*NAMES, counter_game.NAME))
     return MatchService(redis_client, pepper=b"test-pepper", snapshot_every=4)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import redis
 
@@ -26,10 +27,17 @@ def test_encode_decode_round_trip_keeps_type_v_data_and_seq() -> None:
 def test_gin_card_drawn_v0_decodes_to_the_current_shape() -> None:
     """The upcast example: a v0 gin CardDrawn `{seat, card, discard: bool}` becomes the v1
     `{seat, from: "stock" | "discard", card}` of G5.2 at the storage edge."""
-    old = {"type": "CardDrawn", "v": "0", "data": '{"seat":1,"card":"TS","discard":true}'}
+    old: dict[bytes | str, bytes | str] = {
+        "type": "CardDrawn",
+        "v": "0",
+        "data": '{"seat":1,"card":"TS","discard":true}',
+    }
     got = codec.decode("0-5", old, "three-hand-gin").event
     assert got == Event("CardDrawn", {"seat": 1, "from": "discard", "card": "TS"}, v=1)
-    old_stock = {"type": "CardDrawn", "data": '{"seat":0,"card":"2C","discard":false}'}
+    old_stock: dict[bytes | str, bytes | str] = {
+        "type": "CardDrawn",
+        "data": '{"seat":0,"card":"2C","discard":false}',
+    }
     got = codec.decode("0-6", old_stock, "three-hand-gin").event  # no `v`: v0
     assert got == Event("CardDrawn", {"seat": 0, "from": "stock", "card": "2C"}, v=1)
 
@@ -54,7 +62,8 @@ def test_a_log_with_old_entries_loads_to_the_same_state(
     original, version = _loaded.state, _loaded.version
     legacy = "m_legacy"
     drawn = 0
-    for entry_id, fields in redis_client.xrange(events_key(created.match_id)):
+    rows: Any = redis_client.xrange(events_key(created.match_id))  # raw reply (bytes)
+    for entry_id, fields in rows:
         fields = dict(fields)
         if fields[b"type"] == b"CardDrawn":
             data = json.loads(fields[b"data"])
@@ -62,7 +71,8 @@ def test_a_log_with_old_entries_loads_to_the_same_state(
             fields[b"data"], fields[b"v"] = json.dumps(old).encode(), b"0"
             drawn += 1
         redis_client.xadd(events_key(legacy), fields, id=entry_id)
-    redis_client.hset(meta_key(legacy), mapping=redis_client.hgetall(meta_key(created.match_id)))
+    meta: Any = redis_client.hgetall(meta_key(created.match_id))
+    redis_client.hset(meta_key(legacy), mapping=meta)
     assert drawn > 0
     _loaded = service.load(legacy)
     state, legacy_version = _loaded.state, _loaded.version

@@ -17,6 +17,7 @@ from domain.events import Event
 from store.errors import VersionConflict
 from store.event_store import AppendRequest, Conflict, IdemTaken, events_key
 from store.service import MatchService, StoredEvent
+from tests.support.store_counter_game import counter_state
 
 ADD = {"type": "add", "n": 1}
 
@@ -41,7 +42,7 @@ def test_stream_entries_have_explicit_ids_and_the_four_fields(
     match_id = _new(counter)
     _add(counter, match_id)
     _add(counter, match_id, seat=1)
-    rows = redis_client.xrange(events_key(match_id))
+    rows: Any = redis_client.xrange(events_key(match_id))  # raw replies: bytes here
     assert [r[0] for r in rows] == [b"0-1", b"0-2", b"0-3"]
     fields = rows[1][1]
     assert fields[b"type"] == b"Added" and fields[b"v"] == b"1"
@@ -81,7 +82,7 @@ def test_low_level_append_twice_at_one_version_never_duplicates(
         store.append(idem)
     assert redis_client.xlen(events_key(match_id)) == 3
     _loaded = counter.load(match_id)
-    state, version = _loaded.state, _loaded.version
+    state, version = counter_state(_loaded.state), _loaded.version
     assert (state.total, version) == (5, 3)
 
 
@@ -116,13 +117,13 @@ class LosingExecReply(redis.Connection):
         chunks = [command] if isinstance(command, bytes | str) else command
         if any(b"EVALSHA" in (c if isinstance(c, bytes) else c.encode()) for c in chunks):
             type(self).sent_exec += 1
-        super().send_packed_command(command, check_health)
+        super().send_packed_command(command, check_health)  # type: ignore[no-untyped-call]
 
     def read_response(self, *args: Any, **kwargs: Any) -> Any:
         response = super().read_response(*args, **kwargs)
         if type(self).armed and isinstance(response, list) and type(self).sent_exec:
             type(self).armed = False
-            self.disconnect()
+            self.disconnect()  # type: ignore[no-untyped-call]
             raise redis.ConnectionError("injected: the EXEC reply was lost")
         return response
 
@@ -196,7 +197,7 @@ def test_many_threads_without_if_match_lose_nothing_and_double_nothing(
         t.join()
     counter.forget_cache()
     _loaded = counter.load(match_id)
-    state, version = _loaded.state, _loaded.version
+    state, version = counter_state(_loaded.state), _loaded.version
     assert version == 37 and state.total == 36
     assert sorted(seat for seat, _ in state.moves) == sorted(list(range(12)) * 3)
     assert redis_client.xlen(events_key(match_id)) == 37

@@ -134,6 +134,7 @@ def test_a_twin_whose_move_is_now_refused_is_replayed(
     state, version = _loaded.state, _loaded.version
     game = service.variant(state)
     seat = game.to_act(state)
+    assert seat is not None
     move = game.legal_moves(state, seat)[0]
     kw: dict[str, Any] = {"idempotency_key": "twin", "fingerprint": "fp"}
     first = service.submit(created.match_id, seat, move, expected_version=None, **kw)

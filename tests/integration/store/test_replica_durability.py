@@ -5,6 +5,8 @@ replica, both are acknowledged: tests/integration/cluster/test_cluster.py.)"""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 import redis
 
@@ -30,7 +32,7 @@ def test_a_move_no_replica_confirmed_stays_unacknowledged_on_retry(
 ) -> None:
     plain = MatchService(redis_client, pepper=b"p")  # `counter` taught the module the game
     match_id = plain.create_match("counter", PLAYERS, {"target": 100}, 1).match_id
-    submit = {"expected_version": None, "idempotency_key": "k", "fingerprint": "f"}
+    submit: dict[str, Any] = {"expected_version": None, "idempotency_key": "k", "fingerprint": "f"}
     with pytest.raises(NotReplicated, match="no replica confirmed"):
         lonely.submit(match_id, 0, ADD, **submit)
     written = redis_client.xlen(events_key(match_id))

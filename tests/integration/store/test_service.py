@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import zlib
+from typing import Any
 
 import pytest
 import redis
@@ -24,7 +25,8 @@ BOT_PLAYERS = [{"name": n, "bot": "random"} for n in "abc"]
 
 
 def _queued(redis_client: redis.Redis, queue: str) -> list[str]:
-    return [j.decode() for j in redis_client.lrange(f"rq:queue:{queue}", 0, -1)]
+    ids: Any = redis_client.lrange(f"rq:queue:{queue}", 0, -1)  # raw reply (bytes)
+    return [j.decode() for j in ids]
 
 
 def test_a_bot_to_act_gets_its_job_in_the_same_append(
@@ -41,7 +43,8 @@ def test_a_bot_to_act_gets_its_job_in_the_same_append(
     assert job.func_name == "workers.bot_turn.play_bot_turn"
     assert job.args == [created.match_id, created.version]
     assert job.retries_left == 3 and job.timeout
-    raw = json.loads(zlib.decompress(redis_client.hget(f"rq:job:{job_id}", "data") or b""))
+    data: Any = redis_client.hget(f"rq:job:{job_id}", "data")  # raw reply (bytes)
+    raw = json.loads(zlib.decompress(data or b""))
     assert raw[2] == [created.match_id, created.version] and raw[3] == {}
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 import redis
@@ -182,13 +183,15 @@ def test_a_match_without_kept_snapshots_keeps_them_on_its_first_long_read(
     fresh.load(match_id, at=at)
     assert sum(folded) == at
     assert redis_client.zcard(kept) == at // 16
-    for version, raw in [(int(s), m) for m, s in redis_client.zrange(kept, 0, -1, withscores=True)]:
+    scored: Any = redis_client.zrange(kept, 0, -1, withscores=True)  # raw reply (bytes)
+    for version, raw in [(int(s), m) for m, s in scored]:
         assert snapshots.decode_state(raw) is not None and version % 16 == 0
     folded.clear()
     fresh.load(match_id, at=at - 3)
     assert sum(folded) < 16 + 8
     # kept ones written by other rules code are dropped and made again
-    member = redis_client.zrange(kept, 0, 0)[0]
+    first: Any = redis_client.zrange(kept, 0, 0)  # raw reply (bytes)
+    member = first[0]
     payload = json.loads(member)
     redis_client.zrem(kept, member)
     redis_client.zadd(kept, {json.dumps({**payload, "code": "another-build"}): payload["version"]})
@@ -196,9 +199,8 @@ def test_a_match_without_kept_snapshots_keeps_them_on_its_first_long_read(
     assert fresh.load(match_id, at=payload["version"]).state == replay(
         [e.event for e in fresh.events(match_id, limit=10_000)][: payload["version"]]
     )
-    assert all(
-        json.loads(m)["code"] == snapshots.code_tag() for m in redis_client.zrange(kept, 0, -1)
-    )
+    members: Any = redis_client.zrange(kept, 0, -1)  # raw reply (bytes)
+    assert all(json.loads(m)["code"] == snapshots.code_tag() for m in members)
 
 
 def test_a_snapshots_version_is_read_from_its_head() -> None:

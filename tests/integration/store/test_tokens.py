@@ -4,6 +4,7 @@ constant time, bound to one match and one seat."""
 from __future__ import annotations
 
 import base64
+from typing import Any
 
 import pytest
 import redis
@@ -37,22 +38,25 @@ def test_tokens_are_stored_only_as_keyed_hashes(
     """Nothing in Redis holds a token or its secret part; the meta holds HMAC-SHA256 hashes."""
     match_id, seat_tokens = _create(service)
     everything = b""
+    reply: Any  # raw replies (bytes)
     for key in redis_client.scan_iter():
         kind = redis_client.type(key)
         if kind == b"hash":
-            everything += b"".join(k + v for k, v in redis_client.hgetall(key).items())
+            reply = redis_client.hgetall(key)
+            everything += b"".join(k + v for k, v in reply.items())
         elif kind == b"stream":
-            everything += b"".join(
-                b"".join(k + v for k, v in f.items()) for _, f in redis_client.xrange(key)
-            )
+            reply = redis_client.xrange(key)
+            everything += b"".join(b"".join(k + v for k, v in f.items()) for _, f in reply)
         elif kind == b"string":
-            everything += redis_client.get(key) or b""
+            reply = redis_client.get(key)
+            everything += reply or b""
         elif kind == b"list":
-            everything += b"".join(redis_client.lrange(key, 0, -1))
+            reply = redis_client.lrange(key, 0, -1)
+            everything += b"".join(reply)
     for token in seat_tokens[:2]:
         assert token is not None
         assert token.split(".", 1)[1].encode() not in everything
-    meta = redis_client.hgetall(f"match:{{{match_id}}}:meta")
+    meta: Any = redis_client.hgetall(f"match:{{{match_id}}}:meta")  # raw reply (bytes)
     assert meta[b"token:0"].decode() == tokens.token_hash(
         b"test-pepper", match_id, 0, seat_tokens[0] or ""
     )

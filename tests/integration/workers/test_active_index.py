@@ -19,7 +19,9 @@ PEOPLE = [{"name": n} for n in "abc"]
 
 
 def _ids(client: redis.Redis, key: str) -> set[str]:
-    return {raw.decode() for raw in client.zrange(key, 0, -1)}
+    # redis-py types a reply for both decode_responses settings; this client gets bytes
+    members: list[bytes] = client.zrange(key, 0, -1)  # type: ignore[assignment]
+    return {raw.decode() for raw in members}
 
 
 def _drop_jobs(client: redis.Redis) -> None:

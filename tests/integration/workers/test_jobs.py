@@ -179,6 +179,7 @@ def test_a_bot_receives_its_seat_view_and_legal_moves_only(
         game = service.variant(state)
         seat = game.to_act(state)
         assert (variant, bot, seat) == (MANIP, "random", 1)
+        assert seat is not None
         assert view == game.view(state, seat)
         assert legal == game.legal_moves(state, seat)
         assert match_id == created.match_id

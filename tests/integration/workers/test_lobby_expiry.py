@@ -24,7 +24,7 @@ from workers.connection import set_service
 from workers.lobby import expire_lobby
 from workers.reconcile import reconcile
 
-PLAYERS = [{"name": "ana"}, {"open": True}, {"open": True}]
+PLAYERS: list[dict[str, Any]] = [{"name": "ana"}, {"open": True}, {"open": True}]
 
 
 @pytest.fixture
@@ -50,11 +50,11 @@ def _scheduler(service: MatchService) -> None:
     connection = service.queues.connection
     queues = [Queue(name, connection=connection, serializer=JSONSerializer) for name in QUEUES]
     scheduler = RQScheduler(queues, connection, serializer=JSONSerializer)
-    scheduler.acquire_locks()
+    scheduler.acquire_locks()  # type: ignore[no-untyped-call]
     try:
-        scheduler.enqueue_scheduled_jobs()
+        scheduler.enqueue_scheduled_jobs()  # type: ignore[no-untyped-call]
     finally:
-        scheduler.release_locks()
+        scheduler.release_locks()  # type: ignore[no-untyped-call]
 
 
 def _cancels(service: MatchService, match_id: str) -> int:

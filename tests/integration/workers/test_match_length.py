@@ -8,11 +8,14 @@ score nothing in a round too (tied hands), so it has the same bound."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 import redis
 
 from domain.errors import InvalidOptions
 from domain.replay import replay
+from domain.shapes import json_object
 from store.service import MatchService
 from tests.support.workers_play import GIN, MANIP, burst
 
@@ -45,16 +48,18 @@ def test_a_match_of_random_bots_with_endless_options_ends_after_max_rounds(
     assert game.is_finished(loaded.state), "the match did not end"
     log = [e.event for e in service.events(created.match_id, limit=100_000)]
     assert replay(log) == loaded.state
-    assert log[0].data["options"]["max_rounds"] == rounds
+    opening: Any = log[0].data
+    assert opening["options"]["max_rounds"] == rounds
     assert sum(e.type == "RoundScored" for e in log) == rounds
     finished = log[-1]
-    assert finished.type == "MatchFinished" and finished.data["ended_by"] == "max_rounds"
+    ended: Any = finished.data
+    assert finished.type == "MatchFinished" and ended["ended_by"] == "max_rounds"
     view = game.view(loaded.state, None)
     top = max(view["scores"]) if variant == GIN else None
-    assert view["status"] == "finished" and view["winners"] == finished.data["winners"]
+    assert view["status"] == "finished" and view["winners"] == ended["winners"]
     if top is not None:  # G8.3: the highest standing score wins, a tie is shared
-        totals = finished.data["totals"]
-        assert finished.data["winners"] == [s for s, t in enumerate(totals) if t == max(totals)]
+        totals = ended["totals"]
+        assert ended["winners"] == [s for s, t in enumerate(totals) if t == max(totals)]
 
 
 def test_the_endless_options_get_a_bound_and_no_bound_is_refused(service: MatchService) -> None:
@@ -62,7 +67,7 @@ def test_the_endless_options_get_a_bound_and_no_bound_is_refused(service: MatchS
     1000); asking for no bound, or more than the most, is refused by name."""
     created = service.create_match(GIN, _bots(3), dict(ENDLESS), 28)
     first = service.events(created.match_id, limit=1)[0].event
-    assert (first.v, first.data["options"]["max_rounds"]) == (2, 500)
+    assert (first.v, json_object(first.data["options"])["max_rounds"]) == (2, 500)
     for bad in (None, 0, 501):
         with pytest.raises(InvalidOptions, match=r"'max_rounds' must be an integer 1\.\.500"):
             service.create_match(GIN, _bots(3), {**ENDLESS, "max_rounds": bad}, 28)

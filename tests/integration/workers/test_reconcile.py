@@ -32,7 +32,7 @@ def _finished(service: MatchService, match_id: str) -> bool:
 
 def _drop_all_jobs(client: redis.Redis) -> None:
     for name in QUEUES:
-        Queue(name, connection=client, serializer=JSONSerializer).empty()
+        Queue(name, connection=client, serializer=JSONSerializer).empty()  # type: ignore[no-untyped-call]
 
 
 def test_matches_whose_jobs_were_deleted_still_finish(
@@ -88,7 +88,7 @@ def test_a_job_running_when_its_worker_quit_runs_again_once_the_worker_restarts(
     job_id = bot_job_id(created.match_id, created.version)
     queue = Queue(BOTS_LOW, connection=redis_client, serializer=JSONSerializer)
     quit_worker = SimpleWorker([queue], connection=redis_client, serializer=JSONSerializer)
-    quit_worker.register_birth()
+    quit_worker.register_birth()  # type: ignore[no-untyped-call]
     redis_client.lrem(queue.key, 0, job_id)  # the worker took it ...
     job = Job.fetch(job_id, connection=redis_client, serializer=JSONSerializer)
     job.worker_name = quit_worker.name
