@@ -181,3 +181,16 @@ if __name__ == "__main__":
     summary = {"scores": shown["scores"], "winners": shown["winners"], "events": len(made)}
     GOLDEN.with_suffix(".json").write_text(json.dumps(summary) + "\n")
     print(summary)
+
+
+def test_the_lobby_events_are_their_declared_payloads() -> None:
+    """The golden log's lobby events (and its MatchCreated with `lobby` and open players) fit
+    the declarations of domain/shapes.py, as tests/unit/test_event_payloads.py checks a game's."""
+    from domain.gin import shapes as gin_shapes
+    from tests.unit.test_event_payloads import _check
+
+    game, state, _ = _opened()
+    state = _apply(game, state, rules.join(game, state, 1, "bo")[1])
+    cancelled = rules.cancel(state, "lobby_expired")
+    seen = _check([*_read_golden(), *cancelled], gin_shapes.PAYLOADS)
+    assert seen >= {"MatchCreated", *rules.LOBBY_EVENTS}
