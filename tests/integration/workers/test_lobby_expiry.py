@@ -134,3 +134,22 @@ def test_the_reconciler_cancels_past_due_and_reindexes_a_listed_lobby(
     clock.advance(301)
     reconcile(service)
     assert _cancels(service, listed) == 1 and _cancels(service, due) == 1
+
+
+def test_a_move_in_a_match_past_its_deadline_cancels_it_first(
+    service: MatchService, clock: FakeClock
+) -> None:
+    created = lobby_service(service).create(
+        "three-hand-gin", PLAYERS, {}, None, listed=False, ttl_s=60,
+        idempotency_key=None, fingerprint=None,
+    )  # fmt: skip
+    token = created.tokens[0]
+    client = create_app({"TESTING": True, "SERVICE": service}).test_client()
+    headers = {"Authorization": f"Bearer {token}"}
+    move = {"type": "draw", "from": "stock"}
+    early = client.post(f"/v1/matches/{created.match_id}/moves", json=move, headers=headers)
+    assert early.status_code == 409 and early.get_json()["code"] == "match_not_started"
+    clock.advance(61)
+    late = client.post(f"/v1/matches/{created.match_id}/moves", json=move, headers=headers)
+    assert late.status_code == 410 and late.get_json()["code"] == "lobby_closed"
+    assert _cancels(service, created.match_id) == 1
