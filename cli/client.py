@@ -77,11 +77,14 @@ examples:
   deadwood new --variant three-hand-gin --players ana,ben --bot expert
   deadwood new --variant manipulation-rummy --players ana --bot expert --bot basic --seed 7
   deadwood new --variant three-hand-gin --bot expert --bot basic --bot random --seed 5
+  deadwood new --variant three-hand-gin --players ana --open 2 --listed
 
 Creates a match (POST /v1/matches) and prints its id, the watch page's URL and one bearer
 token per human seat (shown only this once), with the `deadwood play` command for each.
 --players are human seats in order; each --bot adds a seat played by the server (named after
-the bot). --option KEY=VALUE sets a rule option (a JSON value, or else a string)."""
+the bot). --option KEY=VALUE sets a rule option (a JSON value, or else a string). --open N
+adds N open seats anyone may take (`deadwood join`); --listed shows the match in
+`deadwood lobby` while it waits."""
 
 VERIFY_HELP = """\
 examples:
