@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -85,12 +86,41 @@ def _start(data: Path, port: int, redis_port: int) -> subprocess.Popen[bytes]:
     command = [*launcher, "up", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--data-dir", str(data), "--redis-port", str(redis_port)]
     command += ["--workers", "1"]
-    return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    _drain(proc)
+    return proc
+
+
+_OUTPUT: dict[int, tuple[list[bytes], threading.Thread]] = {}
+"""Each launcher's output, read as it comes: an undrained pipe fills at 64 KiB (the access
+lines of a few hundred requests, a little more in a checkout at a longer path) and then
+every process writing to it blocks, the API too."""
+
+
+def _drain(proc: subprocess.Popen[bytes]) -> None:
+    chunks: list[bytes] = []
+
+    def read() -> None:
+        assert proc.stdout is not None
+        with proc.stdout:  # closed at the end of the output
+            for line in proc.stdout:
+                chunks.append(line)
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    _OUTPUT[proc.pid] = (chunks, thread)
+
+
+def _output(proc: subprocess.Popen[bytes]) -> str:
+    chunks, thread = _OUTPUT[proc.pid]
+    if proc.poll() is not None:
+        thread.join(timeout=10)
+    return b"".join(chunks).decode(errors="replace")
 
 
 def _wait_healthy(base: str, proc: subprocess.Popen[bytes]) -> None:
     def healthy() -> bool:
-        assert proc.poll() is None, proc.stdout.read().decode() if proc.stdout else ""
+        assert proc.poll() is None, _output(proc)
         try:
             return bool(_get(f"{base}/v1/health")[0] == 200)
         except OSError:
@@ -103,11 +133,12 @@ def _stop(proc: subprocess.Popen[bytes]) -> tuple[int, str]:
     children = _descendants(proc.pid)
     assert len(children) >= 3, "redis-server, gunicorn and the worker run under the launcher"
     proc.send_signal(signal.SIGINT)
-    output, _ = proc.communicate(timeout=60)
+    proc.wait(timeout=60)
+    output = _output(proc)
     wait_until(
         lambda: not [pid for pid in children if _alive(pid)], 10, "every child to exit", every=0.1
     )
-    return proc.returncode, output.decode()
+    return proc.returncode, output
 
 
 def test_up_serves_stops_cleanly_and_keeps_the_data(tmp_path: Path) -> None:
