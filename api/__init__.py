@@ -29,7 +29,35 @@ Configuration (each key may come from `test_config`; the environment gives the d
     ACCESS_LOG                1: an access line per request (0: none)
     TESTING                   allows the development token pepper (store.connection)
 
-The browser pages (/docs, /watch/<id>, /replay) are api/pages.py.
+The modules (a blueprint per resource first; then the request's path; then the document):
+    matches.py          matches: create one, see it (now or `?at=`), its legal moves
+    moves.py            one move as the caller's seat, with If-Match and Idempotency-Key
+    lobby.py            the lobby (issue 30): list, join (a token minted), leave, cancel, rematch
+    events.py           the log as the caller may see it: paged, live (SSE), NDJSON at the end
+    replays.py          check an uploaded log against the rules (POST /v1/replays)
+    replay_read.py      an uploaded log read and checked line by line as it arrives
+    analysis.py         a finished match's move-by-move analysis, once its job has stored it
+    bots.py             the built-in bots, a hint for the caller's seat, `/v1/health`
+    health.py           liveness and readiness (`/v1/health/live`, `/v1/health/ready`)
+    pages.py            the browser pages: /docs, /watch/<id>, /replay
+    common.py           what every blueprint needs: the service, the seat, views, ETags
+    body.py             request bodies: size, media type, encoding, nesting, checked first
+    deadline.py         a deadline on reading a request body (408 request_timeout)
+    errors.py           RFC 9457 problem details: every refusal, built in one place
+    ratelimit.py        rate limits per seat token and per client address
+    addresses.py        the client address that limits count (a network prefix)
+    streams.py          what live streams may hold, so idle streams never starve requests
+    cors.py             CORS for third-party web clients, off unless origins are set
+    observe.py          each request's id, access line and metrics, and the real client
+    serving.py          gunicorn's gevent worker, with problem+json for its own refusals
+    spec.py             the OpenAPI document: generated, made precise, DESCRIPTION
+    contract.py         the precise schemas flask-smorest cannot derive, operation ids, links
+    contract_moves.py   the OpenAPI schemas of moves, one per move `type`, and their unions
+    contract_views.py   the OpenAPI schemas of each game: create body, created match, views
+    schemas.py          marshmallow schemas of request bodies, queries and simple responses
+    docs.py             pieces of the document the blueprints share: headers, problems
+    examples.py         a request and a response for every operation, from a real session
+    examples_lobby.py   the lobby's examples (a match with an open seat, a join, a page)
 
 The app refuses to start (InsecurePepper) without DEADWOOD_TOKEN_PEPPER, or with the public
 development pepper, unless DEADWOOD_DEV=1 or TESTING.

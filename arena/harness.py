@@ -22,7 +22,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
-from typing import Any, cast
+from typing import Any
 
 from domain import bots
 from domain.events import SYSTEM
@@ -189,12 +189,13 @@ def play_match(
     options: Mapping[str, Any] | None = None,
     max_moves: int = DEFAULT_MAX_MOVES,
     advice: bool = False,
-    observe: Callable[[dict[str, Any]], None] | None = None,
+    observe: Callable[[Mapping[str, Any]], None] | None = None,
 ) -> MatchRecord:
     """Play one match to its end; ArenaError if a bot's move is refused or it never ends.
 
     With `advice` (three-hand gin, G1.4), the ADVISOR's bot is asked before each of CAPTAIN's
-    moves, its advice is recorded, and CAPTAIN's view carries it as `you.advice`. `observe`
+    moves, its advice is recorded, and CAPTAIN's bot is handed it as `you.advice` (a copy of
+    the view: see `with_advice`). `observe`
     is shown every view a bot decides from (bench/bots.py collects positions so).
     """
     game = get_variant(variant)
@@ -215,7 +216,7 @@ def _opened(game: Variant, spec: MatchSpec, options: Mapping[str, Any] | None) -
     (`max_rounds`, issue 28 item 3: no bound is refused, InvalidOptions)."""
     players = [{"name": f"{name}-{seat}", "bot": name} for seat, name in enumerate(spec.lineup)]
     state = game.initial_state()
-    full = game.validate_options(options or {})
+    full = game.validate_options(options)
     for event in game.create(players, full, spec.seed, ""):
         state = game.evolve(state, event)
     return state
@@ -227,7 +228,7 @@ def _step(
     spec: MatchSpec,
     choosers: Sequence[Chooser],
     advice: bool,
-    observe: Callable[[dict[str, Any]], None] | None,
+    observe: Callable[[Mapping[str, Any]], None] | None,
 ) -> tuple[State, int]:
     """One due SYSTEM move (0 moves) or one bot move (1), with advice first if asked."""
     due = game.pending(state)
@@ -239,12 +240,20 @@ def _step(
     given = None
     if advice:
         state, given = _advise(game, state, spec, choosers, seat, observe)
-    view = cast("dict[str, Any]", game.view(state, seat))  # the arena adds `you.advice`
+    view: Mapping[str, Any] = game.view(state, seat)
     if given is not None:
-        view["you"]["advice"] = given
+        view = with_advice(view, given)
     if observe is not None:
         observe(view)
     return _play(game, state, spec, seat, choosers[seat], view), 1
+
+
+def with_advice(view: Mapping[str, Any], advice: Mapping[str, Any]) -> dict[str, Any]:
+    """CAPTAIN's view as the arena hands it to CAPTAIN's bot: a copy with the ADVISOR's advice
+    in `you.advice` (G1.4; the bots read it there, domain/bots/common.py `follow_advice`).
+    The view itself stays as the game declares it: GinYou has no `advice`, because no API
+    view shows it (a client learns advice from the AdviceGiven event)."""
+    return {**view, "you": {**view["you"], "advice": advice}}
 
 
 def _advise(
@@ -253,14 +262,15 @@ def _advise(
     spec: MatchSpec,
     choosers: Sequence[Chooser],
     seat: int,
-    observe: Callable[[dict[str, Any]], None] | None,
+    observe: Callable[[Mapping[str, Any]], None] | None,
 ) -> tuple[State, dict[str, Any] | None]:
     """G1.4: the ADVISOR's advice to CAPTAIN `seat`, applied; None when it has nothing."""
-    roles = cast("Mapping[str, Any]", game.view(state, None)).get("roles") or {}
+    spectated: Mapping[str, Any] = game.view(state, None)
+    roles = spectated.get("roles") or {}
     advisor = roles.get("advisor")
     if advisor is None or roles.get("captain") != seat:
         return state, None
-    view = cast("dict[str, Any]", game.view(state, advisor))
+    view: Mapping[str, Any] = game.view(state, advisor)
     legal = view["you"]["legal_moves"]
     if not legal:
         return state, None

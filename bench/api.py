@@ -155,7 +155,9 @@ class Connection:
     def __init__(self, port: int) -> None:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
 
-    def request(self, method: str, path: str, body: Any = None, headers: dict | None = None) -> Any:
+    def request(
+        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> Any:
         data = None if body is None else json.dumps(body)
         sent = {"Content-Type": "application/json", **(headers or {})}
         self.conn.request(method, path, body=data, headers=sent)

@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import redis
 
 from domain.events import SYSTEM
+from domain.variants import Move
 from store.service import MatchService
 from tests.support.reliability_procs import PrivateRedis
 
@@ -56,11 +57,13 @@ def _play(service: MatchService, events: int, seed: int) -> str:
         if game.is_finished(state):
             break
         due = game.pending(state)
+        move: Move
         if due is not None:
-            seat, move = SYSTEM, dict(due)
+            seat, move = SYSTEM, due
         else:
-            seat = game.to_act(state)
-            assert seat is not None
+            actor = game.to_act(state)
+            assert actor is not None
+            seat = actor
             moves = [m for m in game.legal_moves(state, seat) if m["type"] != "knock"]
             move = moves[rng.randrange(len(moves))]
         service.submit(
@@ -69,7 +72,10 @@ def _play(service: MatchService, events: int, seed: int) -> str:
     return match_id
 
 
-def _reads(client: Any, keep_every: int, match_id: str, positions: list[int]) -> tuple:
+def _reads(
+    client: Any, keep_every: int, match_id: str, positions: list[int]
+) -> tuple[list[float], int, list[float]]:
+    """Load the match at every position: wall seconds, the most entries folded, CPU seconds."""
     service = _service(client, keep_every)
     folded: list[int] = []
     entries = service.store.entries
@@ -81,7 +87,9 @@ def _reads(client: Any, keep_every: int, match_id: str, positions: list[int]) ->
 
     service.store.entries = counting  # type: ignore[method-assign]
     service.load(match_id, at=positions[0])  # warm the imports and the connection
-    times, cpu, most = [], [], 0
+    times: list[float] = []
+    cpu: list[float] = []
+    most = 0
     for at in positions:
         folded.clear()
         started, used = time.perf_counter(), time.process_time()

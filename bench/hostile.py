@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,11 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def post_status(http: httpx.Client, url: str, body: Any, token: str) -> int:
+    """POST `body` to `url` as the seat holding `token`: the answer's status code."""
+    return http.post(url, json=body, headers=bearer(token)).status_code
+
+
 def to_act(http: httpx.Client, match_id: str, tokens: list[str]) -> tuple[str, Any] | None:
     for token in tokens:
         answer = http.get(f"/v1/matches/{match_id}/legal-moves", headers=bearer(token))
@@ -113,13 +119,9 @@ def probe(base: str, count: int) -> dict[str, tuple[list[float], int]]:
             timed("view", lambda: http.get(f"/v1/matches/{match_id}").status_code)
             found = to_act(http, match_id, tokens)
             if found is not None:
+                token, move = found
                 url = f"/v1/matches/{match_id}/moves"
-                timed(
-                    "move",
-                    lambda f=found, u=url: (
-                        http.post(u, json=f[1], headers=bearer(f[0])).status_code
-                    ),
-                )
+                timed("move", partial(post_status, http, url, move, token))
     return out
 
 

@@ -31,6 +31,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 from itertools import pairwise
 from pathlib import Path
 from typing import TypeVar
@@ -45,10 +46,13 @@ from domain.manipulation.melds import best_move
 from domain.manipulation.table.arrange import can_arrange
 from domain.manipulation.table.rules import validate_meld_move
 from domain.manipulation.table.solver import BUDGET
-from domain.variants import get_variant
+from domain.variants import Game, get_variant, move_from_json
 
 Meld = tuple[TableCard, ...]
 T = TypeVar("T")
+S = TypeVar("S")
+M = TypeVar("M")
+V = TypeVar("V")
 
 
 def _random_meld(rng: random.Random, pool: Counter[Card], joker_rate: float) -> Meld | None:
@@ -205,19 +209,22 @@ def _views(variant: str, players: int, matches: int, seed: int) -> list[float]:
                 state = _apply(game, state, -1, due)
                 continue
             seat = game.to_act(state)
+            assert seat is not None  # not finished, nothing pending: a seat is to act
             start = time.perf_counter()
             view = game.view(state, seat)
             samples.append((time.perf_counter() - start) * 1000)
-            legal = view["you"]["legal_moves"]
-            move = bot.choose(view, legal, arena.bot_rng(spec.seed, view["version"], seat))
-            state = _apply(game, state, seat, move)
+            you = view["you"]
+            assert you is not None  # a seat's view has its `you`
+            rng = arena.bot_rng(spec.seed, view["version"], seat)
+            move = bot.choose(view, you["legal_moves"], rng)
+            state = _apply(game, state, seat, move_from_json(move))
     return samples
 
 
-def _apply(game: object, state: object, seat: int, move: object) -> object:
+def _apply(game: Game[S, M, V], state: S, seat: int, move: M) -> S:
     who = SYSTEM if seat < 0 else seat
-    for event in game.decide(state, who, move):  # type: ignore[attr-defined]
-        state = game.evolve(state, event)  # type: ignore[attr-defined]
+    for event in game.decide(state, who, move):
+        state = game.evolve(state, event)
     return state
 
 
@@ -279,7 +286,7 @@ def _solver_rows(rng: random.Random, count: int) -> None:
         melds = _whole_pack(rng)
         before, after = melds[:-1], melds
         held = tuple(tc.card for tc in melds[-1])
-        validate.append(_timed(lambda b=before, h=held, a=after: validate_meld_move(b, h, a)))
+        validate.append(_timed(partial(validate_meld_move, before, held, after)))
     print(_row("validate_meld_move, 106-card table", validate, "<= 1 ms", _median(validate) <= 1))
     for jokers in (0, 1, 2):
         arrange: list[float] = []
@@ -287,7 +294,7 @@ def _solver_rows(rng: random.Random, count: int) -> None:
             melds, _ = position(rng, rng.randint(3, 30), 0)
             cards = [tc.card for meld in melds for tc in meld if not tc.card.is_joker]
             cards += [JOKER] * jokers
-            arrange.append(_timed(lambda c=cards: can_arrange(c)))
+            arrange.append(_timed(partial(can_arrange, cards)))
         name = f"can_arrange, 3-30 cards, {jokers} free jokers"
         print(_row(name, arrange, "<= 1 ms median", _median(arrange) <= 1))
         _print_slowest(arrange)
@@ -296,7 +303,7 @@ def _solver_rows(rng: random.Random, count: int) -> None:
         unproven = 0
         for _ in range(count):
             melds, hand = position(rng, table_cards, 15)
-            took, found = _run(lambda m=melds, h=hand: best_move(m, h))
+            took, found = _run(partial(best_move, melds, hand))
             solve.append(took)
             unproven += found is not None and not found.proven
         met = _median(solve) <= 20 and _p99(solve) <= 200 and not unproven

@@ -68,13 +68,16 @@ def play(seed: int, through_views: bool) -> int:
             seat, move = SYSTEM, due
             hands += due.get("type") == "score_round"
         else:
-            seat = gin.to_act(state)
-            assert seat is not None
+            actor = gin.to_act(state)
+            assert actor is not None
+            seat = actor
             if through_views:
                 shown = gin.view(state, seat)
                 if SERIALIZE:
                     json.dumps(shown)  # what sending it costs: grows with the rounds listed
-                move = rng.choice(shown["you"]["legal_moves"])
+                you = shown["you"]
+                assert you is not None  # a seat's view has its `you`
+                move = rng.choice(you["legal_moves"])
             else:
                 move = rng.choice(gin.legal_moves(state, seat))
         for event in gin.decide(state, seat, move):

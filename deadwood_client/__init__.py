@@ -5,6 +5,9 @@
     client = Client("http://127.0.0.1:8000", token=seat_token)
     final = play(client, match_id, lambda view: view["you"]["legal_moves"][0])
 
+A typed bot's `choose(view: View) -> Move` is the `Choose` that `play` takes (the shapes of
+api.md are TypedDicts in `deadwood_client.types`; `view["you"]` is None only for a spectator):
+examples/simple_bot.py is one that passes `mypy --strict`.
 `Client` has one method per endpoint; errors are `DeadwoodError` subclasses carrying the
 problem's `code`, `detail` and `status`; moves are sent exactly once (Idempotency-Key and
 If-Match, retried with the same key when the answer is lost); `client.events(...)` follows
@@ -35,10 +38,12 @@ from deadwood_client.errors import (
     ValidationError,
     VersionConflict,
 )
-from deadwood_client.play import my_turn, play, wait_for_turn
+from deadwood_client.play import Choose, my_turn, play, wait_for_turn
+from deadwood_client.types import Move, View
 
 __all__ = [
     "LAST_KNOWN",
+    "Choose",
     "Client",
     "DeadwoodError",
     "Forbidden",
@@ -47,6 +52,7 @@ __all__ = [
     "InvalidCard",
     "InvalidLog",
     "MatchInProgress",
+    "Move",
     "NotFound",
     "NotYourTurn",
     "OutcomeUnknown",
@@ -59,6 +65,7 @@ __all__ = [
     "UnknownMatch",
     "ValidationError",
     "VersionConflict",
+    "View",
     "my_turn",
     "play",
     "wait_for_turn",

@@ -7,7 +7,8 @@ they treat both games alike: `Variant` is `Game[State, Move, View]`, a game foun
 with `State`, `Move` and `View` the unions of the games' own (adopt them where a state, move or
 view of either game flows).
 
-    validate_options(options) -> dict          full options with defaults; InvalidOptions names
+    validate_options(options) -> dict          full options with defaults (None: no options
+                                               given, every default); InvalidOptions names
                                                the bad key
     create(players, options, seed, secret)     the events that open a match: MatchCreated (with
                                                the deal key, hidden until the end), the role draw
@@ -75,7 +76,7 @@ class Game(Generic[S, M, V]):
     name: str
     min_players: int
     max_players: int
-    validate_options: Callable[[Mapping[str, JSON]], dict[str, JSON]]
+    validate_options: Callable[[Mapping[str, JSON] | None], dict[str, JSON]]
     create: Callable[
         [Sequence[Mapping[str, JSON]], Mapping[str, JSON], int | None, str], tuple[Event, ...]
     ]

@@ -5,13 +5,14 @@ or, for a seat you were given:  python examples/simple_bot.py --match m_... --to
 
 import argparse
 
-from deadwood_client import Client, play
+from deadwood_client import Client, Move, View, play
 
 SEATS = [{"name": "ana"}, {"name": "ben", "bot": "basic"}, {"name": "cy", "bot": "basic"}]
 
 
-def choose(view: dict) -> dict:
+def choose(view: View) -> Move:
     """Knock when allowed, else draw from the stock, else throw the highest card away."""
+    assert view["you"] is not None  # play() asks only when it is this seat's turn
     moves = [m for m in view["you"]["legal_moves"] if m["type"] != "advise"]
     for kind in ("knock", "meld", "draw", "pass_upcard", "end_turn", "pass"):
         if found := [m for m in moves if m["type"] == kind and m.get("from") != "discard"]:
@@ -19,7 +20,7 @@ def choose(view: dict) -> dict:
     return max(moves, key=lambda m: "A23456789TJQK".find(m.get("card", "A")[0]))
 
 
-def main(argv: list[str] | None = None) -> dict:
+def main(argv: list[str] | None = None) -> View:
     cli = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for flag in ("--base-url", "--match", "--token", "--target-score"):
         cli.add_argument(flag)

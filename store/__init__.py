@@ -22,12 +22,20 @@ The storage underneath:
     event_store.py  the one atomic append (append.lua) and the reads of a match's stream
     index.py        the active and finished indexes, and the scan of every match
     keys.py         the names of a match's keys (one hash tag, one cluster slot)
-    codec.py        stream entries <-> events, upcast at the edge; snapshots.py the snapshots
-    idempotency.py  the records of keyed requests; tokens.py seat tokens and their hashes
-    jobs.py         which follow-up job a state needs (asked of the Variant) and RQ queues
-    connection.py, durability.py, archive.py, analysis.py, logs.py, metrics.py, errors.py:
-                    clients, write durability, retention, stored analyses, logs, metrics and
-                    the store's errors
+    codec.py        stream entries <-> events, upcast at the edge
+    snapshots.py    snapshots of folded state, so a long match loads in constant time
+    idempotency.py  the records of keyed requests: a repeated POST appends nothing
+    tokens.py       seat tokens: random, shown once, stored only as a keyed hash
+    jobs.py         which follow-up job a state needs (asked of the game) and the RQ queues
+    analysis.py     a finished match's analysis, stored once (SET NX)
+    archive.py      retention: finished matches archived to gzip NDJSON, read back
+    durability.py   the durability promise of an acknowledged move (DEADWOOD_DURABILITY)
+    connection.py   Redis clients from the environment (one server or a cluster)
+    errors.py       the store's refusals, each one HTTP status and problem `code`
+Every process's own plumbing:
+    logs.py         logging: JSON or text lines, the request id bound, the access line
+    flushing.py     access lines and metric increments written off the request path, batched
+    metrics.py      Prometheus metrics of every process
 
 The path of one move, top to bottom: `api/moves.py` Moves.post authenticates the seat and
 calls `MatchService.submit` -> `Writer.submit` (submit.py) takes the cached state

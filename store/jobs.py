@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import redis
 from redis.client import Pipeline
@@ -36,8 +37,15 @@ from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 from rq.worker.base import BaseWorker
 
-from domain.variants import State, Variant
+from domain.variants import Game
 from store.logs import request_id_var
+
+# Typed by the game handed in (`gin.VARIANT` or a `Variant` found by name); a move is a
+# JSON-shaped mapping in either game, so `pending(state)["type"]` can be read.
+S = TypeVar("S")
+M = TypeVar("M")
+V = TypeVar("V")
+MoveT = TypeVar("MoveT", bound=Mapping[str, object])
 
 SCORING = "scoring"
 BOTS = "bots"
@@ -91,8 +99,8 @@ def analysis_job(match_id: str, version: int) -> JobSpec:
 
 
 def followups(
-    variant: Variant,
-    state: State,
+    variant: Game[S, MoveT, V],
+    state: S,
     match_id: str,
     version: int,
 ) -> list[JobSpec]:
@@ -118,13 +126,13 @@ def followups(
     return []
 
 
-def all_bots(variant: Variant, state: State) -> bool:
+def all_bots(variant: Game[S, M, V], state: S) -> bool:
     """True when no seat of the match is a person's."""
     bots = variant.bot_seats(state)
     return bool(bots) and all(bots)
 
 
-def bot_seat(variant: Variant, state: State, seat: int) -> str | None:
+def bot_seat(variant: Game[S, M, V], state: S, seat: int) -> str | None:
     """The bot name playing `seat`, or None for a human seat."""
     return _bot_of(variant.bot_seats(state), seat)
 

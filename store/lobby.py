@@ -285,25 +285,44 @@ class LobbyService:
                 if twin is not None:
                     return twin
                 raise
-            request, state, token = self._request(
-                match_id, game, current, made, seat, caller, (idem_key, key, fingerprint), mint
-            )
-            try:
-                _, tx = svc.store.append(request)
-            except IdemTaken as taken:
-                assert key is not None
-                return self._replayed(match_id, key, taken.raw, fingerprint, caller)
-            except Conflict:
-                if fresh:
-                    _backoff(attempt)
-                fresh = True
-                continue
-            svc.states.remember(match_id, Cached(request.expected + len(made), state, tx))
-            svc.metadata.forget(match_id)
-            self.index.after(match_id, game, current.state, state)
-            version = request.expected + len(made)
-            return Seated(match_id, seat, token, version, state, game)
+            idem = (idem_key, key, fingerprint)
+            done = self._append(match_id, game, current, made, seat, caller, idem, mint)
+            if done is not None:
+                return done
+            if fresh:  # lost the race again: a short pause spreads the contenders
+                _backoff(attempt)
+            fresh = True
         raise Conflict(-1)
+
+    def _append(
+        self,
+        match_id: str,
+        game: Variant,
+        current: Cached,
+        made: tuple[Event, ...],
+        seat: int | None,
+        caller: int | None,
+        idem: tuple[str | None, str | None, str],
+        mint: bool,
+    ) -> Seated | None:
+        """The append of one decision: what it did, or None when it lost the version race."""
+        svc = self.service
+        request, state, token = self._request(
+            match_id, game, current, made, seat, caller, idem, mint
+        )
+        try:
+            _, tx = svc.store.append(request)
+        except IdemTaken as taken:
+            key, fingerprint = idem[1], idem[2]
+            assert key is not None
+            return self._replayed(match_id, key, taken.raw, fingerprint, caller)
+        except Conflict:
+            return None
+        version = request.expected + len(made)
+        svc.states.remember(match_id, Cached(version, state, tx))
+        svc.metadata.forget(match_id)
+        self.index.after(match_id, game, current.state, state)
+        return Seated(match_id, seat, token, version, state, game)
 
     def _request(
         self,

@@ -119,20 +119,32 @@ def access(
             f'{int(status)},"duration_ms":{ms},"client":{_json_text(client)}}}\n'
         )
     else:
-        context = f"req={rid}"
-        if match_id is not None:
-            context += f" match={match_id}"
-        if seat is not None:
-            context += f" seat={seat}"
-        if client is not None:
-            context += f" client={client if _PLAIN.fullmatch(client) else safe_path(client)}"
-        line = (
-            f"{_iso(time.time())} INFO deadwood.access [{context}] "
-            f"{method} {path} {status} {ms}ms\n"
-        )
+        line = _text_line(method, path, status, ms, rid, match_id, seat, client)
     _pending.append(line)
     if len(_pending) >= FLUSH_LINES or not flushing.running:
         _filled()
+
+
+def _text_line(
+    method: str,
+    path: str,
+    status: int,
+    ms: float,
+    rid: str | None,
+    match_id: str | None,
+    seat: int | None,
+    client: str | None,
+) -> str:
+    """`access`'s line in the text format (the default of a development run; deployments
+    log JSON, whose line `access` builds inline: the request path pays no call for it)."""
+    context = f"req={rid}"
+    if match_id is not None:
+        context += f" match={match_id}"
+    if seat is not None:
+        context += f" seat={seat}"
+    if client is not None:
+        context += f" client={client if _PLAIN.fullmatch(client) else safe_path(client)}"
+    return f"{_iso(time.time())} INFO deadwood.access [{context}] {method} {path} {status} {ms}ms\n"
 
 
 _Q = '"'

@@ -38,8 +38,8 @@ def counter_state(state: object) -> CounterState:
     return state
 
 
-def validate_options(options: Mapping[str, Any]) -> dict[str, Any]:
-    target = dict(options).get("target", 10)
+def validate_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    target = dict(options or {}).get("target", 10)
     if not isinstance(target, int) or target < 1:
         raise InvalidOptions(f"target {target!r} must be a positive integer")
     return {"target": target}

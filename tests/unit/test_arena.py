@@ -5,7 +5,9 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -152,3 +154,17 @@ def test_an_advised_run_is_deterministic_and_records_roles() -> None:
     assert advised == again
     assert all(len(r.round_roles) == len(r.round_points) for r in (*one, *advised))
     assert all(roles is not None for r in advised for roles in r.round_roles)
+
+
+def test_advice_reaches_the_captains_bot_in_a_copy_of_the_view() -> None:
+    """G1.4: CAPTAIN's bot reads the advice as `you.advice`; the game's view is left as it is
+    declared (GinYou has no `advice`: no API view shows it)."""
+    seen: list[Mapping[str, Any]] = []
+    spec = arena.plan(("coach", "basic", "basic"), 1, 9)[0]
+    arena.play_match("three-hand-gin", spec, {"target_score": 20}, advice=True, observe=seen.append)
+    advised = [view for view in seen if view["you"] and "advice" in view["you"]]
+    assert advised, "the coach advised at least once"
+    view = {"version": 3, "you": {"seat": 1, "legal_moves": []}}
+    copied = arena.with_advice(view, {"text": "draw", "move": None})
+    assert copied["you"]["advice"] == {"text": "draw", "move": None}
+    assert view == {"version": 3, "you": {"seat": 1, "legal_moves": []}}

@@ -58,7 +58,7 @@ def test_section_5_defaults_fill_every_option_and_given_values_stay(name: str) -
     variant = get_variant(name)
     full = variant.validate_options({"target_score": 77})
     derived = {"max_rounds": full["max_rounds"]}  # follows the target (issue 28 item 3)
-    assert full == {**variant.validate_options(None), "target_score": 77, **derived}  # type: ignore[arg-type]
+    assert full == {**variant.validate_options(None), "target_score": 77, **derived}
     assert full["max_rounds"] == {"three-hand-gin": 38, "manipulation-rummy": 20}[name]
     assert variant.validate_options({"max_rounds": 9})["max_rounds"] == 9
 

@@ -1,6 +1,14 @@
-"""The domain stays readable (issue 29): no module over 500 lines, no function over 50, and
-`Any` kept to the JSON edge (at most 20 uses in domain/, none in a public signature; today
-there are none: JSON values are `domain.shapes.JSON`, views and moves their TypedDicts)."""
+"""The source stays readable (issue 29): no module over 500 lines and no function over 50, in
+every package of the source; and `Any` kept to the JSON edge in domain/ (at most 20 uses, none
+in a public signature; today there are none: JSON values are `domain.shapes.JSON`, views and
+moves their TypedDicts).
+
+The scope is the packages that comply: every package is held to the function limit, and every
+package but api/ to the module limit. api/examples.py (the OpenAPI document's recorded
+examples, 614 lines) is over it until it is split; api/ joins `MODULES_SIZED` then, with no
+file named as an exception. clients/ has no Python of its own (clients/python packages
+deadwood_client/), so it is not listed.
+"""
 
 from __future__ import annotations
 
@@ -10,23 +18,46 @@ from pathlib import Path
 
 import pytest
 
-DOMAIN = Path(__file__).resolve().parents[2] / "domain"
+ROOT = Path(__file__).resolve().parents[2]
+DOMAIN = ROOT / "domain"
 SOURCES = sorted(DOMAIN.rglob("*.py"))
 MAX_MODULE, MAX_FUNCTION, MAX_ANY = 500, 50, 20
 
+FUNCTIONS_SIZED = ["domain", "store", "api", "workers", "cli", "arena", "deadwood_client"]
+MODULES_SIZED = [package for package in FUNCTIONS_SIZED if package != "api"]
 
-@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(DOMAIN)))
-def test_modules_and_functions_stay_small(path: Path) -> None:
-    text = path.read_text()
-    assert len(text.splitlines()) <= MAX_MODULE, f"{path.name}: split it by concern"
+
+def _sources(packages: list[str]) -> list[Path]:
+    return sorted(path for package in packages for path in (ROOT / package).rglob("*.py"))
+
+
+def _name(path: Path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+@pytest.mark.parametrize("package", FUNCTIONS_SIZED)
+def test_each_sized_package_has_modules(package: str) -> None:
+    """A package listed here is one of the source's (a renamed package is not silently
+    dropped from the limits)."""
+    assert _sources([package]), f"{package}/: no Python modules"
+
+
+@pytest.mark.parametrize("path", _sources(MODULES_SIZED), ids=_name)
+def test_modules_stay_small(path: Path) -> None:
+    lines = len(path.read_text().splitlines())
+    assert lines <= MAX_MODULE, f"{_name(path)}: {lines} lines; split it by concern"
+
+
+@pytest.mark.parametrize("path", _sources(FUNCTIONS_SIZED), ids=_name)
+def test_functions_stay_small(path: Path) -> None:
     long = [
         (node.name, node.end_lineno - node.lineno + 1)
-        for node in ast.walk(ast.parse(text))
+        for node in ast.walk(ast.parse(path.read_text()))
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
         and node.end_lineno is not None
         and node.end_lineno - node.lineno + 1 > MAX_FUNCTION
     ]
-    assert long == []
+    assert long == [], f"{_name(path)}: functions over {MAX_FUNCTION} lines"
 
 
 def test_any_stays_at_the_json_edge() -> None:

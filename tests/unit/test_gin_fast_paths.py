@@ -146,11 +146,10 @@ def test_shared_view_parts_are_read_only_and_you_is_the_views_own() -> None:
     you = you_of(shown)
     with pytest.raises(TypeError):
         you["legal_moves"][0]["type"] = "pass"
-    # arena/harness.py does this (GinYou does not declare `advice`)
-    you["advice"] = {"text": "a bot's note"}  # type: ignore[typeddict-unknown-key]
+    you["hand"] = []
     you["legal_moves"].clear()
     again = you_of(gin.view(state, gin.to_act(state)))
-    assert "advice" not in again and again["legal_moves"]
+    assert again["hand"] and again["legal_moves"]
 
 
 def test_views_of_one_hand_share_the_round_results() -> None:

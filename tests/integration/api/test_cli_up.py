@@ -13,7 +13,6 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -86,41 +85,30 @@ def _start(data: Path, port: int, redis_port: int) -> subprocess.Popen[bytes]:
     command = [*launcher, "up", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--data-dir", str(data), "--redis-port", str(redis_port)]
     command += ["--workers", "1"]
-    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    _drain(proc)
+    # The output goes to a file, not a pipe nobody drains: past a pipe's 64 KiB the launcher's
+    # log writes would block (as they would for any process whose output is not read).
+    path = _output_of(data)
+    with path.open("wb") as output:
+        proc = subprocess.Popen(command, env=env, stdout=output, stderr=subprocess.STDOUT)
+    _OUTPUTS[proc.pid] = path
     return proc
 
 
-_OUTPUT: dict[int, tuple[list[bytes], threading.Thread]] = {}
-"""Each launcher's output, read as it comes: an undrained pipe fills at 64 KiB (the access
-lines of a few hundred requests, a little more in a checkout at a longer path) and then
-every process writing to it blocks, the API too."""
+def _output_of(data: Path) -> Path:
+    """Where the launcher serving `data` writes its output."""
+    return data.parent / f"{data.name}-up.log"
 
 
-def _drain(proc: subprocess.Popen[bytes]) -> None:
-    chunks: list[bytes] = []
-
-    def read() -> None:
-        assert proc.stdout is not None
-        with proc.stdout:  # closed at the end of the output
-            for line in proc.stdout:
-                chunks.append(line)
-
-    thread = threading.Thread(target=read, daemon=True)
-    thread.start()
-    _OUTPUT[proc.pid] = (chunks, thread)
+_OUTPUTS: dict[int, Path] = {}
 
 
-def _output(proc: subprocess.Popen[bytes]) -> str:
-    chunks, thread = _OUTPUT[proc.pid]
-    if proc.poll() is not None:
-        thread.join(timeout=10)
-    return b"".join(chunks).decode(errors="replace")
+def _read_output(proc: subprocess.Popen[bytes]) -> str:
+    return _OUTPUTS[proc.pid].read_text(errors="replace") if proc.pid in _OUTPUTS else ""
 
 
 def _wait_healthy(base: str, proc: subprocess.Popen[bytes]) -> None:
     def healthy() -> bool:
-        assert proc.poll() is None, _output(proc)
+        assert proc.poll() is None, _read_output(proc)
         try:
             return bool(_get(f"{base}/v1/health")[0] == 200)
         except OSError:
@@ -134,7 +122,7 @@ def _stop(proc: subprocess.Popen[bytes]) -> tuple[int, str]:
     assert len(children) >= 3, "redis-server, gunicorn and the worker run under the launcher"
     proc.send_signal(signal.SIGINT)
     proc.wait(timeout=60)
-    output = _output(proc)
+    output = _read_output(proc)
     wait_until(
         lambda: not [pid for pid in children if _alive(pid)], 10, "every child to exit", every=0.1
     )

@@ -8,7 +8,6 @@ from typing import Any
 
 from domain import gin
 from domain.events import SYSTEM
-from domain.variants import get_variant
 from store.jobs import followups
 
 
@@ -45,6 +44,6 @@ def test_followups_from_the_typed_questions_match_the_public_view() -> None:
             assert gin.VARIANT.round_number(state) == shown["round"]
             assert gin.VARIANT.bot_seats(state) == tuple(s["bot"] for s in shown["seats"])
             assert gin.VARIANT.public_seats(state) == shown["seats"]
-            expected = followups(get_variant(gin.VARIANT.name), state, "m_x", version)
+            expected = followups(gin.VARIANT, state, "m_x", version)
             kinds.update(job.func for job in expected)
     assert len(kinds) >= 2  # bot turns and scoring were both met
