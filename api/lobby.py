@@ -18,7 +18,7 @@ from flask_smorest import Blueprint
 from api import docs
 from api.body import BodyParser
 from api.common import (
-    check_match_id,
+    caller_seat,
     fingerprint,
     idempotency_key,
     json_response,
@@ -85,8 +85,9 @@ class Join(MethodView):
     @blp.arguments(JoinSchema, examples=docs.JOIN_EXAMPLES)
     @blp.response(201, "Joined", headers=docs.LOCATION_HEADER)
     @blp.doc(
+        security=docs.SECURITY,
         parameters=[docs.IDEMPOTENCY_KEY],
-        responses=docs.problems(400, 403, 404, 409, 410, 413, 415, 422),
+        responses=docs.problems(400, 401, 403, 404, 409, 410, 413, 415, 422),
     )
     def post(self, body: dict[str, Any], match_id: str) -> Any:
         """Take an open seat (the given one, or the first): 201 with its token, minted now.
@@ -94,9 +95,10 @@ class Join(MethodView):
         409 `seat_taken` when another join won the seat, `match_full`, `match_started`;
         410 `lobby_closed` when the match expired or was cancelled; 403 `seat_reserved`
         for a rematch's seat (its previous player takes it with POST .../rematch). The
-        token is shown only here; with an `Idempotency-Key` a repeat gives it again.
+        token is shown only here; with an `Idempotency-Key` a repeat gives it again. No
+        token is needed; one that is sent must be a token of this match (else 401).
         """
-        check_match_id(match_id)
+        caller_seat(match_id)  # no token needed; one sent must be this match's (401)
         key = idempotency_key()
         seated = lobby().join(
             match_id,
