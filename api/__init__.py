@@ -33,6 +33,7 @@ The modules (a blueprint per resource first; then the request's path; then the d
     matches.py          matches: create one, see it (now or `?at=`), its legal moves
     moves.py            one move as the caller's seat, with If-Match and Idempotency-Key
     lobby.py            the lobby (issue 30): list, join (a token minted), leave, cancel, rematch
+    clock.py            abort, resign and claim (issue 31): what a seat can do about a stall
     events.py           the log as the caller may see it: paged, live (SSE), NDJSON at the end
     replays.py          check an uploaded log against the rules (POST /v1/replays)
     replay_read.py      an uploaded log read and checked line by line as it arrives
@@ -54,10 +55,12 @@ The modules (a blueprint per resource first; then the request's path; then the d
     contract.py         the precise schemas flask-smorest cannot derive, operation ids, links
     contract_moves.py   the OpenAPI schemas of moves, one per move `type`, and their unions
     contract_views.py   the OpenAPI schemas of each game: create body, created match, views
+    contract_clock.py   the OpenAPI schemas of clocks: the create's clock, a view's clock
     schemas.py          marshmallow schemas of request bodies, queries and simple responses
     docs.py             pieces of the document the blueprints share: headers, problems
     examples.py         a request and a response for every operation, from a real session
     examples_lobby.py   the lobby's examples (a match with an open seat, a join, a page)
+    examples_clock.py   the examples of abort, resign and claim and their refusals
 
 The app refuses to start (InsecurePepper) without DEADWOOD_TOKEN_PEPPER, or with the public
 development pepper, unless DEADWOOD_DEV=1 or TESTING.
@@ -184,9 +187,9 @@ def _service(app: Flask) -> Any:
 
 
 def _register_blueprints(api: Api) -> None:
-    from api import analysis, bots, events, health, lobby, matches, moves, replays
+    from api import analysis, bots, clock, events, health, lobby, matches, moves, replays
 
-    for module in (matches, moves, events, lobby, replays, bots, health, analysis):
+    for module in (matches, moves, clock, events, lobby, replays, bots, health, analysis):
         api.register_blueprint(module.blp)
 
 

@@ -17,6 +17,7 @@ from flask import Request, Response, current_app, request
 from api.errors import ApiError
 from domain.events import Event
 from domain.variants import State, Variant, get_variant
+from store.clock import Turn
 from store.logs import seat_var
 
 _BEARER = re.compile(r"Bearer +([\x21-\x7e]+) *", re.IGNORECASE)
@@ -64,6 +65,7 @@ def caller_seat(match_id: str) -> int | None:
         raise ApiError("unauthorized", "the Authorization header must be 'Bearer <token>'", 401)
     seat: int = service().authenticate(match_id, found.group(1))
     seat_var.set(seat)  # on the request's log lines (store/logs.py)
+    service().touch(match_id, seat)  # presence, for claims (a clocked match only)
     return seat
 
 
@@ -148,15 +150,33 @@ def render_view(
     return {"id": match_id, **variant.view(state, seat)}
 
 
+def add_clock(view: dict[str, Any], match_id: str, turn: Any, live: bool = True) -> dict[str, Any]:
+    """The view with its `clock` when the match has one (rendered now: issue 31); `live`
+    False in a move's answer (no presence read)."""
+    if turn is not None:
+        view["clock"] = service().clock_view(match_id, turn, live)
+    return view
+
+
 def stored_event_json(stored: Any, shown: Mapping[str, Any]) -> dict[str, Any]:
-    """An event as api.md "Events" shows it: seq, type, v, at, data."""
-    return {
+    """An event as api.md "Events" shows it: seq, type, v, at, data; and `clock` beside the
+    last event of each append to a clocked match (store/clock.py)."""
+    out = {
         "seq": stored.seq,
         "type": shown["type"],
         "v": shown.get("v", 1),
         "at": stored.at,
         "data": shown["data"],
     }
+    clk = getattr(stored, "clk", "")
+    if clk:
+        out["clock"] = event_clock(clk)
+    return out
+
+
+def event_clock(clk: str) -> Any:
+    turn = Turn.decode(clk)
+    return turn.event_clock() if turn is not None else None
 
 
 def raw_event_json(stored: Any) -> dict[str, Any]:

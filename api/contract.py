@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from api.contract_clock import components as clock_components
 from api.contract_moves import REF
 from api.contract_moves import components as move_components
 from api.contract_views import (
@@ -167,6 +168,7 @@ def components(name: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
         **options_components(),
         **create_components(name),
         **view_components(),
+        **clock_components(),
         **RESPONSES,
     }
 

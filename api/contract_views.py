@@ -149,7 +149,8 @@ def _create(
     }
     return closed(
         {"variant": {"type": "string", "const": variant}, "players": players},
-        {"seed": seed, "options": ref(options)} | LOBBY_INPUT,
+        {"seed": seed, "options": ref(options), "clock": nullable(ref("ClockOptions"))}
+        | LOBBY_INPUT,
     )
 
 
@@ -260,6 +261,9 @@ def _common(variant: str, phases: Any, options: str, seat: str, result: str) -> 
     }
 
 
+CLOCK = {"clock": {**ref("Clock"), "description": "a clocked match's clocks, now (issue 31)"}}
+"""The member the API adds to the view of a clocked match (absent without a clock)."""
+
 ROLE = {"type": "string", "enum": ["box", "captain", "advisor"]}
 
 
@@ -282,7 +286,8 @@ def _gin_view() -> dict[str, Any]:
             },
             "knock": nullable(ref("Knock")),
             "you": {**nullable(ref("GinYou")), "description": "null for a spectator"},
-        }
+        },
+        CLOCK,
     )
 
 
@@ -379,7 +384,8 @@ def manipulation_components() -> dict[str, dict[str, Any]]:
             "draws_this_turn": INT,
             "rounds_won": {**INTS, "description": "rounds won per seat"},
             "final_turns_left": {**INT, "description": "turns left in the last lap (M9.2)"},
-        }
+        },
+        CLOCK,
     )
     return {
         "ManipulationView": view,

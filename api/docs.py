@@ -17,8 +17,11 @@ PROBLEM_DESCRIPTIONS = {
     ),
     404: "unknown_match (or not_found for another path)",
     409: (
-        "not_your_turn: another seat is to act; or, in the lobby, seat_taken, match_full, "
-        "match_started, match_not_started or rematch_not_ready"
+        "not_your_turn: another seat is to act; turn_timed_out: the seat's clock ran out first "
+        "(the timeout is in the log); abort, resign, claim: abort_not_available, "
+        "claim_not_available (with `seconds_left`), claim_wrong_turn, no_clock, "
+        "match_finished, seat_replaced; in the lobby, seat_taken, match_full, match_started, "
+        "match_not_started or rematch_not_ready"
     ),
     410: "lobby_closed: the match expired or was cancelled before it started",
     412: "version_conflict: If-Match names an older version; nothing was appended",

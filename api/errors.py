@@ -11,6 +11,9 @@ Each error class maps to exactly one status and `code` (api.md "Conventions"):
                    lobby_closed, SeatReserved 403 seat_reserved, SeededOpenSeat 422
                    seeded_open_seat; store.lobby RematchNotReady 409 rematch_not_ready
     api            match_not_finished 404 (no analysis during play)
+    store.errors   (issue 31) TurnTimedOut 409 turn_timed_out; NotAvailable 409 with its own
+                   code: abort_not_available, claim_not_available (+ seconds_left),
+                   claim_wrong_turn, no_clock, match_finished, seat_replaced
     store.errors   UnknownMatch 404 unknown_match, Unauthorized 401 unauthorized,
                    VersionConflict 412 version_conflict, IdempotencyKeyReused 422
                    idempotency_key_reused
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import traceback
 from typing import Any
 
@@ -68,6 +72,14 @@ STATUS_OF_CODE = {
     "lobby_closed": 410,
     "seat_reserved": 403,
     "seeded_open_seat": 422,
+    "clock_with_open_seats": 422,
+    "turn_timed_out": 409,
+    "abort_not_available": 409,
+    "claim_not_available": 409,
+    "claim_wrong_turn": 409,
+    "no_clock": 409,
+    "match_finished": 409,
+    "seat_replaced": 409,
 }
 
 TITLES = {
@@ -108,6 +120,14 @@ TITLES = {
     "lobby_closed": "The match was cancelled before it started",
     "seat_reserved": "The seat is kept for its previous player",
     "seeded_open_seat": "A seeded match cannot have open seats",
+    "clock_with_open_seats": "A match with open seats cannot have a clock yet",
+    "turn_timed_out": "The seat's time ran out before this move",
+    "abort_not_available": "The match can no longer be aborted",
+    "claim_not_available": "The claim is not available yet",
+    "claim_wrong_turn": "A claim is against another seat that is to act",
+    "no_clock": "The match has no clock",
+    "match_finished": "The match is over",
+    "seat_replaced": "A bot plays this seat",
 }
 
 CODE_OF_HTTP_STATUS = {
@@ -177,6 +197,18 @@ def _store_error_status(exc: Exception) -> tuple[int, str] | None:
     if isinstance(code, str) and code in STATUS_OF_CODE:
         return STATUS_OF_CODE[code], code
     return None
+
+
+def handle_not_available(exc: Exception) -> Response:
+    """An abort, resignation or claim refused (409): an early claim says `seconds_left` (and
+    `Retry-After`), never a silent ok."""
+    code = str(getattr(exc, "code", "not_your_turn"))
+    left = getattr(exc, "seconds_left", None)
+    extra = {} if left is None else {"seconds_left": left}
+    response = problem(STATUS_OF_CODE.get(code, 409), code, str(exc), **extra)
+    if left is not None:
+        response.headers["Retry-After"] = str(max(1, math.ceil(left)))
+    return response
 
 
 def handle_rules_error(exc: RulesError) -> Response:
@@ -262,6 +294,7 @@ def register(app: Flask) -> None:
 
     app.register_error_handler(RulesError, handle_rules_error)
     app.register_error_handler(ApiError, handle_api_error)
+    app.register_error_handler(store_errors.NotAvailable, handle_not_available)
     app.register_error_handler(store_errors.StoreError, handle_unexpected)
     app.register_error_handler(HTTPException, handle_http_exception)
     app.register_error_handler(redis.RedisError, handle_redis_error)

@@ -154,6 +154,8 @@ class _Stream:
             if clock.heartbeat_due():
                 if self.place is not None:
                     self.place.renew()
+                if self.seat is not None:  # an open stream keeps its seat present (issue 31)
+                    self.store.touch(self.match_id, self.seat)
                 yield ": heartbeat\n\n"
             waited = self.store.wait_events(
                 self.match_id, self.after, clock.wait_ms(), client=self.reader

@@ -601,7 +601,11 @@ RESPONSES: dict[tuple[str, str, str], dict[str, tuple[str, Any]]] = {
     ("get_readiness", "200", JSON): {
         "ready": (
             "every part answers",
-            {"status": "ready", "checks": {"event_store": "ok", "queue": "ok", "workers": "ok"}},
+            {
+                "status": "ready",
+                "checks": {"event_store": "ok", "queue": "ok", "workers": "ok"},
+                "stalled": 0,
+            },
         )
     },
     ("get_analysis", "200", JSON): {"analysed": ("a finished match, judged", ANALYSIS)},
@@ -636,7 +640,12 @@ def apply(paths: dict[str, Any]) -> None:
         for operation in item.values()
         if isinstance(operation, dict) and "operationId" in operation
     }
-    for (name, status, media), examples in RESPONSES.items():
+    from api.examples_clock import RESPONSES as CLOCK_RESPONSES
+
+    merged = dict(RESPONSES)
+    for key, more in CLOCK_RESPONSES.items():
+        merged[key] = {**merged.get(key, {}), **more}
+    for (name, status, media), examples in merged.items():
         content = _content(operations, name, status, media)
         if content is not None:
             content.pop("example", None)

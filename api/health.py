@@ -43,13 +43,21 @@ class Ready(MethodView):
         """Ready to serve: the event store and the queue answer, and a worker is alive.
 
         503 `not_ready` names each failing part (`checks`: `event_store`, `queue`,
-        `workers`)."""
+        `workers`). `stalled`: matches whose system job failed after its retries (an
+        operator's to mend; the service stays ready)."""
         checks = readiness(service())
         failing = [part for part, state in checks.items() if state != "ok"]
         if failing:
             detail = "; ".join(f"{part}: {checks[part]}" for part in failing)
             raise ApiError("not_ready", f"not ready: {detail}", 503, checks=checks)
-        return json_response({"status": "ready", "checks": checks})
+        return json_response({"status": "ready", "checks": checks, "stalled": _stalled()})
+
+
+def _stalled() -> int:
+    try:
+        return int(service().stalled_count())
+    except redis.RedisError:
+        return 0
 
 
 def readiness(svc: Any) -> dict[str, str]:

@@ -13,6 +13,7 @@ from api import docs
 from api.body import BodyParser, direct_query
 from api.common import (
     CREATE_KEY_MIN,
+    add_clock,
     caller_seat,
     fingerprint,
     idempotency_key,
@@ -73,6 +74,12 @@ def _create(body: dict[str, Any], key: str | None) -> Any:
     for its players (store/lobby.py)."""
     keyed = fingerprint("create", body) if key else None
     if any(p.get("open") for p in body["players"]):
+        if body.get("clock") is not None:  # issue 31's clock starts at MatchStarted: not yet
+            raise ApiError(
+                "clock_with_open_seats",
+                "a match with open seats cannot have a clock yet: create it without one",
+                422,
+            )
         players = [
             {"open": True} if p.get("open") else {"name": p["name"], "bot": p.get("bot")}
             for p in body["players"]
@@ -90,7 +97,7 @@ def _create(body: dict[str, Any], key: str | None) -> Any:
     players = [{"name": p["name"], "bot": p.get("bot")} for p in body["players"]]
     return service().create_match(
         body["variant"], players, body["options"], body["seed"], idempotency_key=key,
-        fingerprint=keyed,
+        fingerprint=keyed, clock_options=body.get("clock"),
     )  # fmt: skip
 
 
@@ -116,6 +123,7 @@ class Match(MethodView):
                 )
             loaded = service().load(match_id, at=at)
         view = render_view(match_id, loaded.variant, loaded.state, seat)
+        add_clock(view, match_id, loaded.turn)
         return json_response(view, 200, loaded.version)
 
 

@@ -18,6 +18,7 @@ from flask_smorest import Blueprint
 from api import docs
 from api.body import direct_body
 from api.common import (
+    add_clock,
     expected_version,
     fingerprint,
     idempotency_key,
@@ -71,6 +72,7 @@ class Moves(MethodView):
         """
         seat: int = g.seat
         raw = g.json_body
+        service().check_person(match_id, seat)  # a seat a bot took is not the token's
         key = idempotency_key()
 
         def submit() -> Appended:
@@ -106,5 +108,7 @@ def render_move(match_id: str, seat: int, appended: Appended) -> dict[str, Any]:
     return {
         "version": appended.version,
         "events": events,
-        "match": render_view(match_id, variant, appended.state, seat),
+        "match": add_clock(
+            render_view(match_id, variant, appended.state, seat), match_id, appended.turn, False
+        ),
     }

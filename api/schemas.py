@@ -182,6 +182,35 @@ class PlayerSchema(Schema):
             raise ValidationError("a seat needs a name, or `open: true`", "name")
 
 
+class ClockSchema(Schema):
+    """A match's clock (issue 31; domain/clock.py checks the values and their ranges)."""
+
+    mode = fields.String(validate=validate.OneOf(("per_move", "fischer")))
+    move_s = fields.Integer(strict=True, metadata={"description": "per_move: each move's time"})
+    initial_s = fields.Integer(strict=True, metadata={"description": "fischer: the bank (cap)"})
+    increment_s = fields.Integer(strict=True, metadata={"description": "fischer: per move"})
+    on_timeout = fields.String(
+        validate=validate.OneOf(("autoplay", "forfeit")),
+        metadata={
+            "description": "autoplay: the bot moves; forfeit: two seats only, the seat loses"
+        },
+    )
+    autoplay_bot = fields.String(metadata={"description": "the bot of auto moves (basic)"})
+    max_timeouts = fields.Integer(
+        strict=True, metadata={"description": "after this many, the bot plays the seat on"}
+    )
+    first_move_s = fields.Integer(
+        strict=True, metadata={"description": "the abort window: a missed first move aborts"}
+    )
+    claim_after_s = fields.Integer(
+        strict=True, metadata={"description": "absence of the seat to act before a claim"}
+    )
+
+
+class ConductSchema(Schema):
+    """The body of abort, resign and claim: an empty object."""
+
+
 class CreateMatchSchema(Schema):
     variant = fields.String(required=True, validate=validate.OneOf(NAMES))
     players = fields.List(
@@ -208,6 +237,12 @@ class CreateMatchSchema(Schema):
         load_default=dict,
         validate=validate.Length(max=64),
         metadata={"description": "rule options of rules.md section 5; unknown keys are refused"},
+    )
+    clock = fields.Nested(
+        ClockSchema,
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "a clock for every move (issue 31); none: no time limit"},
     )
     listed = StrictBoolean(
         load_default=False,
@@ -329,6 +364,12 @@ class ReplayEventSchema(Schema):
     v = fields.Integer(strict=True, load_default=1, validate=validate.Range(min=1, max=1000))
     at = fields.String(validate=validate.Length(max=64))
     data = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True), required=True)
+    clock = fields.Dict(
+        keys=fields.String(),
+        values=fields.Raw(allow_none=True),
+        allow_none=True,
+        metadata={"description": "the clock beside the event, as exported (not checked)"},
+    )
 
 
 # ---------------------------------------------------------------------------- responses
@@ -356,12 +397,26 @@ class ProblemSchema(Schema):
     )
 
 
+class EventClockSchema(Schema):
+    left_ms = fields.List(fields.Integer(), required=True)
+    timeouts = fields.List(fields.Integer(), required=True)
+    turn_seat = fields.Integer(required=True, allow_none=True)
+    deadline_ms = fields.Integer(required=True, allow_none=True)
+
+
 class EventSchema(Schema):
     seq = fields.Integer(required=True)
     type = fields.String(required=True)
     v = fields.Integer(required=True)
     at = fields.String(required=True, metadata={"description": "RFC 3339 UTC"})
     data = fields.Dict(required=True)
+    clock = fields.Nested(
+        EventClockSchema,
+        metadata={
+            "description": "a clocked match, beside the last event of each append: what each "
+            "seat had left right after it, and the running turn's deadline (issue 31)"
+        },
+    )
 
 
 class EventsPageSchema(Schema):
@@ -390,6 +445,9 @@ class ReadySchema(Schema):
         values=fields.String(),
         required=True,
         metadata={"description": "event_store, queue, workers: `ok` or why not"},
+    )
+    stalled = fields.Integer(
+        metadata={"description": "matches stalled: a system job failed after its retries"}
     )
 
 

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+from cli import conduct
 from cli import lobby as lobby_commands
 from deadwood_client.client import Client
 from deadwood_client.errors import DeadwoodError
@@ -109,6 +110,7 @@ def register(subparsers: Any) -> None:
     _file_parser(subparsers, "replay", "check a match log with the rules", REPLAY_HELP, replay)
     _file_parser(subparsers, "verify", "check a log's fair-deal commitments", VERIFY_HELP, verify)
     lobby_commands.register(subparsers, _parser, run)  # lobby, join (cli/lobby.py)
+    conduct.register(subparsers, _parser, _server_arguments, run)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -175,6 +177,7 @@ def _new_parser(subparsers: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print the create response as JSON")
     parser.add_argument("--open", type=int, default=0, help="add N open seats anyone may join")
     parser.add_argument("--listed", action="store_true", help="list the match in the lobby")
+    conduct.add_clock_arguments(parser)
     parser.set_defaults(run=new, handler=run)
 
 
@@ -253,8 +256,14 @@ def new(args: argparse.Namespace) -> int:
     )  # open seats after the named ones, before the bots
     options = parse_options(args.option)
     with Client(args.base_url) as client:
+        clock = conduct.parse_clock(args.clock, args.clock_option)
         created = client.create_match(
-            args.variant, players, seed=args.seed, options=options, listed=args.listed
+            args.variant,
+            players,
+            seed=args.seed,
+            options=options,
+            clock=clock,
+            listed=args.listed,
         )
     if args.json:
         print(json.dumps(created, indent=2))

@@ -181,11 +181,13 @@ class Client(LobbyCalls):
         seed: int | None = None,
         options: Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
+        clock: Mapping[str, Any] | None = None,
         listed: bool = False,
         lobby_ttl_s: int | None = None,
     ) -> Created:
         """POST /v1/matches. `players`: names, `{"name", "bot"}` or `{"open": True}` (anyone
-        may join it; `listed` puts the match in the lobby); tokens come back once."""
+        may join it; `listed` puts the match in the lobby); tokens come back once. `clock`:
+        e.g. `{"mode": "per_move", "move_s": 30}` (issue 31; none: no time limit)."""
         body: dict[str, Any] = {
             "variant": variant,
             "players": [{"name": p} if isinstance(p, str) else dict(p) for p in players],
@@ -198,6 +200,8 @@ class Client(LobbyCalls):
             body["seed"] = seed
         if options:
             body["options"] = dict(options)
+        if clock:
+            body["clock"] = dict(clock)
         key = idempotency_key or str(uuid.uuid4())
         response = self._call("POST", "/matches", json_body=body, headers={"Idempotency-Key": key})
         created = cast(Created, response.json())
@@ -259,6 +263,24 @@ class Client(LobbyCalls):
         if any(attempt.unknown for attempt in lost) and isinstance(error, _REFUSED_AFTER_UNKNOWN):
             return self._settle(match_id, dict(move), key, expected, known, error)
         raise error
+
+    def abort(self, match_id: str) -> MoveResult:
+        """POST .../abort: end a clocked match before every seat has moved (unscored)."""
+        return self._conduct(match_id, "abort")
+
+    def resign(self, match_id: str) -> MoveResult:
+        """POST .../resign: two seats, the other wins; more, a bot plays this seat on."""
+        return self._conduct(match_id, "resign")
+
+    def claim(self, match_id: str) -> MoveResult:
+        """POST .../claim against the absent seat to act (ClaimNotAvailable.seconds_left)."""
+        return self._conduct(match_id, "claim")
+
+    def _conduct(self, match_id: str, action: str) -> MoveResult:
+        path = f"/matches/{match_id}/{action}"
+        result = cast(MoveResult, self._call("POST", path, json_body={}).json())
+        self._note_version(match_id, result["version"])
+        return result
 
     def event_page(self, match_id: str, after: int = 0, limit: int = 100) -> EventPage:
         """GET .../events: up to `limit` (1-1000) events with seq > `after`, as seen here."""

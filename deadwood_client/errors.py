@@ -121,6 +121,61 @@ class NotYourTurn(DeadwoodError):
     status_hint = 409
 
 
+class TurnTimedOut(DeadwoodError):
+    """409 turn_timed_out: the seat's clock ran out before the move; the timeout (and its
+    auto move) is in the log. Read the match again."""
+
+    code = "turn_timed_out"
+    status_hint = 409
+
+
+class ClaimNotAvailable(DeadwoodError):
+    """409 claim_not_available: the seat to act has not been absent long enough yet."""
+
+    code = "claim_not_available"
+    status_hint = 409
+
+    @property
+    def seconds_left(self) -> float | None:
+        found = self.problem.get("seconds_left")
+        return float(found) if isinstance(found, int | float) else None
+
+
+class ClaimWrongTurn(DeadwoodError):
+    """409 claim_wrong_turn: a claim is against another seat that is to act."""
+
+    code = "claim_wrong_turn"
+    status_hint = 409
+
+
+class AbortNotAvailable(DeadwoodError):
+    """409 abort_not_available: every seat has moved; resign instead."""
+
+    code = "abort_not_available"
+    status_hint = 409
+
+
+class NoClock(DeadwoodError):
+    """409 no_clock: abort and claim need a match with a clock."""
+
+    code = "no_clock"
+    status_hint = 409
+
+
+class MatchFinished(DeadwoodError):
+    """409 match_finished: the match is over."""
+
+    code = "match_finished"
+    status_hint = 409
+
+
+class SeatReplaced(DeadwoodError):
+    """409 seat_replaced: a bot plays this seat now."""
+
+    code = "seat_replaced"
+    status_hint = 409
+
+
 class VersionConflict(DeadwoodError):
     """412 version_conflict: the match moved on since the If-Match version; nothing written."""
 
@@ -258,6 +313,13 @@ _BY_CODE: dict[str, type[DeadwoodError]] = {
         IdempotencyKeyReused,
         InvalidLog,
         NotYourTurn,
+        TurnTimedOut,
+        ClaimNotAvailable,
+        ClaimWrongTurn,
+        AbortNotAvailable,
+        NoClock,
+        MatchFinished,
+        SeatReplaced,
         VersionConflict,
         Unauthorized,
         Forbidden,

@@ -30,7 +30,13 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from deadwood_client.client import Client
-from deadwood_client.errors import Forbidden, NotYourTurn, OutcomeUnknown, VersionConflict
+from deadwood_client.errors import (
+    Forbidden,
+    NotYourTurn,
+    OutcomeUnknown,
+    TurnTimedOut,
+    VersionConflict,
+)
 from deadwood_client.types import Move, MoveResult, View
 
 Choose = Callable[[View], Move | Mapping[str, Any]]
@@ -58,16 +64,31 @@ def play(
         if not my_turn(view):
             view = wait_for_turn(client, match_id, view)
             continue
-        move = dict(choose(view))
+        you = view["you"]
+        hurried = you is not None and _hurried(view)
+        move = dict(you["legal_moves"][0] if hurried and you is not None else choose(view))
         try:
             result = _send(client, match_id, move, view["version"], patience)
-        except (VersionConflict, NotYourTurn):
+        except (VersionConflict, NotYourTurn, TurnTimedOut):  # the timeout is in the log
             view = client.match(match_id)
             continue
         if on_move is not None:
             on_move(move, result)
         view = result["match"]
     return view
+
+
+HURRY_MS = 500
+"""With less than this left on the seat's clock, play the first legal move, not `choose`'s."""
+
+
+def _hurried(view: View) -> bool:
+    """True when the seat's clock (a clocked match) is about to run out."""
+    clock, you = view.get("clock"), view["you"]
+    if not clock or you is None or not you["legal_moves"]:
+        return False
+    mine = clock["seats"][you["seat"]]
+    return bool(mine["running"]) and mine["left_ms"] < HURRY_MS
 
 
 def wait_for_turn(client: Client, match_id: str, view: View) -> View:

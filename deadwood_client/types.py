@@ -11,6 +11,43 @@ from __future__ import annotations
 
 from typing import Any, Literal, NotRequired, TypedDict
 
+
+class ClockOptions(TypedDict):
+    """A match's clock (issue 31; domain/clock_shapes.py ClockJSON)."""
+
+    mode: Literal["per_move", "fischer"]
+    move_s: int
+    initial_s: int
+    increment_s: int
+    on_timeout: Literal["autoplay", "forfeit"]
+    autoplay_bot: str
+    max_timeouts: int
+    first_move_s: int
+    claim_after_s: int
+
+
+class SeatClock(TypedDict):
+    """One seat's clock in a view (domain/clock_shapes.py SeatClockView)."""
+
+    seat: int
+    left_ms: int
+    running: bool
+    timeouts: int
+    present: bool | None
+
+
+class ClockView(TypedDict):
+    """The `clock` of a clocked match's view (domain/clock_shapes.py ClockView)."""
+
+    options: ClockOptions
+    seats: list[SeatClock]
+    turn_seat: int | None
+    deadline: str | None
+    deadline_ms: int | None
+    abortable: bool
+    stalled: str | None
+
+
 Card = str
 """A two-character card code: rank A 2-9 T J Q K + suit C D H S; `JK`, `JK=8S` (api.md)."""
 
@@ -150,6 +187,7 @@ class View(TypedDict):
     rounds_won: NotRequired[list[int]]
     final_turns_left: NotRequired[int]
     lobby: LobbyView | None
+    clock: NotRequired[ClockView]  # a clocked match only (issue 31)
 
 
 class LobbySeat(TypedDict):

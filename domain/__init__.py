@@ -22,4 +22,8 @@ modules here are what every game shares:
     log_check.py  a match log (a client's upload) checked event by event against the rules
     frozen.py     read-only JSON parts a view shares between states (a speed trick, bench/README.md)
     memo.py       memoising a pure function by the identity of its argument (a speed trick)
+    clock.py      match clocks as pure arithmetic: the options, a move's effect on a bank
+    clock_shapes.py  the clock's option and view shapes, the payloads of time's events
+    conduct.py    timeouts, bots taking seats, aborts, resignations, claims: their events
+                  and how both games fold them (the store decides when, issue 31)
 """

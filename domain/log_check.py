@@ -19,6 +19,11 @@ A log passes only if the service itself could have written it, event for event:
 3. The first event that no candidate produces is named by its seq, with the rule the
    recorded move broke when the move could be read back.
 
+Events of time and conduct (TurnTimedOut, SeatReplacedByBot, MatchAborted, SeatResigned,
+VictoryClaimed: domain/conduct.py) are checked for what the state allows and folded; the auto
+move after a TurnTimedOut is an ordinary move of the seat to act. A clock pinned in
+MatchCreated (`clock`) must be a valid one.
+
 The `at` times are not checked (they are for people). `seq`, when given, must count 1, 2, ...
 
 `LogCheck` runs these steps while the log is still being read (issue 11 item 2): event 1 is
@@ -36,6 +41,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
+from domain import conduct
+from domain.clock import validate_clock, with_clock
 from domain.errors import RulesError
 from domain.events import SYSTEM, Event
 from domain.lobby import LOBBY_EVENTS, open_match, recorded_decision
@@ -142,10 +149,12 @@ def opening_of(first: Event) -> tuple[Variant, list[Event]]:
         if data.get("lobby") is not None:  # a match that waited for players: it alone
             lobby_data = cast("LobbyCreated", data["lobby"])
             return variant, [open_match(variant, players, options, secret, lobby_data)]
-        opening = variant.create(players, options, cast("int | None", seed), secret)
+        opening = list(variant.create(players, options, cast("int | None", seed), secret))
+        recorded_clock = cast("Mapping[str, JSON] | None", data.get("clock"))
+        opening[0] = with_clock(opening[0], validate_clock(recorded_clock, len(players)))
     except (RulesError, TypeError, ValueError, KeyError) as exc:
         raise LogRejected(1, f"event 1 (MatchCreated) cannot open a match: {exc}") from None
-    return variant, list(opening)
+    return variant, opening
 
 
 def _secret(seed: JSON, deal_key: JSON, salt_key: JSON) -> str:
@@ -229,6 +238,8 @@ def _step(
     the log (`final` False), a candidate that agrees with every event read so far but needs
     more raises _NeedMore: the events still to come decide.
     """
+    if log[at].type in conduct.TYPES:
+        return _conduct_step(variant, state, log[at], at)
     search = _Search()
     if log[at].type in LOBBY_EVENTS:  # a seat taken or given up, a start, a cancel
         return _lobby_step(variant, state, log, at)
@@ -261,6 +272,16 @@ def _lobby_step(variant: Variant, state: State, log: Sequence[Event], at: int) -
     name = _name(log[bad], bad + 1) if bad < len(log) else "the end of the log"
     return_error = f"{name} is not what the rules record here (expected {made[matched].type})"
     raise LogRejected(bad + 1, return_error)
+
+
+def _conduct_step(variant: Variant, state: State, event: Event, at: int) -> tuple[State, int]:
+    """A timeout, abort, resignation, claim or replaced seat: written by the store when the
+    clock or a seat said so, it is checked for what the state allows (domain/conduct.py)."""
+    seats = len(variant.bot_seats(state))
+    why = conduct.check(event, seats, variant.to_act(state))
+    if why is not None:
+        raise LogRejected(at + 1, f"{_name(event, at + 1)}: {why}")
+    return variant.evolve(state, event), 1
 
 
 def _rejection(log: Sequence[Event], at: int, search: _Search) -> LogRejected:

@@ -18,6 +18,10 @@ is the one object the API and the workers call):
     lobby.py        the lobby's writes (issue 30): a match with open seats, join (the token
                     minted in the join's append), leave, cancel, expiry, rematch
     lobby_index.py  the index of listed matches waiting for players (GET /v1/lobby)
+    clock_service.py  the service's clocks (issue 31): overdue timeouts applied first, the
+                    deadline job's work, abort, resign, claim, presence, stalls
+    clock.py        a match's running clock beside its log (`clk`): the turn, the banks, the
+                    timeout's events and the deadline job
 The storage underneath:
     event_store.py  the one atomic append (append.lua) and the reads of a match's stream
     index.py        the active and finished indexes, and the scan of every match

@@ -2,7 +2,8 @@
 -- KEYS: 1 events stream, 2 meta hash, 3 snapshot, 4 idempotency record (or a dummy key),
 --   5 the snapshots kept at intervals (sorted set scored by version)
 -- ARGV: expected version, tx of the entry at that version ("" = do not check),
---   "1" when KEYS[4] is a real idempotency record key, then n, n * (entry id, 10 field/value args), record ("" none), ttl,
+--   "1" when KEYS[4] is a real idempotency record key, then n, n * (entry id, c, c field/value
+--   args: 10, or 12 with the clock `clk` beside the append's last entry), record ("" none), ttl,
 --   m, m * (field, value), snapshot flag ("0" none, "1" latest, "2" kept, "3" both), snapshot,
 --   j, j * (argc, argc args)  -- follow-up job commands (single server only)
 -- Reply: {"ok", version} | {"conflict", actual, last tx} | {"idem", record}
@@ -29,8 +30,9 @@ end
 local i = 4
 local n = tonumber(ARGV[i]); i = i + 1
 for _ = 1, n do
-  redis.call('XADD', KEYS[1], ARGV[i], unpack(ARGV, i + 1, i + 10))
-  i = i + 11
+  local c = tonumber(ARGV[i + 1])
+  redis.call('XADD', KEYS[1], ARGV[i], unpack(ARGV, i + 2, i + 1 + c))
+  i = i + 2 + c
 end
 local record, ttl = ARGV[i], ARGV[i + 1]; i = i + 2
 if has_idem then redis.call('SET', KEYS[4], record, 'EX', ttl) end

@@ -1,11 +1,12 @@
 """Stream entries <-> events, with upcasters for old payload shapes (architecture.md, Events).
 
 An entry of `match:{<id>}:events` has the fields `type`, `v` (schema version of that type),
-`data` (compact JSON), `at` (RFC 3339 UTC, for people; the fold never reads it) and `tx` (the
-nonce of the append that wrote it, which settles the outcome of an append whose reply was lost;
-see event_store.py). Stored entries are never edited: when a payload shape changes, the type
-gets `v + 1` and an upcaster (domain/upcast.py) turns the old shape into the new one at the
-storage edge, so the domain only ever sees current shapes.
+`data` (compact JSON), `at` (RFC 3339 UTC, for people; the fold never reads it), `clk` on the
+last entry of an append to a clocked match (the clock after it, store/clock.py; never folded)
+and `tx` (the nonce of the append that wrote it, which settles the outcome of an append whose
+reply was lost; see event_store.py). Stored entries are never edited: when a payload shape
+changes, the type gets `v + 1` and an upcaster (domain/upcast.py) turns the old shape into the
+new one at the storage edge, so the domain only ever sees current shapes.
 
 Upcasters are keyed by (variant, type, v) because the two games share some type names with
 different payloads (CardDrawn).
@@ -35,6 +36,7 @@ class StoredEvent:
     seq: int
     event: Event
     at: str
+    clk: str = ""  # the clock after the append this entry ends (store/clock.py), else ""
 
 
 def now() -> str:
@@ -88,7 +90,10 @@ def decode(entry_id: bytes | str, fields: Fields, variant: str | None = None) ->
         type=values["type"], data=json.loads(values.get("data") or "{}"), v=int(values.get("v", 0))
     )
     return StoredEvent(
-        seq=entry_seq(entry_id), event=upcast(event, variant), at=values.get("at", "")
+        seq=entry_seq(entry_id),
+        event=upcast(event, variant),
+        at=values.get("at", ""),
+        clk=values.get("clk", ""),
     )
 
 

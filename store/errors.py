@@ -42,3 +42,21 @@ class NotReplicated(StoreError):
     """An append no replica acknowledged in time (DEADWOOD_DURABILITY=replica) (503)."""
 
     code = "store_unavailable"
+
+
+class TurnTimedOut(StoreError):
+    """The move came after the seat's deadline: its timeout was applied first (409)."""
+
+    code = "turn_timed_out"
+
+
+class NotAvailable(StoreError):
+    """An abort, resignation or claim the match does not allow now (409); a claim that is
+    early says how many seconds are left (`seconds_left`)."""
+
+    code = "not_available"
+
+    def __init__(self, message: str, *, code: str, seconds_left: float | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.seconds_left = seconds_left

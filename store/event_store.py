@@ -146,6 +146,7 @@ class AppendRequest:
     at: str = field(default_factory=codec.now)
     check_tx: str = ""
     data: Sequence[str] = ()  # each event's data as codec.stored_forms encoded it (or none)
+    clk: str = ""  # the clock after this append (store/clock.py), beside its last entry
 
 
 class EventStore(MatchIndex):
@@ -411,9 +412,13 @@ class EventStore(MatchIndex):
         args: list[Any] = [request.expected, request.check_tx, "1" if request.idem_key else "0"]
         args.append(len(stored))
         texts = request.data if len(request.data) == len(stored) else [None] * len(stored)
+        last = stored[-1].seq if stored else 0
         for item, data in zip(stored, texts, strict=True):
-            args.append(f"0-{item.seq}")
-            for name, value in codec.encode(item.event, item.at, tx, data).items():
+            fields = codec.encode(item.event, item.at, tx, data)
+            if request.clk and item.seq == last:
+                fields["clk"] = request.clk
+            args += [f"0-{item.seq}", 2 * len(fields)]
+            for name, value in fields.items():
                 args += [name, value]
         args += [request.idem_record or "", TTL_SECONDS, len(request.meta)]
         for name, value in request.meta.items():
@@ -434,10 +439,14 @@ class EventStore(MatchIndex):
         if not jobs:
             return []
         connection = self.queues.connection
-        pipe = connection.pipeline(transaction=False)
-        self.queues.enqueue(jobs, pipeline=pipe)
         encoder: Any = connection.get_encoder()
-        commands = [[encoder.encode(arg) for arg in args] for args, _ in pipe.command_stack]
+        scheduled = [job for job in jobs if job.at_ms is not None]
+        commands = [command for job in scheduled for command in self.queues.scheduled_commands(job)]
+        if len(scheduled) == len(jobs):
+            return commands
+        pipe = connection.pipeline(transaction=False)
+        self.queues.enqueue([job for job in jobs if job.at_ms is None], pipeline=pipe)
+        commands += [[encoder.encode(arg) for arg in args] for args, _ in pipe.command_stack]
         pipe.reset()
         return commands
 

@@ -9,6 +9,9 @@ After every append the store asks the variant what comes next:
 - `to_act(state)` is a bot seat -> job `bot-<match>-<version>` on queue `bots`, calling
   `workers.bot_turn.play_bot_turn(match_id, version)`.
 When every seat of the match is a bot, each of these jobs goes to queue `bots-low` instead.
+- a clocked turn is running -> job `deadline-<match>-<version>` on queue `deadlines`,
+  scheduled on rq's scheduler for the turn's deadline, calling
+  `workers.deadline.apply_deadline(match_id, version)` (store/clock.py);
 - the state is finished -> job `analysis-<match>` on queue `analysis`, calling
   `workers.analysis.analyse_match(match_id, version)` (store/analysis.py: stored once).
 The worker takes its queues in order (`scoring`, `bots`, `bots-low`), so bot-only matches (an
@@ -24,11 +27,14 @@ lines of that job carry it (store/logs.py).
 
 from __future__ import annotations
 
+import json
 import os
 import socket
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from datetime import UTC, datetime
+from typing import Any, TypeVar
 
 import redis
 from redis.client import Pipeline
@@ -47,18 +53,32 @@ M = TypeVar("M")
 V = TypeVar("V")
 MoveT = TypeVar("MoveT", bound=Mapping[str, object])
 
+DEADLINES = "deadlines"
 SCORING = "scoring"
 BOTS = "bots"
 BOTS_LOW = "bots-low"
 ANALYSIS = "analysis"
-QUEUES = (SCORING, BOTS, BOTS_LOW, ANALYSIS)
+QUEUES = (DEADLINES, SCORING, BOTS, BOTS_LOW, ANALYSIS)
 """Every queue, highest priority first (the order a worker listens in)."""
 SCORE_FUNC = "workers.scoring.score_round"
 SYSTEM_FUNC = "workers.scoring.apply_system"
 BOT_FUNC = "workers.bot_turn.play_bot_turn"
 ANALYSIS_FUNC = "workers.analysis.analyse_match"
-TIMEOUTS = {SCORING: 60, BOTS: 120, BOTS_LOW: 120, ANALYSIS: 300}
+DEADLINE_FUNC = "workers.deadline.apply_deadline"
+DEADLINE_AGAIN_FUNC = "workers.deadline.apply_deadline_again"
+TIMEOUTS = {DEADLINES: 60, SCORING: 60, BOTS: 120, BOTS_LOW: 120, ANALYSIS: 300}
 RESULT_TTL = 3600
+
+
+def result_ttl(queue: str) -> int:
+    """How long a job's result is kept: a deadline's not at all (its outcome is in the log,
+    and there is one per clocked move), any other job's an hour."""
+    return 0 if queue == DEADLINES else RESULT_TTL
+
+
+RETRY_INTERVALS = (1, 2, 5)
+"""A failed job runs again after each of these (seconds, rq `Retry`); after the last, the job
+falls back instead of failing (workers/retries.py)."""
 ACTIVE = {JobStatus.QUEUED, JobStatus.STARTED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
 
 
@@ -71,6 +91,7 @@ class JobSpec:
     func: str
     match_id: str
     version: int
+    at_ms: int | None = None  # scheduled for this Unix time (ms) on rq's scheduler
 
     @property
     def args(self) -> tuple[str, int]:
@@ -141,6 +162,26 @@ def _bot_of(bots: Sequence[str | None], seat: int) -> str | None:
     return bots[seat] if 0 <= seat < len(bots) else None
 
 
+_RQ_JSON: Any = JSONSerializer  # rq's serializer is untyped
+_FIXED_FIELDS: list[bytes] = []
+for _name in (
+    "success_callback_name",
+    "failure_callback_name",
+    "stopped_callback_name",
+    "started_at",
+    "ended_at",
+    "last_heartbeat",
+    "worker_name",
+    "group_id",
+):
+    _FIXED_FIELDS += [_name.encode(), b""]
+
+
+def _utc_now() -> str:
+    """rq's `utcformat(now())`: 2026-12-06T03:40:02.440119Z."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
 class Queues:
     """The RQ queues on one connection, with the JSON serializer."""
 
@@ -160,16 +201,51 @@ class Queues:
             args=spec.args,
             job_id=spec.job_id,
             timeout=TIMEOUTS[spec.queue],
-            result_ttl=RESULT_TTL,
-            retry=Retry(max=3, interval=[1, 2, 5]),
+            result_ttl=result_ttl(spec.queue),
+            retry=Retry(max=len(RETRY_INTERVALS), interval=list(RETRY_INTERVALS)),
             description=f"{spec.func}({spec.match_id!r}, {spec.version})",
             meta={"request_id": request_id} if request_id else None,
         )
 
+    def scheduled_commands(self, spec: JobSpec) -> list[list[bytes]]:
+        """The commands that schedule `spec` (it has `at_ms`), written directly as bytes: what
+        `enqueue` records from rq for it (a SADD, the job hash, the registry's ZADD), in a
+        fraction of the time, since a clocked move schedules one per move (issue 31,
+        bench/clock.py). The ZADD score keeps the milliseconds (rq's own would cut them to
+        the second; the workers' scheduler reads the time to the millisecond, workers/run.py).
+        Equivalence: tests/integration/workers/test_clock_jobs.py."""
+        assert spec.at_ms is not None
+        queue = self.queue(spec.queue)
+        payload = _RQ_JSON.dumps((spec.func, None, list(spec.args), {}))
+        description = f"{spec.func}({spec.match_id!r}, {spec.version})"
+        fields = [b"created_at", _utc_now().encode(), b"data", zlib.compress(payload)]
+        fields += _FIXED_FIELDS
+        fields += [b"retries_left", str(len(RETRY_INTERVALS)).encode(), b"retry_intervals"]
+        fields += [json.dumps(list(RETRY_INTERVALS)).encode(), b"origin", spec.queue.encode()]
+        fields += [b"description", description.encode()]
+        fields += [b"timeout", str(TIMEOUTS[spec.queue]).encode()]
+        fields += [b"result_ttl", str(result_ttl(spec.queue)).encode(), b"status", b"scheduled"]
+        request_id = request_id_var.get()
+        if request_id:
+            fields += [b"meta", _RQ_JSON.dumps({"request_id": request_id})]
+        job_id = spec.job_id.encode()
+        return [
+            [b"SADD", queue.redis_queues_keys.encode(), queue.key.encode()],
+            [b"HSET", Job.redis_job_namespace_prefix.encode() + job_id, *fields],
+            [b"ZADD", f"rq:scheduled:{spec.queue}".encode(), b"%.3f" % (spec.at_ms / 1000), job_id],
+        ]
+
     def enqueue(self, specs: Sequence[JobSpec], pipeline: Pipeline | None = None) -> None:
         """Write the jobs, inside `pipeline`'s MULTI when given (it must be in MULTI mode)."""
         for spec in specs:
-            self.queue(spec.queue).enqueue_job(self.make_job(spec), pipeline=pipeline)
+            queue, job = self.queue(spec.queue), self.make_job(spec)
+            if spec.at_ms is None:
+                queue.enqueue_job(job, pipeline=pipeline)
+            else:
+                when = datetime.fromtimestamp(spec.at_ms / 1000, UTC)
+                queue.schedule_job(job, when, pipeline=pipeline)
+                score = {spec.job_id: spec.at_ms / 1000}  # to the millisecond, not the second
+                (pipeline or self.connection).zadd(f"rq:scheduled:{spec.queue}", score)
 
     def is_live(self, spec: JobSpec) -> bool:
         """True when the job exists and will still run (queued and in its queue, or running)."""
@@ -185,6 +261,19 @@ class Queues:
         if status == JobStatus.STARTED:
             return self._worker_alive(job)
         return True
+
+    def spent(self, spec: JobSpec) -> str | None:
+        """The error of a job that failed after using all its retries (None otherwise): the
+        reconciler never runs such a job again (issue 31); the match is marked stalled."""
+        try:
+            job = Job.fetch(spec.job_id, connection=self.connection, serializer=JSONSerializer)
+        except Exception:  # no such job, or a damaged hash: nothing spent
+            return None
+        if job.get_status(refresh=False) != JobStatus.FAILED or job.retries_left:
+            return None
+        result = job.latest_result()
+        last = (result.exc_string if result is not None else None) or ""
+        return last.strip().splitlines()[-1][:200] if last.strip() else "failed"
 
     def live_workers(self) -> list[BaseWorker]:
         """The rq workers whose record exists (its TTL is kept by heartbeats) and that are

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain import bots
+from domain.clock import ClockOptions, clock_of
 from domain.errors import InvalidOptions
 from domain.variants import State, Variant
 from store import codec, tokens
@@ -32,6 +33,7 @@ class MatchMeta:
     variant: str
     players: list[dict[str, Any]]
     token_hashes: dict[int, str]
+    clock: ClockOptions | None = None  # a clocked match's clock (issue 31), pinned at create
 
 
 class Metadata:
@@ -55,7 +57,8 @@ class Metadata:
             fields = self._fields(match_id)
         if "variant" not in fields:
             raise UnknownMatch(f"match {match_id!r} does not exist")
-        meta = MatchMeta(fields["variant"], _players(fields), _token_hashes(fields))
+        clock = clock_of({"clock": json.loads(fields["clock"])}) if "clock" in fields else None
+        meta = MatchMeta(fields["variant"], _players(fields), _token_hashes(fields), clock)
         if fields.get("open") == "1":  # a match waiting for players: its seats still change
             return meta
         with self._lock:

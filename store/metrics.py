@@ -86,6 +86,10 @@ RECONCILER_SECONDS = Histogram(
     buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0),
 )
 ARCHIVED = Counter("deadwood_matches_archived", "Finished matches archived and removed from Redis")
+TIMEOUTS = Counter(
+    "deadwood_timeouts", "Clock timeouts applied, by the first event recorded", ["event"]
+)
+STALLS = Counter("deadwood_stalls", "Matches marked stalled after a job used its retries")
 
 
 class Batched:

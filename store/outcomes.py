@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.variants import State, Variant
+from store.clock import Turn
 from store.codec import StoredEvent
 
 
@@ -38,6 +39,7 @@ class Appended:
     replayed: bool
     response: dict[str, Any] | None = None  # the body of a record written by older code
     befores: tuple[State, ...] = ()  # the state each event was applied to (one per event)
+    turn: Turn | None = None  # a clocked match's clock after the append (store/clock.py)
 
     def steps(self) -> list[tuple[State, StoredEvent]]:
         """(the state before the event, the event) for each event, folded once: from

@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from domain.variants import State, Variant
+from store.clock import deadline_job
+from store.clock_service import Clocks
 from store.codec import StoredEvent
 from store.connection import same_server
 from store.durability import Durability
@@ -27,9 +29,10 @@ from store.submit import Writer
 __all__ = ["Appended", "Created", "Loaded", "MatchService", "StoredEvent"]
 
 
-class MatchService:
+class MatchService(Clocks):
     """Matches on one event store (a Redis or a RedisCluster), jobs on `queue_redis`
-    (default: the same server)."""
+    (default: the same server); `clock` is the time (Unix seconds) the service reads for
+    match clocks (a test injects a fake one; store/clock_service.py)."""
 
     def __init__(
         self,
@@ -41,7 +44,9 @@ class MatchService:
         keep_every: int = 256,
         durability: Durability | None = None,
         archive: Any = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
+        self.clock = clock
         queue_client = queue_redis if queue_redis is not None else redis
         self.queues = Queues(queue_client)
         self.store = EventStore(
@@ -64,6 +69,7 @@ class MatchService:
             snapshot_every=snapshot_every,
             keep_every=keep_every,
         )
+        self.writer.timekeeper = self  # late moves, the clock after an append (Clocks)
 
     @property
     def redis(self) -> Any:
@@ -81,10 +87,12 @@ class MatchService:
         seed: int | None,
         idempotency_key: str | None = None,
         fingerprint: str | None = None,
+        clock_options: Mapping[str, Any] | None = None,
     ) -> Created:
-        """Validate (InvalidOptions), deal, and append the opening events atomically."""
+        """Validate (InvalidOptions), deal, and append the opening events atomically;
+        `clock_options`: the match's clock (domain/clock.py; None: no clock)."""
         return self.writer.create(
-            variant, players, options, seed, idempotency_key, fingerprint or ""
+            variant, players, options, seed, idempotency_key, fingerprint or "", clock_options
         )
 
     def submit(
@@ -113,7 +121,8 @@ class MatchService:
     def followups(self, match_id: str) -> list[JobSpec]:
         """The jobs the match's current state needs (for the reconciler)."""
         loaded = self.load(match_id)
-        return followups(loaded.variant, loaded.state, match_id, loaded.version)
+        jobs = followups(loaded.variant, loaded.state, match_id, loaded.version)
+        return [*jobs, *deadline_job(match_id, loaded.version, loaded.turn)]
 
     # --- reading --------------------------------------------------------------------------
 
@@ -124,7 +133,9 @@ class MatchService:
         if at is not None:
             return self.states.at(match_id, game, max(0, at))
         cached = self.states.fresh(match_id, game)
-        return Loaded(game, cached.state, cached.version)
+        if cached.turn is not None and cached.turn.overdue(self.now_ms()):
+            cached = self.settle(match_id, game, cached)  # every read applies it first
+        return Loaded(game, cached.state, cached.version, cached.turn)
 
     def variant_name(self, match_id: str) -> str:
         """The match's game; UnknownMatch when there is no such match."""

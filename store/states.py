@@ -13,13 +13,14 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from domain.events import Event
 from domain.replay import fold
 from domain.variants import NAMES, State, Variant, get_variant
 from store import snapshots
+from store.clock import Turn
 from store.event_store import EventStore, snap_key
 from store.metadata import Metadata
 
@@ -33,6 +34,7 @@ class Loaded:
     variant: Variant
     state: State
     version: int
+    turn: Turn | None = None  # a clocked match's clock, loaded now (store/clock.py)
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,7 @@ class Cached:
     version: int
     state: State
     tx: str  # nonce of the entry at `version` ("" when unknown: loaded from a snapshot)
+    turn: Turn | None = None  # a clocked match's clock after `version` (store/clock.py)
 
 
 class States:
@@ -72,7 +75,9 @@ class States:
         assert cached is not None
         if tail:
             state = fold(game, (item.event for item, _ in tail), cached.state)
-            cached = Cached(tail[-1][0].seq, state, tail[-1][1])
+            cached = Cached(tail[-1][0].seq, state, tail[-1][1], Turn.decode(tail[-1][0].clk))
+        elif cached.turn is None and cached.version and self.metadata.get(match_id).clock:
+            cached = replace(cached, turn=self._last_turn(match_id, cached.version))
         self.remember(match_id, cached)
         return cached
 
@@ -109,6 +114,11 @@ class States:
         if passed or foreign:
             self.store.keep_snapshots(match_id, passed, drop_upto=at if foreign else None)
         return Loaded(game, state, tail[-1].seq if tail else version)
+
+    def _last_turn(self, match_id: str, version: int) -> Turn | None:
+        """The clock written beside the entry at `version` (a load from a snapshot)."""
+        rows = self.store.read(match_id, after=version - 1, upto=version)
+        return Turn.decode(rows[-1].clk) if rows else None
 
     def _from_snapshot(self, match_id: str) -> tuple[int, Any] | None:
         return snapshots.decode_state(self.store.get(snap_key(match_id)))

@@ -15,16 +15,19 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
+from domain import bots
+from domain.clock import validate_clock, with_clock
 from domain.errors import RulesError
 from domain.events import Event
 from domain.replay import fold
 from domain.variants import Move, State, Variant, get_variant
 from domain.variants import move_from_json as as_move
 from store import codec, idempotency, snapshots
+from store.clock import Turn, deadline_job
 from store.errors import IdempotencyKeyReused, VersionConflict
 from store.event_store import AppendRequest, Conflict, EventStore, IdemTaken
 from store.jobs import followups
@@ -33,7 +36,58 @@ from store.outcomes import Appended, Created
 from store.replays import KeyedReplays
 from store.states import Cached, States, fold_along
 
+if TYPE_CHECKING:
+    from domain.clock import ClockOptions
+
 SUBMIT_ATTEMPTS = 32
+
+
+class Timekeeper(Protocol):
+    """What the writer asks the service's clocks (store/clock_service.py): whether a move
+    comes after its seat's deadline (the timeout is applied first), the clock after an
+    append, and a new clocked match's first turn."""
+
+    def late(self, match_id: str, game: Variant, current: Cached, seat: int) -> bool: ...
+
+    def turn_after(
+        self,
+        match_id: str,
+        game: Variant,
+        current: Cached,
+        state: State,
+        mover: int,
+        timed_out: bool,
+    ) -> Turn | None: ...
+
+    def clock_created(
+        self, request: AppendRequest, clock: ClockOptions, game: Variant, state: State
+    ) -> tuple[AppendRequest, Turn]: ...
+
+
+class _NoClocks:
+    """A writer's timekeeper until the service gives it its own: no match has a clock."""
+
+    def late(self, match_id: str, game: Variant, current: Cached, seat: int) -> bool:
+        return False
+
+    def turn_after(
+        self,
+        match_id: str,
+        game: Variant,
+        current: Cached,
+        state: State,
+        mover: int,
+        timed_out: bool,
+    ) -> Turn | None:
+        return None
+
+    def clock_created(
+        self, request: AppendRequest, clock: ClockOptions, game: Variant, state: State
+    ) -> tuple[AppendRequest, Turn]:
+        raise NotImplementedError("a writer without the service's clocks makes no clock")
+
+
+NO_CLOCKS = _NoClocks()
 
 
 @dataclass(frozen=True)
@@ -67,6 +121,7 @@ class Writer:
         self.replays = replays
         self.snapshot_every = max(1, snapshot_every)
         self.keep_every = max(1, keep_every)
+        self.timekeeper: Timekeeper = NO_CLOCKS  # the service's clocks (store/clock_service.py)
 
     # --- a move ---------------------------------------------------------------------------
 
@@ -89,6 +144,9 @@ class Writer:
         for attempt in range(SUBMIT_ATTEMPTS):
             load = self.states.fresh if fresh else self.states.cached
             current = load(match_id, game)
+            if self.timekeeper.late(match_id, game, current, seat):  # its timeout landed first
+                fresh = True
+                continue
             try:
                 outcome = self._attempt(game, current, ask)
             except (RulesError, VersionConflict) as refused:
@@ -122,9 +180,38 @@ class Writer:
             return self.replays.move(ask.match_id, taken.raw, ask.fingerprint, ask.seat)
         except Conflict as conflict:
             return conflict
-        version = current.version + len(events)
-        self.states.remember(ask.match_id, Cached(version, state, tx))
-        return Appended(version, stored, current.state, state, game, False, None, tuple(befores))
+        version, turn = current.version + len(events), Turn.decode(request.clk)
+        self.states.remember(ask.match_id, Cached(version, state, tx, turn))
+        return Appended(
+            version, stored, current.state, state, game, False, None, tuple(befores), turn
+        )
+
+    def append_events(
+        self,
+        match_id: str,
+        game: Variant,
+        current: Cached,
+        made: Sequence[Event],
+        mover: int,
+        *,
+        timed_out: bool = False,
+        meta: Mapping[str, str] | None = None,
+    ) -> Appended:
+        """Append events the service made (a timeout, an abort, a resignation, a claim, a
+        stall) at `current.version`, as a move's are (Conflict when the match moved on).
+        `meta` (a stall's) replaces the follow-up jobs: the failed job must not run again."""
+        events, texts = codec.stored_forms(made)
+        befores, state = fold_along(game, current.state, events)
+        ask = _Ask(match_id, mover, as_move({}), None, None, "")
+        request = self._move_request(game, current, ask, events, texts, state, timed_out)
+        if meta:
+            request = replace(request, meta={**request.meta, **meta}, jobs=[])
+        stored, tx = self.store.append(request)
+        version, turn = current.version + len(events), Turn.decode(request.clk)
+        self.states.remember(match_id, Cached(version, state, tx, turn))
+        return Appended(
+            version, stored, current.state, state, game, False, None, tuple(befores), turn
+        )
 
     def _refuse(self, ask: _Ask, refusal: Exception) -> Appended:
         """Before a keyed move is refused: the answer of a twin request with the same key
@@ -142,8 +229,11 @@ class Writer:
         events: tuple[Event, ...],
         texts: tuple[str, ...],
         state: State,
+        timed_out: bool = False,
     ) -> AppendRequest:
         version, new_version = current.version, current.version + len(events)
+        turn = self.timekeeper.turn_after(ask.match_id, game, current, state, ask.seat, timed_out)
+        jobs = followups(game, state, ask.match_id, new_version)
         record = None
         if ask.idem_key is not None:
             record = idempotency.Record(ask.fingerprint, ask.seat, new_version, version + 1)
@@ -155,9 +245,10 @@ class Writer:
             idem_record=record.dumps() if record is not None else None,
             meta={"finished": "1"} if game.is_finished(state) else {},
             **self._snapshot(version, new_version, state),
-            jobs=followups(game, state, ask.match_id, new_version),
+            jobs=[*jobs, *deadline_job(ask.match_id, new_version, turn)],
             check_tx=current.tx,
             data=texts,
+            clk=turn.encode() if turn is not None else "",
         )
 
     # --- a create -------------------------------------------------------------------------
@@ -170,8 +261,10 @@ class Writer:
         seed: int | None,
         idempotency_key: str | None,
         fingerprint: str,
+        clock_options: Mapping[str, Any] | None = None,
     ) -> Created:
-        """Validate (InvalidOptions), deal, and append the opening events atomically."""
+        """Validate (InvalidOptions), deal, and append the opening events atomically; a
+        clock is pinned in MatchCreated and its first turn's deadline scheduled."""
         if idempotency_key is not None:
             match_id = idempotency.match_id_for_key(self.metadata.pepper, idempotency_key)
             raw = self.replays.record(match_id, idempotency_key)
@@ -182,11 +275,19 @@ class Writer:
         game = get_variant(variant)
         check_bots(variant, players)
         full = game.validate_options(options)
+        clock = validate_clock(clock_options, len(players)) if clock_options else None
+        if clock is not None:
+            bots.get_bot(variant, clock.autoplay_bot)
         secret = secrets.token_hex(32)  # the deal key, or a seeded match's salt key (shuffle.py)
-        events, texts = codec.stored_forms(game.create(players, full, seed, secret))
+        opening = list(game.create(players, full, seed, secret))
+        opening[0] = with_clock(opening[0], clock)
+        events, texts = codec.stored_forms(opening)
         state = fold(game, events)
         seat_tokens = new_seat_tokens(players)
         request = self._create_request(match_id, game, events, texts, state, seat_tokens)
+        turn = None
+        if clock is not None:
+            request, turn = self.timekeeper.clock_created(request, clock, game, state)
         if idempotency_key is not None:
             request = self._keyed(request, idempotency_key, fingerprint, seat_tokens)
         try:
@@ -199,7 +300,7 @@ class Writer:
                 "this Idempotency-Key already created a match (more than 24 h ago)"
             ) from None
         self.states.forget(match_id)
-        self.states.remember(match_id, Cached(len(events), state, tx))
+        self.states.remember(match_id, Cached(len(events), state, tx, turn))
         return Created(match_id, len(events), state, game, seat_tokens)
 
     def _create_request(

@@ -12,6 +12,8 @@ was made for, and so does nothing when it is stale or runs twice.
     lobby.py        the lobby's job on rq's scheduler: a match still waiting at its deadline
                     is cancelled
     reconcile.py    the reconciler: a lost follow-up job is made again
+    deadline.py     the deadline job: a clocked turn's timeout, on rq's scheduler
+    retries.py      a job's last attempt: a failing bot falls back, a system job stalls
     connection.py   the MatchService a job uses (store.config.build_service, as the API's)
     run.py          the worker process: queues `scoring`, `bots`, `bots-low`, the reconciler
     lifeline.py     no orphans: a child process that dies with its parent (PR_SET_PDEATHSIG)

@@ -20,8 +20,10 @@ from domain import bots
 from domain.errors import RulesError
 from domain.variants import Move
 from store.errors import UnknownMatch, VersionConflict
+from store.event_store import Conflict
 from store.jobs import bot_seat
 from workers.connection import service
+from workers.retries import job_id, last_attempt
 
 log = logging.getLogger(__name__)
 
@@ -57,16 +59,29 @@ def play_bot_turn(match_id: str, version: int) -> str:
     legal: Sequence[Move] = (you["legal_moves"] if you is not None else None) or (
         game.legal_moves(state, seat)
     )
-    move = choose_move(game.name, bot, view, legal, f"{match_id}:{version}")
     try:
+        move = choose_move(game.name, bot, view, legal, f"{match_id}:{version}")
         appended = svc.submit(
             match_id, seat, move, expected_version=version, idempotency_key=None, fingerprint=""
         )
     except VersionConflict as conflict:
         return f"stale: {conflict}"
-    except RulesError as refused:
-        log.error(
-            "bot %s of seat %d in %s chose %r, refused: %s", bot, seat, match_id, move, refused
-        )
-        raise
+    except Exception as error:
+        if isinstance(error, RulesError):
+            log.error("bot %s of seat %d in %s was refused: %s", bot, seat, match_id, error)
+        if not last_attempt():
+            raise  # rq runs the job again after its retry interval
+        return _fall_back(match_id, version, seat, bot, error)
     return f"played: seat {seat} ({bot}) {move.get('type')}; {match_id} at {appended.version}"
+
+
+def _fall_back(match_id: str, version: int, seat: int, bot: str, error: Exception) -> str:
+    """The last attempt failed: the random bot's legal move, with BotMoveFailed before it."""
+    job = job_id(f"bot-{match_id}-{version}")
+    try:
+        appended = service().fallback(
+            match_id, version, seat, bot, job, f"{type(error).__name__}: {error}"
+        )
+    except Conflict:
+        return f"stale: {match_id} moved on from {version}"
+    return f"fell back: seat {seat} ({bot} failed) random move; {match_id} at {appended.version}"

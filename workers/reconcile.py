@@ -22,6 +22,7 @@ Run at worker start and on a timer (workers/run.py), or by hand:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import time
 from collections.abc import Iterable, Iterator
@@ -30,6 +31,8 @@ from itertools import islice
 import redis
 
 from store import metrics
+from store.event_store import Conflict
+from store.jobs import BOT_FUNC, JobSpec, bot_seat
 from store.lobby import lobby_service
 from store.service import MatchService
 
@@ -102,8 +105,14 @@ def _heal(service: MatchService, match_id: str) -> list[str]:
         log.exception("reconciler could not load match %s", match_id)
         return []
     enqueued = []
+    if service.stalled(match_id) is not None:
+        return []  # an operator's to mend: its failed job is not run again
     for spec in specs:
         if service.queues.is_live(spec):
+            continue
+        spent = service.queues.spent(spec)
+        if spent is not None:  # failed after its retries: never re-enqueued (issue 31)
+            _after_retries(service, spec, spent)
             continue
         # The job may have just finished after appending: only a match still at the
         # job's version needs it (a stale copy would be harmless, but is noise).
@@ -112,6 +121,21 @@ def _heal(service: MatchService, match_id: str) -> list[str]:
         service.queues.replace(spec)
         enqueued.append(spec.job_id)
     return enqueued
+
+
+def _after_retries(service: MatchService, spec: JobSpec, error: str) -> None:
+    """A job that failed after its retries (killed, say, so it could not fall back itself):
+    a bot's turn is played by the random bot, anything else marks the match stalled."""
+    if spec.func != BOT_FUNC:
+        service.stall(spec.match_id, spec.job_id, error)
+        return
+    loaded = service.load(spec.match_id)
+    seat = loaded.variant.to_act(loaded.state)
+    bot = bot_seat(loaded.variant, loaded.state, seat) if seat is not None else None
+    if seat is None or bot is None or loaded.version != spec.version:
+        return
+    with contextlib.suppress(Conflict):
+        service.fallback(spec.match_id, spec.version, seat, bot, spec.job_id, error)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -32,7 +32,10 @@ from typing import Any
 import redis
 from rq import Queue, SimpleWorker, Worker
 from rq.exceptions import StopRequested
+from rq.registry import ScheduledJobRegistry
+from rq.scheduler import RQScheduler
 from rq.serializers import JSONSerializer
+from rq.worker import base as rq_worker_base
 from rq.worker.base import BaseWorker
 
 from store import logs, metrics
@@ -44,6 +47,49 @@ from workers.lifeline import die_with_parent
 from workers.reconcile import reconcile
 
 log = logging.getLogger("workers.run")
+
+SCHEDULER_INTERVAL = float(os.environ.get("DEADWOOD_SCHEDULER_INTERVAL", "0.2"))
+"""How often rq's scheduler moves due jobs (deadlines, retries) to their queues, in seconds.
+rq's worker makes its scheduler with a 1 s poll; a deadline's timeout should land well within
+1 s of it (issue 31, bench/clock.py), so the worker's scheduler polls every 0.2 s."""
+
+
+class _MillisecondRegistry(ScheduledJobRegistry):
+    """rq's registry of scheduled jobs, read to the millisecond (rq reads it to the second,
+    so a deadline scheduled at 12.4 s would wait for 13 s)."""
+
+    def get_jobs_to_schedule(self, timestamp: int | None = None, chunk_size: int = 1000) -> Any:
+        return super().get_jobs_to_schedule(time.time(), chunk_size)  # type: ignore[arg-type]
+
+
+class _QuickScheduler(RQScheduler):
+    """rq's scheduler, polling every SCHEDULER_INTERVAL s (its `interval` stays a whole
+    number of seconds: rq adds it to the TTLs of its locks) and reading its registries to
+    the millisecond. The loop is rq's `work`, the registries rq's `prepare_registries`."""
+
+    def prepare_registries(self, queue_names: Any = None) -> None:
+        names = queue_names or self._acquired_locks
+        make: Any = _MillisecondRegistry  # rq's registries are untyped
+        self._scheduled_job_registries = [
+            make(name, connection=self.connection, serializer=self.serializer) for name in names
+        ]
+
+    def work(self) -> None:
+        rq: Any = self  # rq's scheduler is untyped
+        rq._install_signal_handlers()
+        rq.register_birth()
+        while True:
+            if self._stop_requested:
+                rq.stop()
+                break
+            if self.should_reacquire_locks:
+                rq.acquire_locks()
+            rq.heartbeat()
+            rq.enqueue_scheduled_jobs()
+            time.sleep(SCHEDULER_INTERVAL)
+
+
+setattr(rq_worker_base, "RQScheduler", _QuickScheduler)  # noqa: B010 - the worker makes its own
 
 
 def _service() -> MatchService:

@@ -15,6 +15,7 @@ import logging
 from domain.events import SYSTEM
 from store.errors import UnknownMatch, VersionConflict
 from workers.connection import service
+from workers.retries import job_id, last_attempt
 
 log = logging.getLogger(__name__)
 
@@ -46,4 +47,10 @@ def _apply(match_id: str, version: int, only: str | None) -> str:
         )
     except VersionConflict as conflict:
         return f"stale: {conflict}"
+    except Exception as error:
+        if not last_attempt():
+            raise  # rq runs the job again after its retry interval
+        job = job_id(f"system-{match_id}-{version}")
+        svc.stall(match_id, job, f"{type(error).__name__}: {error}")
+        return f"stalled: {match_id} at {version}: {type(error).__name__}"
     return f"{move['type']}: {match_id} now at version {appended.version}"

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 
 from domain.creation import match_created
 from domain.events import SYSTEM, Event
+from domain.gin import lobby_fold  # noqa: F401  # the lobby events' folds, registered
 from domain.gin.moves import decide, is_finished, legal_moves, pending, to_act
 from domain.gin.options import GinOptions, recorded_options, validate_options
 from domain.gin.shapes import GinMove, GinSeat, GinView

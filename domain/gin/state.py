@@ -10,15 +10,14 @@ Events (past tense; data is JSON-ready):
     RolesDrawn     {draws: [[{seat, card}, ...], ...], tiebreak, box, captain, advisor}   G1.2
     RoundDealt     {round, box, captain, advisor, hands: [codes | None], upcard,
                     stock: [codes, 0 = top], salt, commitment}                            G4
-    UpcardPassed   {seat, card}                                                           G5.1
-    UpcardTaken    {seat, card}                                                           G5.1
+    UpcardPassed, UpcardTaken  {seat, card}                                               G5.1
     CardDrawn      {seat, from: "stock" | "discard", card}                                G5.2
     CardDiscarded  {seat, card}   (a discard leaving 2 stock cards ends the hand, G5.6)   G5.2
     Knocked        {seat, card (face down), melds, deadwood_cards, count, gin}            G6
     AdviceGiven    {seat, captain, text, move}                                            G1.4
     RoundScored    {the round result of api.md, plus scores: running totals}              G7
     MatchFinished  {scores, winners, totals, bonuses}                                     G8
-(and the lobby's events, of a match with open seats: domain/lobby.py)"""
+    TurnTimedOut, MatchAborted, ... (conduct.py); SeatJoined, MatchStarted, ... (lobby_fold.py)"""
 
 from __future__ import annotations
 
@@ -28,7 +27,7 @@ from enum import StrEnum
 from types import SimpleNamespace
 from typing import Protocol, TypeVar, cast
 
-from domain import lobby as lobbies
+from domain import conduct, lobby
 from domain.cards import FULL_DECK, Card
 from domain.events import Event
 from domain.frozen import freeze
@@ -129,7 +128,7 @@ class GinState:
     rounds: tuple[GinRoundResult, ...] = ()  # round results, read-only (domain/frozen.py)
     winners: tuple[int, ...] = ()
     advice: int = 0  # AdviceGiven since the CAPTAIN's last turn ended (or the deal), G1.4
-    lobby: lobbies.Lobby | None = None  # a match that waits or waited for its players
+    lobby: lobby.Lobby | None = None  # a match that waits or waited for its players
 
 
 class _Draft:
@@ -202,7 +201,7 @@ class Changes(Protocol):
     rounds: tuple[GinRoundResult, ...]
     winners: tuple[int, ...]
     advice: int
-    lobby: lobbies.Lobby | None
+    lobby: lobby.Lobby | None
 
 
 SEAT_BITS = 64
@@ -270,8 +269,8 @@ def _captain_moved(roles: Roles | None, seat: int, out: Changes) -> None:
 
 def _match_created(state: GinState, data: MatchCreatedData, out: Changes) -> None:
     players = tuple(Player.of(p) for p in data["players"])
-    out.phase = ROLE_DRAW if "lobby" not in data else NEW  # a lobby draws at MatchStarted
-    out.lobby = lobbies.created(data, players)
+    out.lobby = lobby.created(data, players)  # a lobby draws its roles at MatchStarted
+    out.phase = ROLE_DRAW if out.lobby is None else NEW
     out.options = options_of(data["options"])
     out.players = players
     out.seeded = bool(data["seeded"])
@@ -407,21 +406,21 @@ def _match_finished(state: GinState, data: GinMatchFinishedData, out: Changes) -
     out.winners = tuple(int(w) for w in data["winners"])
 
 
+def _conduct(state: GinState, data: Mapping[str, JSON], out: Changes) -> None:
+    """A timeout, abort, resignation or claim: an ending finishes it, scores as they stand."""
+    winners = conduct.ending(data)
+    if winners is not None:
+        out.phase = FINISHED
+        out.turn = None
+        out.winners = winners
+
+
+def _seat_replaced(state: GinState, data: Mapping[str, JSON], out: Changes) -> None:
+    out.players = conduct.replaced(state.players, data)
+
+
 Fold = Callable[[GinState, Mapping[str, JSON], Changes], None]
-"""A fold step as `evolve` calls it: with the event's recorded data, which is the payload its
-step declares (gin/shapes.py `PAYLOADS`; tests/unit/test_event_payloads.py checks them)."""
-
-
-def _lobby_fold(kind: str) -> Fold:
-    """A lobby event's fold (domain/lobby.py); MatchStarted: the role draw is due."""
-    phase = {"MatchStarted": ROLE_DRAW, "MatchCancelled": FINISHED}.get(kind)
-
-    def step(state: GinState, data: Mapping[str, JSON], out: Changes) -> None:
-        out.lobby, out.players = lobbies.step(state.lobby, state.players, Event(kind, data))
-        if phase is not None:  # nobody is to act at either
-            out.phase, out.turn = phase, None
-
-    return step
+"""A fold step as `evolve` calls it, with the recorded data: its step's payload (PAYLOADS)."""
 
 
 _FOLD = cast(
@@ -438,7 +437,8 @@ _FOLD = cast(
         "AdviceGiven": _advice_given,
         "RoundScored": _round_scored,
         "MatchFinished": _match_finished,
-        **{kind: _lobby_fold(kind) for kind in sorted(lobbies.LOBBY_EVENTS)},
+        **dict.fromkeys(conduct.MAY_END, _conduct),
+        "SeatReplacedByBot": _seat_replaced,
     },
 )
 

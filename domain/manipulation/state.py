@@ -18,6 +18,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import cast
 
+from domain import conduct
 from domain.cards import FULL_DECK, JOKER, Card, TableCard
 from domain.events import Event
 from domain.frozen import FrozenList
@@ -372,6 +373,19 @@ def _finished(state: State, data: ManipulationMatchFinishedData) -> State:
     )
 
 
+def _conduct(state: State, data: Mapping[str, JSON]) -> State:
+    """A timeout, abort, resignation or claim (domain/conduct.py): an ending finishes the
+    match with its winners, the scores as they stand."""
+    winners = conduct.ending(data)
+    if winners is None:
+        return state
+    return _with(state, phase=Phase.FINISHED, turn=None, winners=winners)
+
+
+def _seat_replaced(state: State, data: Mapping[str, JSON]) -> State:
+    return _with(state, players=conduct.replaced(state.players, data))
+
+
 Fold = Callable[[State, Mapping[str, JSON]], State]
 """A fold step as `evolve` calls it: with the event's recorded data, which is the payload its
 step declares (manipulation/shapes.py `PAYLOADS`; tests/unit/test_event_payloads.py checks
@@ -392,5 +406,7 @@ _HANDLERS = cast(
         "Knocked": _knocked,
         "RoundScored": _scored,
         "MatchFinished": _finished,
+        **dict.fromkeys(conduct.MAY_END, _conduct),
+        "SeatReplacedByBot": _seat_replaced,
     },
 )

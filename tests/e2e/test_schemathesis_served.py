@@ -83,6 +83,10 @@ def test_schemathesis_served_with_two_seats_finds_no_5xx_no_violation_no_idor(
     )
     operations = [_ok(r) for r in schema.get_all_operations()]
     operations = [op for op in operations if not op.path.endswith("/events/stream")]
+    # abort, resign and claim end the match or hand a seat to a bot, whose worker then appends
+    # on its own: the stateful test below and tests/integration/api/test_clock_api.py fuzz
+    # and check them (issue 31)
+    operations = [op for op in operations if not op.path.endswith(CONDUCT)]
     assert len(operations) >= 8
     moves = [op for op in operations if op.path.endswith("/moves")]
     weighted = operations + moves * 4  # the write path gets a fair share of the cases
@@ -207,6 +211,9 @@ def _nothing_else_appended(
             # 200 move of this match (or after a move that started a scoring job) is allowed
             assert moved or _system_only(client, m, versions[m]), (m, versions[m], now)
             versions[m] = now
+
+
+CONDUCT = ("/abort", "/resign", "/claim")
 
 
 def _system_only(client: Any, match_id: str, after: int) -> bool:

@@ -39,8 +39,37 @@
     return response.json();
   }
 
+  // A clocked match's clocks (issue 31): each seat's time left, the running one ticking down
+  // from what the view said when it came (the local clock only measures the time since).
+  function showClocks(view) {
+    page.clock = view.clock || null;
+    page.clockAt = Date.now();
+    tickClocks();
+  }
+
+  function clockText(ms) {
+    const s = Math.max(0, Math.ceil(ms / 1000));
+    return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+  }
+
+  function tickClocks() {
+    const clock = page.clock;
+    $("clocks").hidden = !clock;
+    if (!clock) return;
+    const spent = page.live ? Date.now() - page.clockAt : 0;
+    $("clocks").textContent = "clocks: " + clock.seats.map((s) => {
+      const left = s.running ? s.left_ms - spent : s.left_ms;
+      const mark = s.running ? " \u25b6" : "";
+      const gone = s.present === false ? " (away)" : "";
+      return D.nameOf(page.view, s.seat) + " " + clockText(left) + mark + gone;
+    }).join(" \u00b7 ") + (clock.stalled ? " \u00b7 stalled: " + clock.stalled : "");
+  }
+
+  setInterval(tickClocks, 250);
+
   function show(view) {
     page.view = view;
+    showClocks(view);
     page.names = view.seats.map((s) => s.name);
     $("table").replaceChildren(D.renderTable(view));
     $("rounds").replaceChildren(D.renderRounds(view));

@@ -388,3 +388,18 @@ def test_the_watch_page_shows_a_match_waiting_for_players_then_its_start(
     wait(driver, lambda: fact(driver, "lobby") == "" and count(driver, "#table .badge.open") == 0)
     wait(driver, lambda: "the match starts" in text_of(driver, "#log"))
     page.finish()
+
+
+def test_the_watch_page_shows_running_clocks(page: Any, stack: Any) -> None:
+    """A clocked match (issue 31): each seat's clock, the running one ticking down."""
+    players = [{"name": "ana"}, {"name": "ben"}]
+    clock = {"mode": "per_move", "move_s": 600}
+    created = create(stack.base_url, "manipulation-rummy", players, seed=3, clock=clock)
+    page.open(f"/watch/{created['id']}")
+    driver = page.driver
+    script = "const c = document.querySelector('#clocks'); return c && !c.hidden && c.textContent"
+    wait(driver, lambda: "\u25b6" in (driver.execute_script(script) or ""))
+    first = driver.execute_script(script)
+    wait(driver, lambda: driver.execute_script(script) != first, 5)
+    assert "ana 10:00" in first or "ben 10:00" in first
+    page.finish()

@@ -49,7 +49,19 @@ def test_ready_with_store_queue_and_a_live_worker(
     assert response.get_json() == {
         "status": "ready",
         "checks": {"event_store": "ok", "queue": "ok", "workers": "ok"},
+        "stalled": 0,
     }
+
+
+def test_ready_counts_the_stalled_matches(
+    client: FlaskClient, live_worker: SimpleWorker, service: MatchService
+) -> None:
+    """A match whose system job used its retries (issue 31) shows, and the service stays
+    ready (an operator's to mend)."""
+    created = service.create_match("manipulation-rummy", [{"name": "a"}, {"name": "b"}], {}, 5)
+    service.stall(created.match_id, "system-x-1", "RuntimeError: broken")
+    response = client.get("/v1/health/ready")
+    assert response.status_code == 200 and response.get_json()["stalled"] == 1
 
 
 def test_not_ready_without_a_worker(client: FlaskClient) -> None:
