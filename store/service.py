@@ -57,7 +57,6 @@ class MatchService(Clocks):
         )
         self.pepper = pepper
         self.archive = archive  # store.archive.Archive: where retired matches are kept
-        self.clock: Callable[[], float] = time.time  # the lobby's deadlines (store/lobby.py)
         self.metadata = Metadata(self.store, pepper, archive)
         self.states = States(self.store, self.metadata, keep_every)
         self.replays = KeyedReplays(self.store, self.states, pepper)
