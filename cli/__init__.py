@@ -11,6 +11,7 @@ limits.py       the rate limits `deadwood up` turns on by default
 client.py       the subcommands of players and bot authors: new, play, tail, export,
                 replay, verify
 arena.py        `deadwood arena`: bot-against-bot matches in-process, a results table
+arena_clock.py  `deadwood arena --clock`: the matches through the service, with clocks
 conduct.py      `deadwood abort|resign|claim`, and `deadwood new --clock`
 analyze.py      `deadwood analyze LOG`: a finished match's analysis, offline
 """
