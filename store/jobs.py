@@ -168,6 +168,7 @@ _RETRY_FIELDS = [
     b"retry_intervals",
     json.dumps(list(RETRY_INTERVALS)).encode(),
 ]
+_JOB_PREFIX = Job.redis_job_namespace_prefix.encode()
 _second: list[Any] = [-1, ""]  # the second _utc_now last formatted, and its text
 
 
@@ -188,6 +189,7 @@ class Queues:
         self._queues = {
             name: Queue(name, connection=connection, serializer=JSONSerializer) for name in QUEUES
         }
+        self._constants: dict[str, tuple[list[bytes], list[bytes]]] = {}
 
     def queue(self, name: str) -> Queue:
         return self._queues[name]
@@ -217,22 +219,32 @@ class Queues:
         workers' scheduler reads the time to the millisecond, workers/run.py).
         Equivalence: tests/integration/workers/test_clock_jobs.py."""
         assert spec.at_ms is not None
-        payload = _RQ_JSON.dumps((spec.func, None, list(spec.args), {}))
-        description = f"{spec.func}({spec.match_id!r}, {spec.version})"
-        fields = [b"created_at", _utc_now().encode(), b"data", payload, *_RETRY_FIELDS]
-        fields += [b"origin", spec.queue.encode(), b"description", description.encode()]
-        fields += [b"timeout", str(TIMEOUTS[spec.queue]).encode()]
-        fields += [b"result_ttl", str(result_ttl(spec.queue)).encode(), b"status", b"scheduled"]
+        sadd, tail = self._scheduled_constants(spec.queue)
+        func, match = spec.func, json.dumps(spec.match_id)
+        payload = f'["{func}", null, [{match}, {int(spec.version)}], {{}}]'.encode()
+        description = f"{func}({spec.match_id!r}, {spec.version})".encode()
+        fields = [b"created_at", _utc_now().encode(), b"data", payload, b"description", description]
         request_id = request_id_var.get()
         if request_id:
             fields += [b"meta", _RQ_JSON.dumps({"request_id": request_id})]
         job_id = spec.job_id.encode()
-        queue = self.queue(spec.queue)
+        score = b"%.3f" % (spec.at_ms / 1000)
         return [
-            [b"SADD", queue.redis_queues_keys.encode(), queue.key.encode()],
-            [b"HSET", Job.redis_job_namespace_prefix.encode() + job_id, *fields],
-            [b"ZADD", f"rq:scheduled:{spec.queue}".encode(), b"%.3f" % (spec.at_ms / 1000), job_id],
+            [*sadd],
+            [b"HSET", _JOB_PREFIX + job_id, *fields, *tail],
+            [b"ZADD", b"rq:scheduled:" + spec.queue.encode(), score, job_id],
         ]
+
+    def _scheduled_constants(self, name: str) -> tuple[list[bytes], list[bytes]]:
+        """A queue's SADD and the job hash fields every scheduled job of it has."""
+        if name not in self._constants:
+            queue = self.queue(name)
+            tail = [*_RETRY_FIELDS, b"origin", name.encode()]
+            tail += [b"timeout", str(TIMEOUTS[name]).encode()]
+            tail += [b"result_ttl", str(result_ttl(name)).encode(), b"status", b"scheduled"]
+            sadd = [b"SADD", queue.redis_queues_keys.encode(), queue.key.encode()]
+            self._constants[name] = (sadd, tail)
+        return self._constants[name]
 
     def enqueue(self, specs: Sequence[JobSpec], pipeline: Pipeline | None = None) -> None:
         """Write the jobs, inside `pipeline`'s MULTI when given (it must be in MULTI mode)."""
