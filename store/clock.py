@@ -158,6 +158,18 @@ def deadline_job_id(match_id: str, version: int) -> str:
     return f"deadline-{match_id}-{version}"
 
 
+def parse_deadline_job_id(job_id: str) -> tuple[str, int, bool] | None:
+    """(match, version, whether it is the `-again` twin) of a deadline job's id, else None."""
+    again = job_id.endswith("-again")
+    body = job_id.removesuffix("-again")
+    if not body.startswith("deadline-"):
+        return None
+    match_id, _, version = body.removeprefix("deadline-").rpartition("-")
+    if not match_id or not version.isdigit():
+        return None
+    return match_id, int(version), again
+
+
 def deadline_job(match_id: str, version: int, turn: Turn | None) -> list[JobSpec]:
     """The job that applies the running turn's timeout at (match, version), if one runs."""
     if turn is None or turn.deadline_ms is None:

@@ -219,3 +219,13 @@ def test_advance_is_its_plain_code(
     assert advance(clock, turn, mover, to_act, now_ms) == _advance_plain(
         clock, turn, mover, to_act, now_ms
     )
+
+
+def test_a_deadline_job_id_is_parsed_back() -> None:
+    from store.clock import deadline_job_id, parse_deadline_job_id
+
+    for match_id in ("m_x", "m_a-b_c-d", "m_-7"):
+        assert parse_deadline_job_id(deadline_job_id(match_id, 12)) == (match_id, 12, False)
+        assert parse_deadline_job_id(deadline_job_id(match_id, 3) + "-again") == (match_id, 3, True)
+    assert parse_deadline_job_id("score-m_x-1") is None
+    assert parse_deadline_job_id("deadline-m_x-v") is None
