@@ -173,21 +173,20 @@ class Clocks:
         """Apply up to `limit` other deadlines already due in rq's scheduled registry, in this
         job, rather than each as an rq job of its own once the scheduler polls (issue 31: a
         timeout's rq overhead is most of its cost, and a due job waits up to the scheduler's
-        interval). Each is claimed by its ZREM from the registry (of a worker sweeping and the
-        scheduler, one removes it; should both get it, the job at (match, version) applies
-        at most once anyway), then applied as its job would be, and its hash deleted. A
+        interval). The oldest first: those rq's scheduler queued already (claimed by LREM
+        from the queue: of this and a worker's pop, one takes it), then those due in the
+        registry (claimed by ZREM: of this and the scheduler, one removes it; should both
+        get one, the job at (match, version) applies at most once anyway). Each is applied
+        as its job would be, and its hash deleted. A
         claimed deadline lost to a crash is still applied: lazily by the next request of
         the match (`settle`) and by the reconciler, which schedules a missing deadline job
         anew (`followups`)."""
         queues: Any = self.store.queues.connection
-        registry = f"rq:scheduled:{DEADLINES}"
-        due = queues.zrangebyscore(registry, "-inf", self.now_ms() / 1000, start=0, num=limit)
-        if not due:
+        claimed = self._claim(queues, f"rq:queue:{DEADLINES}", limit)  # the oldest first
+        if len(claimed) < limit:
+            claimed += self._claim(queues, f"rq:scheduled:{DEADLINES}", limit - len(claimed))
+        if not claimed:
             return []
-        pipe = queues.pipeline(transaction=False)
-        for job_id in due:
-            pipe.zrem(registry, job_id)
-        claimed = [codec.text(j) for j, won in zip(due, pipe.execute(), strict=True) if won]
         notes = []
         for job_id in claimed:
             parsed = parse_deadline_job_id(job_id)
@@ -201,6 +200,24 @@ class Clocks:
         if claimed:
             queues.delete(*[f"rq:job:{job_id}" for job_id in claimed])
         return notes
+
+    def _claim(self, queues: Any, key: str, limit: int) -> list[str]:
+        """Up to `limit` due deadline job ids taken from rq's queue (a list, oldest first) or
+        its scheduled registry (due by score): those this call removed (LREM, ZREM)."""
+        listed = key.startswith("rq:queue:")
+        if listed:
+            ids = queues.lrange(key, 0, limit - 1)
+        else:
+            ids = queues.zrangebyscore(key, "-inf", self.now_ms() / 1000, start=0, num=limit)
+        if not ids:
+            return []
+        pipe = queues.pipeline(transaction=False)
+        for job_id in ids:
+            if listed:
+                pipe.lrem(key, 1, job_id)
+            else:
+                pipe.zrem(key, job_id)
+        return [codec.text(j) for j, won in zip(ids, pipe.execute(), strict=True) if won]
 
     def _time_out(self, match_id: str, game: Variant, current: Cached) -> Appended:
         clock = self.metadata.get(match_id).clock

@@ -284,3 +284,29 @@ def test_a_swept_deadline_the_scheduler_queued_too_times_out_once(
     assert svc.apply_deadline(match_id, version).startswith("stale")  # its job, run late
     assert svc.sweep_deadlines() == []
     assert types(svc, match_id).count("TurnTimedOut") == 1
+
+
+def test_a_sweep_takes_the_deadlines_the_scheduler_queued_first(
+    svc: MatchService, clock: FakeClock, redis_client: redis.Redis
+) -> None:
+    from typing import Any
+
+    from rq import Queue
+    from rq.scheduler import RQScheduler
+    from rq.serializers import JSONSerializer
+
+    queued = _create(svc)
+    clock.advance(2.5)
+    queue = Queue("deadlines", connection=redis_client, serializer=JSONSerializer)
+    scheduler: Any = RQScheduler([queue], connection=redis_client, serializer=JSONSerializer)
+    scheduler.acquire_locks()
+    try:
+        scheduler.enqueue_scheduled_jobs()  # queued, no worker has popped it
+    finally:
+        scheduler.release_locks()
+    due = _create(svc)  # created at the advanced time: due once the clock moves again
+    clock.advance(2.5)
+    notes = svc.sweep_deadlines()
+    assert [n.split(":")[1].split()[0] for n in notes] == [queued, due]
+    assert queue.count == 0
+    assert all(types(svc, m).count("TurnTimedOut") == 1 for m in (queued, due))
