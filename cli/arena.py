@@ -212,21 +212,7 @@ def handle(args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = sys
     specs = arena.plan(lineup, args.matches, args.seed)
     progress = Progress(len(specs), err, enabled=not args.no_progress)
     started = time.monotonic()
-    records = []
-    timeouts = 0
-    if clock is None:
-        for record in play_all(args.variant, specs, options, args.jobs, args.advice):
-            records.append(record)
-            progress.update(len(records))
-    else:
-        with arena_clock.private_redis(getattr(args, "redis_url", None)) as url:
-            think = float(getattr(args, "think", 0.0))
-            for clocked in play_all_clocked(
-                args.variant, specs, options, args.jobs, clock, think, url
-            ):
-                records.append(clocked.record)
-                timeouts += clocked.timeouts
-                progress.update(len(records))
+    records, timeouts = _play_planned(args, specs, options, clock, progress)
     elapsed = time.monotonic() - started
     records.sort(key=lambda r: r.index)
     seatings = len(arena.seatings(lineup))
@@ -249,6 +235,31 @@ def handle(args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = sys
         f"{moves} moves; intervals are 95% (Wilson for shares, normal/t for points)\n"
     )
     return 0
+
+
+def _play_planned(
+    args: argparse.Namespace,
+    specs: Sequence[arena.MatchSpec],
+    options: Options | None,
+    clock: dict[str, Any] | None,
+    progress: Progress,
+) -> tuple[list[arena.MatchRecord], int]:
+    """Every planned match, in process or (with a clock) through the service: the records,
+    and the timeouts the clocks gave."""
+    records: list[arena.MatchRecord] = []
+    timeouts = 0
+    if clock is None:
+        for record in play_all(args.variant, specs, options, args.jobs, args.advice):
+            records.append(record)
+            progress.update(len(records))
+        return records, timeouts
+    with arena_clock.private_redis(getattr(args, "redis_url", None)) as url:
+        think = float(getattr(args, "think", 0.0))
+        for clocked in play_all_clocked(args.variant, specs, options, args.jobs, clock, think, url):
+            records.append(clocked.record)
+            timeouts += clocked.timeouts
+            progress.update(len(records))
+    return records, timeouts
 
 
 def main(argv: Sequence[str] | None = None) -> int:

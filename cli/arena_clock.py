@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import subprocess
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,8 +26,10 @@ import redis
 from arena import harness as arena
 from cli.procs import free_port, redis_server_binary, wait_port
 from domain import bots
+from domain.bots import Choose
 from domain.events import SYSTEM
 from store.service import MatchService
+from store.states import Loaded
 
 
 @dataclass
@@ -73,23 +75,11 @@ def play_clocked(
             return ClockedRecord(arena._record(spec, final, moves), timeouts, match_id)
         if moves >= max_moves:
             raise arena.ArenaError(f"match {spec.index} (seed {spec.seed}): no end")
-        due = game.pending(state)
-        if due is not None:
-            seat, move = SYSTEM, dict(due)
-        else:
-            to_act = game.to_act(state)
-            if to_act is None:
-                raise arena.ArenaError(f"match {spec.index}: nobody to act and nothing pending")
-            seat = to_act
-            view: Any = game.view(state, seat)
-            legal = view["you"]["legal_moves"]
-            move = choosers[seat](view, legal, arena.bot_rng(spec.seed, view["version"], seat))
-            time.now += think_s
-            before = loaded.version
-            loaded = service.load(match_id)  # the time it took: timed out meanwhile?
-            if loaded.version != before:
-                continue  # the timeout (and its auto move) landed first: decide again
-            moves += 1
+        chosen = _choose(service, time, match_id, loaded, choosers, spec, think_s)
+        if chosen is None:
+            continue  # the timeout (and its auto move) landed first: decide again
+        seat, move, loaded = chosen
+        moves += seat != SYSTEM
         try:  # no time passes between the load above and this append: no timeout races it
             service.submit(
                 match_id, seat, move, expected_version=loaded.version, idempotency_key=None,
@@ -100,6 +90,35 @@ def play_clocked(
                 f"match {spec.index} (seed {spec.seed}): seat {seat} played {move!r} at "
                 f"version {loaded.version}: {refused}"
             ) from refused
+
+
+def _choose(
+    service: MatchService,
+    time: VirtualTime,
+    match_id: str,
+    loaded: Loaded,
+    choosers: Sequence[Choose],
+    spec: arena.MatchSpec,
+    think_s: float,
+) -> tuple[int, dict[str, Any], Loaded] | None:
+    """The move due now (the system's, or the bot's to act after `think_s` of virtual time)
+    and the match it is made on; None when a timeout landed while the bot thought."""
+    game, state = loaded.variant, loaded.state
+    due = game.pending(state)
+    if due is not None:
+        return SYSTEM, dict(due), loaded
+    seat = game.to_act(state)
+    if seat is None:
+        raise arena.ArenaError(f"match {spec.index}: nobody to act and nothing pending")
+    view: Any = game.view(state, seat)
+    legal = view["you"]["legal_moves"]
+    move = choosers[seat](view, legal, arena.bot_rng(spec.seed, view["version"], seat))
+    time.now += think_s
+    before = loaded.version
+    loaded = service.load(match_id)  # the time it took: timed out meanwhile?
+    if loaded.version != before:
+        return None
+    return seat, move, loaded
 
 
 @contextlib.contextmanager

@@ -46,6 +46,7 @@ from typing import IO, Any, cast
 import httpx
 
 from deadwood_client.accounts import Accounts
+from deadwood_client.conduct import ConductCalls
 from deadwood_client.errors import (
     DeadwoodError,
     IllegalMove,
@@ -106,7 +107,7 @@ def api_root(base_url: str) -> str:
     return root if root.endswith("/v1") else root + "/v1"
 
 
-class Client(LobbyCalls):
+class Client(LobbyCalls, ConductCalls):
     """A caller of one Deadwood server, as a spectator (no token) or as one seat."""
 
     def __init__(
@@ -268,24 +269,6 @@ class Client(LobbyCalls):
         if any(attempt.unknown for attempt in lost) and isinstance(error, _REFUSED_AFTER_UNKNOWN):
             return self._settle(match_id, dict(move), key, expected, known, error)
         raise error
-
-    def abort(self, match_id: str) -> MoveResult:
-        """POST .../abort: end a clocked match before every seat has moved (unscored)."""
-        return self._conduct(match_id, "abort")
-
-    def resign(self, match_id: str) -> MoveResult:
-        """POST .../resign: two seats, the other wins; more, a bot plays this seat on."""
-        return self._conduct(match_id, "resign")
-
-    def claim(self, match_id: str) -> MoveResult:
-        """POST .../claim against the absent seat to act (ClaimNotAvailable.seconds_left)."""
-        return self._conduct(match_id, "claim")
-
-    def _conduct(self, match_id: str, action: str) -> MoveResult:
-        path = f"/matches/{match_id}/{action}"
-        result = cast(MoveResult, self._call("POST", path, json_body={}).json())
-        self._note_version(match_id, result["version"])
-        return result
 
     def event_page(self, match_id: str, after: int = 0, limit: int = 100) -> EventPage:
         """GET .../events: up to `limit` (1-1000) events with seq > `after`, as seen here."""
