@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the server's api
 
 from api import create_app
 from cli.procs import free_port, redis_server_binary, wait_port
+from domain.clock import ClockOptions
 from domain.events import Event
 from domain.gin import VARIANT as GIN
 from store import codec
@@ -49,6 +50,7 @@ from workers import rating
 from workers.connection import set_service
 
 ROOT = Path(__file__).resolve().parents[1]
+CLOCK = ClockOptions()  # a rated match needs a clock
 VARIANT = "three-hand-gin"
 
 
@@ -64,7 +66,7 @@ def fill(client: redis.Redis, matches: int, accounts: int, rng: random.Random) -
             first = handles[n % accounts]  # every account plays
             seats = [first, *[h for h in others if h != first][:2]]
             players = [{"name": h, "account": h} for h in seats]
-            opening = GIN.create(players, options, None, f"{n:064x}")
+            opening = GIN.create(players, options, None, f"{n:064x}", CLOCK)
             scores = [rng.randrange(0, 140) for _ in seats]
             final = Event("MatchFinished", {"scores": scores, "winners": [0], "totals": scores})
             match_id = f"m_bench{n:06d}"

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from domain import conduct
-from domain.clock import validate_clock, with_clock
+from domain.clock import validate_clock
 from domain.errors import RulesError
 from domain.events import SYSTEM, Event
 from domain.replay import fold
@@ -144,9 +144,9 @@ def opening_of(first: Event) -> tuple[Variant, list[Event]]:
         # the log's own values, as a client would send them: `create` checks each
         players = cast("Sequence[Mapping[str, JSON]]", data.get("players") or [])
         options = cast("Mapping[str, JSON]", data.get("options") or {})
-        opening = list(variant.create(players, options, cast("int | None", seed), secret))
         recorded_clock = cast("Mapping[str, JSON] | None", data.get("clock"))
-        opening[0] = with_clock(opening[0], validate_clock(recorded_clock, len(players)))
+        clock = validate_clock(recorded_clock, len(players))
+        opening = list(variant.create(players, options, cast("int | None", seed), secret, clock))
     except (RulesError, TypeError, ValueError, KeyError) as exc:
         raise LogRejected(1, f"event 1 (MatchCreated) cannot open a match: {exc}") from None
     return variant, opening
