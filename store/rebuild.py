@@ -1,7 +1,7 @@
 """`deadwood ladder rebuild` (issue 32): every rating computed again from the matches' logs.
 
 The ledger's order (store/ledger.py) says which matches were rated and in which order; a
-rebuild reads each one's first and last events (from Redis, else from its archive,
+rebuild reads the events a rating reads of each one (from Redis, else from its archive,
 store/archive.py, or from a directory of exported logs) and rates them again in that order,
 from nothing. The model and its inputs are the same, so the skills come out equal to the
 live ones bit for bit; `compute` returns them, `rebuild` compares them with the ledger and
