@@ -11,11 +11,12 @@ from typing import Any
 import pytest
 import redis
 
+from api import create_app
 from store.accounts import Accounts
 from store.archive import Archive, archive_match
 from store.jobs import Queues, rating_job
 from store.ledger import Ledger
-from store.rebuild import StoredLogs, rebuild
+from store.rebuild import ExportedLogs, StoredLogs, rebuild
 from store.service import MatchService
 from tests.support.ladder_play import (
     CLOCK,
@@ -185,7 +186,7 @@ def test_a_rated_match_ended_by_a_resignation_is_rated_once_with_the_resigner_la
 
 
 def test_a_seat_a_bot_took_over_ranks_last_when_the_match_plays_on(
-    pinned: MatchService, redis_client: redis.Redis
+    pinned: MatchService, redis_client: redis.Redis, tmp_path: Path
 ) -> None:
     """Three seats: a resignation puts the clock's bot in the seat and the match plays on to
     MatchFinished; the seat is still its account's, and ranks last whatever it scored."""
@@ -211,3 +212,11 @@ def test_a_seat_a_bot_took_over_ranks_last_when_the_match_plays_on(
     assert [(e.type, e.data["seat"]) for e in ends.between] == [("SeatReplacedByBot", 2)]
     checked = rebuild(Ledger(redis_client), GIN, StoredLogs(redis_client), _bot, write=False)
     assert checked.equal and checked.rated == 1
+    web = create_app({"TESTING": True, "SERVICE": pinned, "ACCESS_LOG": 0}).test_client()
+    log = web.get(f"/v1/matches/{created.match_id}/log")
+    assert log.status_code == 200
+    (tmp_path / f"{created.match_id}.ndjson").write_bytes(log.get_data())
+    read = next(ExportedLogs(tmp_path).ends([created.match_id]))
+    assert read is not None and [e.type for e in read.between] == ["SeatReplacedByBot"]
+    exported = rebuild(Ledger(redis_client), GIN, ExportedLogs(tmp_path), _bot, write=False)
+    assert exported.equal and exported.rated == 1
