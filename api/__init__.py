@@ -33,6 +33,7 @@ Configuration (each key may come from `test_config`; the environment gives the d
 The modules (a blueprint per resource first; then the request's path; then the document):
     matches.py          matches: create one, see it (now or `?at=`), its legal moves
     moves.py            one move as the caller's seat, with If-Match and Idempotency-Key
+    lobby.py            the lobby (issue 30): list, join (a token minted), leave, cancel, rematch
     clock.py            abort, resign and claim (issue 31): what a seat can do about a stall
     events.py           the log as the caller may see it: paged, live (SSE), NDJSON at the end
     replays.py          check an uploaded log against the rules (POST /v1/replays)
@@ -64,6 +65,7 @@ The modules (a blueprint per resource first; then the request's path; then the d
     schemas.py          marshmallow schemas of request bodies, queries and simple responses
     docs.py             pieces of the document the blueprints share: headers, problems
     examples.py         a request and a response for every operation, from a real session
+    examples_lobby.py   the lobby's examples (a match with an open seat, a join, a page)
     examples_clock.py   the examples of abort, resign and claim and their refusals
 
 The app refuses to start (InsecurePepper) without DEADWOOD_TOKEN_PEPPER, or with the public
@@ -90,6 +92,9 @@ from api.deadline import BodyDeadline
 from api.spec import SPEC_KWARGS, finish_spec
 
 log = logging.getLogger("deadwood.api")
+
+BODYLESS_ENDPOINTS = frozenset({"lobby.Leave", "lobby.Cancel", "lobby.Rematch"})
+"""POSTs that take no body (api/lobby.py): an empty one is not refused."""
 
 DEFAULTS: dict[str, Any] = {
     "API_TITLE": "Deadwood",
@@ -197,13 +202,14 @@ def _register_blueprints(api: Api) -> None:
         events,
         health,
         ladder,
+        lobby,
         matches,
         moves,
         replays,
     )
 
-    modules = (matches, moves, clock, events, replays, bots, health, analysis, accounts, ladder)
-    for module in modules:
+    modules = (matches, moves, clock, events, lobby, replays, bots, health, analysis)
+    for module in (*modules, accounts, ladder):
         api.register_blueprint(module.blp)
 
 
@@ -225,6 +231,13 @@ def _bound_request() -> None:
         return  # 404/405 come next, from routing
     if ndjson:
         check_media(req, ndjson=True)  # the view reads the log as it comes
+        return
+    if (
+        req.endpoint in BODYLESS_ENDPOINTS
+        and not length
+        and "chunked" not in str(req.headers.get("Transfer-Encoding", ""))
+    ):
+        g.json_body = {}  # leave, cancel, rematch: no body to read (api/lobby.py)
         return
     g.json_body = read_body(req, ndjson=False)
 

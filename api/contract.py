@@ -35,6 +35,11 @@ OPERATIONS: dict[tuple[str, str], str] = {
     ("/v1/matches/{match_id}/log", "get"): "get_log",
     ("/v1/matches/{match_id}/hint", "get"): "get_hint",
     ("/v1/matches/{match_id}/analysis", "get"): "get_analysis",
+    ("/v1/matches/{match_id}/join", "post"): "join_match",
+    ("/v1/matches/{match_id}/leave", "post"): "leave_match",
+    ("/v1/matches/{match_id}/cancel", "post"): "cancel_match",
+    ("/v1/matches/{match_id}/rematch", "post"): "rematch",
+    ("/v1/lobby", "get"): "list_lobby",
     ("/v1/replays", "post"): "replay_log",
     ("/v1/bots", "get"): "list_bots",
     ("/v1/health", "get"): "get_health",
@@ -47,9 +52,11 @@ OPERATIONS: dict[tuple[str, str], str] = {
     ("/v1/accounts/{handle}/keys/{key_id}", "delete"): "revoke_key",
     ("/v1/ladder/{variant}", "get"): "get_ladder",
 }
-UNLINKED = frozenset({"get_analysis"})
+UNLINKED = frozenset({"get_analysis", "join_match", "leave_match", "cancel_match", "rematch"})
 """Operations no link of a new match leads to: an analysis is 404 until the match is finished
-(issue 33), so the link would never be available from the created match."""
+(issue 33), so the link would never be available from the created match; the lobby's writes
+(issue 30) need a match with open seats (or a finished one), and their links would only
+lead the play's checks away from the play."""
 MAX_SEATS = 5
 """Links name each seat's token up to the largest match (manipulation-rummy, M1.1)."""
 
@@ -72,6 +79,40 @@ RESPONSES: dict[str, dict[str, Any]] = {
             "version": INT,
             "events": {"type": "array", "items": ref("Event")},
             "match": ref("View"),
+        },
+    },
+    "Joined": {
+        "type": "object",
+        "required": ["id", "seat", "token", "version", "match"],
+        "additionalProperties": False,
+        "properties": {
+            "id": {"type": "string", "description": "the match joined (a rematch: the new one)"},
+            "seat": INT,
+            "token": {
+                **nullable({"type": "string"}),
+                "description": "the seat's bearer token, minted for this join and shown only "
+                "here; null when a rematch seat was claimed before",
+            },
+            "version": INT,
+            "match": {**ref("View"), "description": "the match as the seat sees it"},
+        },
+    },
+    "SeatsChanged": {
+        "type": "object",
+        "required": ["version", "match"],
+        "additionalProperties": False,
+        "properties": {"version": INT, "match": ref("View")},
+    },
+    "LobbyPage": {
+        "type": "object",
+        "required": ["matches", "next"],
+        "additionalProperties": False,
+        "properties": {
+            "matches": {"type": "array", "items": ref("LobbyEntry")},
+            "next": {
+                **nullable({"type": "string"}),
+                "description": "the cursor of the next page (`?cursor=`); null: no more",
+            },
         },
     },
     "Hint": {

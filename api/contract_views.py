@@ -24,6 +24,7 @@ from domain.manipulation.state import Phase as ManipulationPhase
 INT = {"type": "integer"}
 STRING = {"type": "string"}
 BOOL = {"type": "boolean"}
+OPEN = {**BOOL, "description": "waiting for a person to join (its name is then empty)"}
 INTS = {"type": "array", "items": INT}
 CODES = {"type": "array", "items": STRING}
 INT64 = {"type": "integer", "minimum": -(2**63), "maximum": 2**63 - 1}
@@ -122,7 +123,18 @@ def _player(variant: str, name: dict[str, Any]) -> dict[str, Any]:
         "pattern": "^[a-z0-9][a-z0-9_-]{2,23}$",
         "description": "the caller's own account (needs its Deadwood-Key)",
     }
-    return closed({"name": name}, {"bot": nullable(bot), "account": nullable(account)})
+    return {
+        **closed({"name": name}, {"bot": nullable(bot), "account": nullable(account)}),
+        "description": "a seat given at the create: a person's (its token comes back) or a bot's",
+    }
+
+
+PLAYER = {GIN_NAME: "GinPlayer", MANIPULATION_NAME: "ManipulationPlayer"}
+
+OPEN_SEAT = {
+    **closed({"open": {"type": "boolean", "const": True}}),
+    "description": "an open seat: anyone may join it (POST .../join, issue 30)",
+}
 
 
 def _create(
@@ -132,14 +144,34 @@ def _create(
         "type": "array",
         "minItems": low,
         "maxItems": high,
-        "items": _player(variant, name),
+        "items": {"oneOf": [ref(PLAYER[variant]), ref("OpenSeat")]},
         "description": f"{low} to {high} players ({rule}); a seat with `bot` is played by it",
     }
-    seed = {**nullable(INT64), "description": "makes every shuffle a pure function of it"}
+    seed = {
+        **nullable(INT64),
+        "description": "makes every shuffle a pure function of it; refused (422 "
+        "seeded_open_seat) with an open seat",
+    }
     return closed(
         {"variant": {"type": "string", "const": variant}, "players": players},
-        {"seed": seed, "options": ref(options), "clock": nullable(ref("ClockOptions"))},
+        {"seed": seed, "options": ref(options), "clock": nullable(ref("ClockOptions"))}
+        | LOBBY_INPUT,
     )
+
+
+LOBBY_INPUT = {
+    "listed": {
+        "type": "boolean",
+        "description": "list the match in GET /v1/lobby while it waits. Default: `false`.",
+    },
+    "lobby_ttl_s": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 86400,
+        "description": "seconds the match waits for its open seats, then it is cancelled "
+        "(MatchCancelled lobby_expired). Default: `600`.",
+    },
+}
 
 
 def _created(variant: str, options: str, low: int, high: int) -> dict[str, Any]:
@@ -150,8 +182,10 @@ def _created(variant: str, options: str, low: int, high: int) -> dict[str, Any]:
             "bot": nullable(STRING),
             "token": {
                 **nullable(STRING),
-                "description": "bearer token of this seat, shown only here; null for a bot",
+                "description": "bearer token of this seat, shown only here; null for a bot "
+                "or an open seat",
             },
+            "open": OPEN,
         }
     )
     seats = {"type": "array", "minItems": low, "maxItems": high, "items": seat}
@@ -163,6 +197,10 @@ def _created(variant: str, options: str, low: int, high: int) -> dict[str, Any]:
             "seeded": BOOL,
             "options": ref(options),
             "seats": seats,
+            "lobby": {
+                **nullable(ref("LobbyView")),
+                "description": "null unless a seat is open",
+            },
         }
     )
 
@@ -183,6 +221,9 @@ def create_components(name: dict[str, Any] | None = None) -> dict[str, dict[str,
     it, so its rules are the document's) and the created matches."""
     name = name or NAME
     return {
+        PLAYER[GIN_NAME]: _player(GIN_NAME, name),
+        PLAYER[MANIPULATION_NAME]: _player(MANIPULATION_NAME, name),
+        "OpenSeat": OPEN_SEAT,
         "CreateGinMatch": _create(GIN_NAME, 3, 3, "GinOptionsInput", "G1.1: exactly 3", name),
         "CreateManipulationMatch": _create(
             MANIPULATION_NAME, 2, 5, "ManipulationOptionsInput", "M1.1", name
@@ -218,6 +259,10 @@ def _common(variant: str, phases: Any, options: str, seat: str, result: str) -> 
         "stock_size": INT,
         "rounds": {"type": "array", "items": ref(result)},
         "deal_commitment": {**nullable(STRING), "description": "see Fair deals"},
+        "lobby": {
+            **nullable(ref("LobbyView")),
+            "description": "null for a match created with every seat given",
+        },
     }
 
 
@@ -288,7 +333,7 @@ def gin_components() -> dict[str, dict[str, Any]]:
     knock["description"] = "the knocker's spread while it is on the table (G6.3)"
     seat = closed(
         {"seat": INT, "name": STRING, "bot": nullable(STRING), "hand_size": INT}
-        | {"role": nullable(ROLE)}
+        | {"open": OPEN, "role": nullable(ROLE)}
     )
     return {
         "GinView": _gin_view(),
@@ -351,14 +396,45 @@ def manipulation_components() -> dict[str, dict[str, Any]]:
         "ManipulationView": view,
         "ManipulationYou": closed({"seat": INT, "hand": CODES, "legal_moves": moves}),
         "ManipulationSeat": closed(
-            {"seat": INT, "name": STRING, "bot": nullable(STRING), "hand_size": INT}
+            {"seat": INT, "name": STRING, "bot": nullable(STRING), "hand_size": INT, "open": OPEN}
         ),
         "ManipulationRoundResult": MANIPULATION_RESULT,
     }
 
 
+def lobby_components() -> dict[str, dict[str, Any]]:
+    """The lobby's view member and the entries of GET /v1/lobby (domain/lobby_shapes.py)."""
+    status = {"type": "string", "enum": ["waiting", "started", "cancelled"]}
+    reason = {"type": "string", "enum": ["lobby_expired", "cancelled_by_creator"]}
+    lobby = closed(
+        {
+            "status": status,
+            "listed": BOOL,
+            "expires_at": {**STRING, "format": "date-time"},
+            "open_seats": {**INTS, "description": "the seats still open"},
+            "rematch_of": {**nullable(STRING), "description": "the match this one replays"},
+            "cancelled": {**nullable(reason), "description": "why it was cancelled"},
+        }
+    )
+    lobby["description"] = "how the match waits for its players (issue 30)"
+    seat = closed({"seat": INT, "name": STRING, "bot": nullable(STRING), "open": OPEN})
+    options = {"type": "object", "description": "the match's options (its variant's)"}
+    entry = closed(
+        {
+            "id": STRING,
+            "variant": {"type": "string", "enum": [GIN_NAME, MANIPULATION_NAME]},
+            "options": options,
+            "seats": {"type": "array", "items": ref("LobbySeat")},
+            "created_at": {**STRING, "format": "date-time"},
+            "expires_at": {**STRING, "format": "date-time"},
+        }
+    )
+    return {"LobbyView": lobby, "LobbySeat": seat, "LobbyEntry": entry}
+
+
 def view_components() -> dict[str, dict[str, Any]]:
     return {
+        **lobby_components(),
         **gin_components(),
         **manipulation_components(),
         "View": _by_variant("GinView", "ManipulationView", "the match as one caller may see it"),

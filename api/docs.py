@@ -11,21 +11,26 @@ PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
 PROBLEM_DESCRIPTIONS = {
     400: "bad_request: the body is not UTF-8 JSON, or nests deeper than 32 levels",
     401: "unauthorized: a malformed bearer token, or one of another match",
-    403: "forbidden (a spectator or a seat that may not act) or match_in_progress",
+    403: (
+        "forbidden (a spectator or a seat that may not act), match_in_progress or "
+        "seat_reserved (a rematch's seat)"
+    ),
     404: "unknown_match (or not_found for another path)",
     409: (
         "not_your_turn: another seat is to act; turn_timed_out: the seat's clock ran out first "
         "(the timeout is in the log); abort, resign, claim: abort_not_available, "
         "claim_not_available (with `seconds_left`), claim_wrong_turn, no_clock, "
-        "match_finished, seat_replaced"
+        "match_finished, seat_replaced; in the lobby, seat_taken, match_full, match_started, "
+        "match_not_started or rematch_not_ready"
     ),
+    410: "lobby_closed: the match expired or was cancelled before it started",
     412: "version_conflict: If-Match names an older version; nothing was appended",
     413: "payload_too_large: over 64 KiB (8 MiB for POST /v1/replays)",
     415: "unsupported_media_type: send application/json, uncompressed (no Content-Encoding)",
     422: (
         "validation_error (with `errors`), illegal_move (the rule in `detail`), invalid_card, "
-        "idempotency_key_reused or, for replays, invalid_log (with `event`) and "
-        "replay_too_costly"
+        "idempotency_key_reused, seeded_open_seat (a seeded match with an open seat) or, for "
+        "replays, invalid_log (with `event`) and replay_too_costly"
     ),
     429: (
         "rate_limited or, for live streams, stream_limit: too many at once from this caller "
@@ -117,6 +122,11 @@ LOCATION_HEADER = {
 CREATE_EXAMPLES = {
     "three-hand-gin": {"summary": "three seats, seeded, one option given", "value": CREATE},
     "manipulation-rummy": {"summary": "two seats, seeded", "value": CREATE_MANIPULATION},
+}
+
+JOIN_EXAMPLES = {
+    "first_open": {"summary": "the first open seat", "value": {"name": "dee"}},
+    "seat": {"summary": "a given seat", "value": {"name": "dee", "seat": 1}},
 }
 
 MOVE_EXAMPLES = {

@@ -6,6 +6,10 @@ Each error class maps to exactly one status and `code` (api.md "Conventions"):
                    NotYourTurn 409 not_your_turn,
                    InvalidCard 422 invalid_card, MalformedMove / InvalidOptions 422
                    validation_error, ForbiddenMove 403 forbidden
+    domain.lobby   SeatTaken 409 seat_taken, MatchFull 409 match_full, AlreadyStarted 409
+                   match_started, NotStarted 409 match_not_started, LobbyClosed 410
+                   lobby_closed, SeatReserved 403 seat_reserved, SeededOpenSeat 422
+                   seeded_open_seat; store.lobby RematchNotReady 409 rematch_not_ready
     store.errors   (issue 31) TurnTimedOut 409 turn_timed_out; NotAvailable 409 with its own
                    code: abort_not_available, claim_not_available (+ seconds_left),
                    claim_wrong_turn, no_clock, match_finished, seat_replaced
@@ -67,6 +71,15 @@ STATUS_OF_CODE = {
     "replay_too_costly": 422,
     "replay_too_large": 413,
     "not_ready": 503,
+    "seat_taken": 409,
+    "match_full": 409,
+    "match_started": 409,
+    "match_not_started": 409,
+    "rematch_not_ready": 409,
+    "lobby_closed": 410,
+    "seat_reserved": 403,
+    "seeded_open_seat": 422,
+    "clock_with_open_seats": 422,
     "turn_timed_out": 409,
     "abort_not_available": 409,
     "claim_not_available": 409,
@@ -119,6 +132,15 @@ TITLES = {
     "internal_error": "Internal server error",
     "store_unavailable": "The event store is unavailable",
     "not_ready": "A part the service needs is not ready",
+    "seat_taken": "The seat is taken",
+    "match_full": "Every seat is taken",
+    "match_started": "The match has started",
+    "match_not_started": "The match waits for players",
+    "rematch_not_ready": "The match has not finished",
+    "lobby_closed": "The match was cancelled before it started",
+    "seat_reserved": "The seat is kept for its previous player",
+    "seeded_open_seat": "A seeded match cannot have open seats",
+    "clock_with_open_seats": "A match with open seats cannot have a clock yet",
     "turn_timed_out": "The seat's time ran out before this move",
     "abort_not_available": "The match can no longer be aborted",
     "claim_not_available": "The claim is not available yet",

@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from api import examples_accounts
+from api.examples_lobby import LOBBY_RESPONSES
 from domain.bots import catalogue
 from domain.gin.options import recorded_options as gin_recorded
 from domain.gin.options import validate_options as gin_options
@@ -55,20 +56,24 @@ CREATED: Any = {
             "name": "ana",
             "bot": None,
             "token": "0.6byfVNz-nppwoEJAm-PXz9DFVdDLLY4BEO-zXrQScEQ",
+            "open": False,
         },
         {
             "seat": 1,
             "name": "ben",
             "bot": None,
             "token": "1.0p4rZ2eQcXa6lQ_3UsXHGlvZVTgYL-pcLYDxXAfAFxg",
+            "open": False,
         },
         {
             "seat": 2,
             "name": "cy",
             "bot": None,
             "token": "2.Qs3Y9mVIi-b9iark4TVkApAK_oLTrpsdhu5aoHG2aZw",
+            "open": False,
         },
     ],
+    "lobby": None,
 }
 
 GIN_VIEW: Any = {
@@ -82,9 +87,9 @@ GIN_VIEW: Any = {
     "phase": "upcard_offer",
     "turn": 2,
     "seats": [
-        {"seat": 0, "name": "ana", "bot": None, "hand_size": 0, "role": "advisor"},
-        {"seat": 1, "name": "ben", "bot": None, "hand_size": 10, "role": "box"},
-        {"seat": 2, "name": "cy", "bot": None, "hand_size": 10, "role": "captain"},
+        {"seat": 0, "name": "ana", "bot": None, "hand_size": 0, "open": False, "role": "advisor"},
+        {"seat": 1, "name": "ben", "bot": None, "hand_size": 10, "open": False, "role": "box"},
+        {"seat": 2, "name": "cy", "bot": None, "hand_size": 10, "open": False, "role": "captain"},
     ],
     "scores": [0, 0, 0],
     "winners": [],
@@ -133,9 +138,23 @@ MOVE_RESULT: Any = {
         "phase": "upcard_offer",
         "turn": 1,
         "seats": [
-            {"seat": 0, "name": "ana", "bot": None, "hand_size": 0, "role": "advisor"},
-            {"seat": 1, "name": "ben", "bot": None, "hand_size": 10, "role": "box"},
-            {"seat": 2, "name": "cy", "bot": None, "hand_size": 10, "role": "captain"},
+            {
+                "seat": 0,
+                "name": "ana",
+                "bot": None,
+                "hand_size": 0,
+                "open": False,
+                "role": "advisor",
+            },
+            {"seat": 1, "name": "ben", "bot": None, "hand_size": 10, "open": False, "role": "box"},
+            {
+                "seat": 2,
+                "name": "cy",
+                "bot": None,
+                "hand_size": 10,
+                "open": False,
+                "role": "captain",
+            },
         ],
         "scores": [0, 0, 0],
         "winners": [],
@@ -210,8 +229,8 @@ MANIPULATION_VIEW: Any = {
     "phase": "meld_or_draw",
     "turn": 1,
     "seats": [
-        {"seat": 0, "name": "dee", "bot": None, "hand_size": 11},
-        {"seat": 1, "name": "eve", "bot": None, "hand_size": 17},
+        {"seat": 0, "name": "dee", "bot": None, "hand_size": 11, "open": False},
+        {"seat": 1, "name": "eve", "bot": None, "hand_size": 17, "open": False},
     ],
     "scores": [0, 0],
     "winners": [],
@@ -343,9 +362,23 @@ REPLAY_RESULT: Any = {
         "phase": "upcard_offer",
         "turn": 1,
         "seats": [
-            {"seat": 0, "name": "ana", "bot": None, "hand_size": 0, "role": "advisor"},
-            {"seat": 1, "name": "ben", "bot": None, "hand_size": 10, "role": "captain"},
-            {"seat": 2, "name": "cy", "bot": None, "hand_size": 10, "role": "box"},
+            {
+                "seat": 0,
+                "name": "ana",
+                "bot": None,
+                "hand_size": 0,
+                "open": False,
+                "role": "advisor",
+            },
+            {
+                "seat": 1,
+                "name": "ben",
+                "bot": None,
+                "hand_size": 10,
+                "open": False,
+                "role": "captain",
+            },
+            {"seat": 2, "name": "cy", "bot": None, "hand_size": 10, "open": False, "role": "box"},
         ],
         "scores": [0, 0, 0],
         "winners": [],
@@ -372,6 +405,10 @@ REPLAY_RESULT: Any = {
 def _problem(status: int, code: str, title: str, detail: str) -> Any:
     kind = f"https://deadwood.example/problems/{code}"
     return {"type": kind, "title": title, "status": status, "detail": detail, "code": code}
+
+
+for _view in (GIN_VIEW, MOVE_RESULT["match"], MANIPULATION_VIEW, REPLAY_RESULT["match"]):
+    _view["lobby"] = None  # every seat was given at the create (issue 30)
 
 
 NOT_YOUR_TURN = _problem(
@@ -554,6 +591,7 @@ RESPONSES: dict[tuple[str, str, str], dict[str, tuple[str, Any]]] = {
     ("make_move", "422", "application/problem+json"): {
         "illegal_move": ("the rule, in words", ILLEGAL_MOVE)
     },
+    **LOBBY_RESPONSES,
     ("get_events", "200", JSON): {"after_3": ("?after=3&limit=3, as seat 2", EVENTS_PAGE)},
     ("get_log", "403", "application/problem+json"): {"in_progress": ("", MATCH_IN_PROGRESS)},
     ("get_hint", "200", JSON): {"hint": ("the expert's pick for the captain", HINT)},

@@ -24,6 +24,7 @@ from api.common import (
 from api.errors import ApiError
 from api.schemas import CreateMatchSchema, ViewQuerySchema
 from domain.accounts import CREATE_MATCHES, PLAY_RATED
+from store.lobby import lobby_service
 
 blp = Blueprint("matches", __name__, url_prefix="/v1/matches", description="Matches and views")
 blp.ARGUMENTS_PARSER = BodyParser()  # the body as read_body decoded it (`3.0` is 3)
@@ -51,19 +52,16 @@ class Matches(MethodView):
         takes no seed, and seats only accounts and built-in bots.
         """
         key = idempotency_key(CREATE_KEY_MIN)
-        players = seated_players(body)
-        created = service().create_match(
-            body["variant"],
-            players,
-            body["options"],
-            body["seed"],
-            idempotency_key=key,
-            fingerprint=fingerprint("create", body) if key else None,
-            clock_options=body.get("clock"),
-        )
+        created = _create(body, key)
         view = created.variant.view(created.state, None)
         seats = [
-            {"seat": s["seat"], "name": s["name"], "bot": s.get("bot"), "token": token}
+            {
+                "seat": s["seat"],
+                "name": s["name"],
+                "bot": s.get("bot"),
+                "token": token,
+                "open": s["open"],
+            }
             for s, token in zip(view["seats"], created.tokens, strict=True)
         ]
         payload = {
@@ -73,6 +71,7 @@ class Matches(MethodView):
             "seeded": view["seeded"],
             "options": view["options"],
             "seats": seats,
+            "lobby": view["lobby"],
         }
         response = json_response(payload, 201, created.version)
         response.headers["Location"] = url_for("matches.Match", match_id=created.match_id)
@@ -91,6 +90,9 @@ def seated_players(body: dict[str, Any]) -> list[dict[str, Any]]:
         caller = keyauth.key_required(PLAY_RATED)
     players = []
     for seat, player in enumerate(body["players"]):
+        if player.get("open"):
+            players.append({"open": True})
+            continue
         entry = {"name": player["name"], "bot": player.get("bot")}
         account = player.get("account")
         if account is not None:
@@ -103,6 +105,33 @@ def seated_players(body: dict[str, Any]) -> list[dict[str, Any]]:
     return players
 
 
+def _create(body: dict[str, Any], key: str | None) -> Any:
+    """A match with every seat given (store/service.py), or one with open seats that waits
+    for its players (store/lobby.py)."""
+    keyed = fingerprint("create", body) if key else None
+    if any(p.get("open") for p in body["players"]):
+        if body.get("clock") is not None:  # issue 31's clock starts at MatchStarted: not yet
+            raise ApiError(
+                "clock_with_open_seats",
+                "a match with open seats cannot have a clock yet: create it without one",
+                422,
+            )
+        return lobby_service(service()).create(
+            body["variant"],
+            seated_players(body),
+            body["options"],
+            body["seed"],
+            listed=body["listed"],
+            ttl_s=body["lobby_ttl_s"],
+            idempotency_key=key,
+            fingerprint=keyed,
+        )
+    return service().create_match(
+        body["variant"], seated_players(body), body["options"], body["seed"], idempotency_key=key,
+        fingerprint=keyed, clock_options=body.get("clock"),
+    )  # fmt: skip
+
+
 @blp.route("/<match_id>")
 class Match(MethodView):
     @direct_query  # without a query string: the method itself, not the wrappers below
@@ -112,7 +141,7 @@ class Match(MethodView):
     def get(self, query: dict[str, Any], match_id: str) -> Any:
         """The match as the caller may see it; `?at=<seq>`: right after event `seq`."""
         seat = caller_seat(match_id)
-        loaded = service().load(match_id)
+        loaded = _settled(match_id)
         version = loaded.version
         at = query.get("at")
         if at is not None and at != version:
@@ -136,7 +165,17 @@ class LegalMoves(MethodView):
     def get(self, match_id: str) -> Any:
         """The moves the caller's seat may make now (an empty list when none, or a spectator)."""
         seat = caller_seat(match_id)
-        loaded = service().load(match_id)
+        loaded = _settled(match_id)
         moves = [] if seat is None else loaded.variant.legal_moves(loaded.state, seat)
         body = {"version": loaded.version, "seat": seat, "moves": moves}
         return json_response(body, 200, loaded.version)
+
+
+def _settled(match_id: str) -> Any:
+    """The match now; a match found waiting past its lobby deadline is cancelled first."""
+    loaded = service().load(match_id)
+    lobby = loaded.state.lobby
+    if lobby is not None and lobby.waiting:
+        lobby_service(service()).settle(match_id)
+        loaded = service().load(match_id)
+    return loaded

@@ -29,6 +29,8 @@ from api.common import (
     shown_events,
 )
 from api.schemas import MoveSchema, plain_move
+from domain.lobby import NotStarted
+from store.lobby import lobby_service
 from store.outcomes import Appended
 
 blp = Blueprint("moves", __name__, url_prefix="/v1/matches", description="Moves")
@@ -59,7 +61,7 @@ class Moves(MethodView):
     @blp.doc(
         security=docs.SECURITY,
         parameters=[docs.IF_MATCH, docs.IDEMPOTENCY_KEY],
-        responses=docs.problems(400, 401, 403, 404, 409, 412, 413, 415, 422),
+        responses=docs.problems(400, 401, 403, 404, 409, 410, 412, 413, 415, 422),
     )
     def post(self, match_id: str) -> Any:
         """Make a move as the caller's seat.
@@ -72,15 +74,24 @@ class Moves(MethodView):
         raw = g.json_body
         service().check_person(match_id, seat)  # a seat a bot took is not the token's
         key = idempotency_key()
-        appended: Appended = service().submit(
-            match_id,
-            seat,
-            dict(raw),
-            expected_version=expected_version(),
-            idempotency_key=key,
-            # only a keyed request is compared with its first (hashing the body costs)
-            fingerprint=fingerprint("move", seat, raw) if key is not None else "",
-        )
+
+        def submit() -> Appended:
+            appended: Appended = service().submit(
+                match_id,
+                seat,
+                dict(raw),
+                expected_version=expected_version(),
+                idempotency_key=key,
+                # only a keyed request is compared with its first (hashing the body costs)
+                fingerprint=fingerprint("move", seat, raw) if key is not None else "",
+            )
+            return appended
+
+        try:
+            appended = submit()
+        except NotStarted:  # a match waiting for players: past its deadline, it is cancelled
+            lobby_service(service()).settle(match_id)  # first (410 lobby_closed), issue 30
+            appended = submit()
         body = appended.response or render_move(match_id, seat, appended)
         response = json_response(body, 200, appended.version)
         if appended.replayed:

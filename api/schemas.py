@@ -14,7 +14,16 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
-from marshmallow import EXCLUDE, INCLUDE, Schema, ValidationError, fields, validate, validates
+from marshmallow import (
+    EXCLUDE,
+    INCLUDE,
+    Schema,
+    ValidationError,
+    fields,
+    validate,
+    validates,
+    validates_schema,
+)
 
 from domain.players import MAX_NAME
 from domain.variants import NAMES
@@ -134,9 +143,17 @@ def _options_value(value: object) -> None:
 # ----------------------------------------------------------------------------- requests
 
 
+class StrictBoolean(fields.Boolean):
+    """A JSON `true` or `false`, nothing else (marshmallow's takes 0, 1, "yes"...)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if type(value) is not bool:
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 class PlayerSchema(Schema):
     name = fields.String(
-        required=True,
         validate=NAME,
         metadata={
             "example": "ana",
@@ -158,6 +175,18 @@ class PlayerSchema(Schema):
         validate=validate.Regexp("^[a-z0-9][a-z0-9_-]{2,23}$"),
         metadata={"description": "the caller's own account handle (needs its Deadwood-Key)"},
     )
+    open = StrictBoolean(
+        metadata={"description": "an open seat (no name, no bot): anyone may join it"},
+    )
+
+    @validates_schema
+    def _named_or_open(self, data: dict[str, Any], **_: object) -> None:
+        if data.get("open"):
+            named = data.get("name") is not None or data.get("bot") or data.get("account")
+            if set(data) - {"open"} and named:
+                raise ValidationError("an open seat has no name, bot or account", "open")
+        elif "name" not in data:
+            raise ValidationError("a seat needs a name, or `open: true`", "name")
 
 
 class ClockSchema(Schema):
@@ -222,6 +251,39 @@ class CreateMatchSchema(Schema):
         allow_none=True,
         metadata={"description": "a clock for every move (issue 31); none: no time limit"},
     )
+    listed = StrictBoolean(
+        load_default=False,
+        metadata={"description": "in GET /v1/lobby"},
+    )
+    lobby_ttl_s = fields.Integer(
+        strict=True,
+        load_default=600,
+        validate=validate.Range(min=1, max=86400),
+        metadata={"description": "seconds to wait for the open seats"},
+    )
+
+
+class JoinSchema(Schema):
+    name = fields.String(required=True, validate=NAME, metadata={"example": "dee"})
+    seat = fields.Integer(
+        strict=True,
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=0, max=15),
+        metadata={"description": "the seat to take; without it, the first open one"},
+    )
+
+
+class LobbyQuerySchema(Schema):
+    class Meta:
+        unknown = EXCLUDE
+
+    variant = fields.String(validate=validate.OneOf(NAMES))
+    cursor = fields.String(
+        validate=validate.Regexp(r"^[0-9]{14}:[A-Za-z0-9_-]{1,64}$"),
+        metadata={"description": "the `next` of the previous page"},
+    )
+    limit = QueryInteger(load_default=50, validate=validate.Range(min=1, max=100))
 
 
 class NestedMoveSchema(Schema):

@@ -10,6 +10,7 @@ pepper.py       the token pepper of `deadwood up`, kept in the data directory
 limits.py       the rate limits `deadwood up` turns on by default
 client.py       the subcommands of players and bot authors: new, play, tail, export,
                 replay, verify
+lobby.py        `deadwood lobby` and `deadwood join`: matches waiting for players, a seat
 arena.py        `deadwood arena`: bot-against-bot matches in-process, a results table
 conduct.py      `deadwood abort|resign|claim`, and `deadwood new --clock`
 analyze.py      `deadwood analyze LOG`: a finished match's analysis, offline

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from cli import conduct
+from cli import lobby as lobby_commands
 from deadwood_client.client import Client
 from deadwood_client.errors import DeadwoodError
 from deadwood_client.narrate import Names, describe, move_text, round_line
@@ -77,11 +78,14 @@ examples:
   deadwood new --variant three-hand-gin --players ana,ben --bot expert
   deadwood new --variant manipulation-rummy --players ana --bot expert --bot basic --seed 7
   deadwood new --variant three-hand-gin --bot expert --bot basic --bot random --seed 5
+  deadwood new --variant three-hand-gin --players ana --open 2 --listed
 
 Creates a match (POST /v1/matches) and prints its id, the watch page's URL and one bearer
 token per human seat (shown only this once), with the `deadwood play` command for each.
 --players are human seats in order; each --bot adds a seat played by the server (named after
-the bot). --option KEY=VALUE sets a rule option (a JSON value, or else a string)."""
+the bot). --option KEY=VALUE sets a rule option (a JSON value, or else a string). --open N
+adds N open seats anyone may take (`deadwood join`); --listed shows the match in
+`deadwood lobby` while it waits."""
 
 VERIFY_HELP = """\
 examples:
@@ -105,6 +109,7 @@ def register(subparsers: Any) -> None:
     _export_parser(subparsers)
     _file_parser(subparsers, "replay", "check a match log with the rules", REPLAY_HELP, replay)
     _file_parser(subparsers, "verify", "check a log's fair-deal commitments", VERIFY_HELP, verify)
+    lobby_commands.register(subparsers, _parser, run)  # lobby, join (cli/lobby.py)
     conduct.register(subparsers, _parser, _server_arguments, run)
 
 
@@ -170,6 +175,8 @@ def _new_parser(subparsers: Any) -> None:
         "--option", action="append", default=[], metavar="KEY=VALUE", help="a rule option"
     )
     parser.add_argument("--json", action="store_true", help="print the create response as JSON")
+    parser.add_argument("--open", type=int, default=0, help="add N open seats anyone may join")
+    parser.add_argument("--listed", action="store_true", help="list the match in the lobby")
     conduct.add_clock_arguments(parser)
     parser.set_defaults(run=new, handler=run)
 
@@ -244,11 +251,19 @@ def watch_url(base_url: str, match_id: str) -> str:
 
 def new(args: argparse.Namespace) -> int:
     players = new_players(args.players, args.bot)
+    players[len(players) - len(args.bot) : len(players) - len(args.bot)] = [{"open": True}] * max(
+        0, args.open
+    )  # open seats after the named ones, before the bots
     options = parse_options(args.option)
     with Client(args.base_url) as client:
         clock = conduct.parse_clock(args.clock, args.clock_option)
         created = client.create_match(
-            args.variant, players, seed=args.seed, options=options, clock=clock
+            args.variant,
+            players,
+            seed=args.seed,
+            options=options,
+            clock=clock,
+            listed=args.listed,
         )
     if args.json:
         print(json.dumps(created, indent=2))
@@ -257,6 +272,9 @@ def new(args: argparse.Namespace) -> int:
     print(f"match {match_id} ({created['variant']}, version {created['version']})")
     print(f"watch: {watch_url(args.base_url, match_id)}")
     for seat in created["seats"]:
+        if seat.get("open"):
+            print(f"seat {seat['seat']}: open (deadwood join --match {match_id} --name ...)")
+            continue
         if seat["bot"]:
             print(f"seat {seat['seat']} {seat['name']}: bot {seat['bot']}, played by the server")
             continue

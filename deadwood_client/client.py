@@ -56,6 +56,7 @@ from deadwood_client.errors import (
     ServerError,
     VersionConflict,
 )
+from deadwood_client.lobby import LobbyCalls
 from deadwood_client.retry import Lost, Retry, answer, problem
 from deadwood_client.types import (
     Bot,
@@ -105,7 +106,7 @@ def api_root(base_url: str) -> str:
     return root if root.endswith("/v1") else root + "/v1"
 
 
-class Client:
+class Client(LobbyCalls):
     """A caller of one Deadwood server, as a spectator (no token) or as one seat."""
 
     def __init__(
@@ -186,13 +187,20 @@ class Client:
         options: Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
         clock: Mapping[str, Any] | None = None,
+        listed: bool = False,
+        lobby_ttl_s: int | None = None,
     ) -> Created:
-        """POST /v1/matches. `players`: names, or `{"name", "bot"}`; tokens come back once.
-        `clock`: e.g. `{"mode": "per_move", "move_s": 30}` (issue 31; none: no time limit)."""
+        """POST /v1/matches. `players`: names, `{"name", "bot"}` or `{"open": True}` (anyone
+        may join it; `listed` puts the match in the lobby); tokens come back once. `clock`:
+        e.g. `{"mode": "per_move", "move_s": 30}` (issue 31; none: no time limit)."""
         body: dict[str, Any] = {
             "variant": variant,
             "players": [{"name": p} if isinstance(p, str) else dict(p) for p in players],
         }
+        if listed:
+            body["listed"] = True
+        if lobby_ttl_s is not None:
+            body["lobby_ttl_s"] = lobby_ttl_s
         if seed is not None:
             body["seed"] = seed
         if options:

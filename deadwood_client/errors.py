@@ -260,6 +260,50 @@ class OutcomeUnknown(DeadwoodError):
         self.idempotency_key = idempotency_key
 
 
+class LobbyRefused(DeadwoodError):
+    """A lobby write the match's seats refuse (issue 30); `code` says which."""
+
+
+class SeatTaken(LobbyRefused):
+    """409: another join won the seat (or it is held)."""
+
+    code = "seat_taken"
+
+
+class MatchFull(LobbyRefused):
+    code = "match_full"
+
+
+class MatchStarted(LobbyRefused):
+    code = "match_started"
+
+
+class MatchNotStarted(LobbyRefused):
+    """409: a move in a match that still waits for players."""
+
+    code = "match_not_started"
+
+
+class RematchNotReady(LobbyRefused):
+    code = "rematch_not_ready"
+
+
+class LobbyClosed(LobbyRefused):
+    """410: the match expired or was cancelled before it started."""
+
+    code = "lobby_closed"
+
+
+class SeatReserved(LobbyRefused):
+    """403: a rematch's seat, kept for its previous player."""
+
+    code = "seat_reserved"
+
+
+class SeededOpenSeat(LobbyRefused):
+    code = "seeded_open_seat"
+
+
 _BY_CODE: dict[str, type[DeadwoodError]] = {
     kind.code: kind
     for kind in (
@@ -284,6 +328,14 @@ _BY_CODE: dict[str, type[DeadwoodError]] = {
         NotFound,
         PayloadTooLarge,
         RateLimited,
+        SeatTaken,
+        MatchFull,
+        MatchStarted,
+        MatchNotStarted,
+        RematchNotReady,
+        LobbyClosed,
+        SeatReserved,
+        SeededOpenSeat,
     )
 }
 _BY_CODE["store_unavailable"] = ServerError
@@ -305,6 +357,7 @@ _CODE_OF_STATUS = {
     403: "forbidden",
     404: "not_found",
     409: "not_your_turn",
+    410: "lobby_closed",
     412: "version_conflict",
     413: "payload_too_large",
     415: "unsupported_media_type",

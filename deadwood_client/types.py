@@ -67,8 +67,10 @@ Move = TypedDict(
 
 
 class Player(TypedDict):
-    name: str
+    name: NotRequired[str]
     bot: NotRequired[str | None]
+    open: NotRequired[bool]
+    """An open seat (`{"open": True}`, no name): anyone may join it (issue 30)."""
 
 
 class CreatedSeat(TypedDict):
@@ -76,7 +78,19 @@ class CreatedSeat(TypedDict):
     name: str
     bot: str | None
     token: str | None
-    """The seat's bearer token, shown only in this response (None for a bot seat)."""
+    """The seat's bearer token, shown only in this response (None for a bot or open seat)."""
+    open: bool
+
+
+class LobbyView(TypedDict):
+    """How a match waits for its players (domain/lobby_shapes.py)."""
+
+    status: Literal["waiting", "started", "cancelled"]
+    listed: bool
+    expires_at: str
+    open_seats: list[int]
+    rematch_of: str | None
+    cancelled: Literal["lobby_expired", "cancelled_by_creator"] | None
 
 
 class Created(TypedDict):
@@ -86,6 +100,7 @@ class Created(TypedDict):
     seeded: bool
     options: dict[str, Any]
     seats: list[CreatedSeat]
+    lobby: LobbyView | None
 
 
 class Seat(TypedDict):
@@ -93,6 +108,7 @@ class Seat(TypedDict):
     name: str
     bot: str | None
     hand_size: int
+    open: bool
     role: NotRequired[str | None]
 
 
@@ -170,7 +186,46 @@ class View(TypedDict):
     draws_this_turn: NotRequired[int]
     rounds_won: NotRequired[list[int]]
     final_turns_left: NotRequired[int]
+    lobby: LobbyView | None
     clock: NotRequired[ClockView]  # a clocked match only (issue 31)
+
+
+class LobbySeat(TypedDict):
+    seat: int
+    name: str
+    bot: str | None
+    open: bool
+
+
+class LobbyEntry(TypedDict):
+    """One match waiting for players (GET /v1/lobby)."""
+
+    id: str
+    variant: str
+    options: dict[str, Any]
+    seats: list[LobbySeat]
+    created_at: str
+    expires_at: str
+
+
+class LobbyPage(TypedDict):
+    matches: list[LobbyEntry]
+    next: str | None
+
+
+class Joined(TypedDict):
+    """A join's or a rematch's answer: the seat's token, shown only here."""
+
+    id: str
+    seat: int
+    token: str | None
+    version: int
+    match: View
+
+
+class SeatsChanged(TypedDict):
+    version: int
+    match: View
 
 
 class Event(TypedDict):

@@ -4,11 +4,15 @@ The games are packages (gin/, manipulation/), the bots bots/, the analysis analy
 modules here are what every game shares:
 
     variants.py   the game surface `Game[S, M, V]` and the registry that finds a game by name
-    shapes.py     JSON values, the shapes both games share, MatchCreated's payload, the
+    shapes.py     JSON values, the shapes both games share, MatchCreated's and the lobby's
+                  payloads, the
                   pattern for a new event's payload
     events.py     `Event`: type, version and JSON data, the only record of a match
     creation.py   MatchCreated, written once for both games (seed, deal key, secret)
     players.py    the roster of a new match, checked once for every game
+    lobby.py      open seats (issue 30): a match that waits for its players, joins, leaves,
+                  the start (the game's own opening) and a cancel, and their fold steps
+    lobby_shapes.py  the lobby's view and list entries (its payloads are in shapes.py)
     options.py    the option tables both games check a match's options against
     cards.py      `Card` and `TableCard`: the codes, parsed and printed
     shuffle.py    the deal's randomness: HMAC-SHA256 from the deal key, the commitment

@@ -45,6 +45,8 @@ from domain import conduct
 from domain.clock import validate_clock
 from domain.errors import RulesError
 from domain.events import SYSTEM, Event
+from domain.lobby import LOBBY_EVENTS, open_match, recorded_decision
+from domain.lobby_shapes import LobbyCreated
 from domain.replay import fold
 from domain.shapes import JSON
 from domain.variants import Move, State, Variant, get_variant, move_from_json
@@ -144,6 +146,9 @@ def opening_of(first: Event) -> tuple[Variant, list[Event]]:
         # the log's own values, as a client would send them: `create` checks each
         players = cast("Sequence[Mapping[str, JSON]]", data.get("players") or [])
         options = cast("Mapping[str, JSON]", data.get("options") or {})
+        if data.get("lobby") is not None:  # a match that waited for players: it alone
+            lobby_data = cast("LobbyCreated", data["lobby"])
+            return variant, [open_match(variant, players, options, secret, lobby_data)]
         recorded_clock = cast("Mapping[str, JSON] | None", data.get("clock"))
         clock = validate_clock(recorded_clock, len(players))
         opening = list(variant.create(players, options, cast("int | None", seed), secret, clock))
@@ -236,6 +241,8 @@ def _step(
     if log[at].type in conduct.TYPES:
         return _conduct_step(variant, state, log[at], at)
     search = _Search()
+    if log[at].type in LOBBY_EVENTS:  # a seat taken or given up, a start, a cancel
+        return _lobby_step(variant, state, log, at)
     for recorded in (True, False):
         pairs = _candidates(variant, state, log[at]) if recorded else _fallback(variant, state)
         for seat, move in pairs:
@@ -249,6 +256,22 @@ def _step(
                 raise _NeedMore()
             search.note_miss(made, matched)
     raise _rejection(log, at, search)
+
+
+def _lobby_step(variant: Variant, state: State, log: Sequence[Event], at: int) -> tuple[State, int]:
+    """A lobby event re-derived by domain/lobby.py's own decision (a join that fills the last
+    seat records the start and the game's opening too)."""
+    try:
+        made = recorded_decision(variant, state, log[at])
+    except (RulesError, TypeError, ValueError, KeyError) as exc:
+        raise LogRejected(at + 1, f"{_name(log[at], at + 1)}: {exc}") from None
+    matched = _matching(made, log, at)
+    if matched == len(made):
+        return fold(variant, made, state), len(made)
+    bad = at + matched
+    name = _name(log[bad], bad + 1) if bad < len(log) else "the end of the log"
+    return_error = f"{name} is not what the rules record here (expected {made[matched].type})"
+    raise LogRejected(bad + 1, return_error)
 
 
 def _conduct_step(variant: Variant, state: State, event: Event, at: int) -> tuple[State, int]:

@@ -21,15 +21,17 @@ MAX_NAME = 40
 
 @dataclass(frozen=True, slots=True)
 class Player:
-    """A seat's player as a state holds it: a name, and the bot that plays it (or None)."""
+    """A seat's player as a state holds it: a name, and the bot that plays it (or None);
+    `open` while the seat waits for a person to join (domain/lobby.py)."""
 
     name: str
     bot: str | None
+    open: bool = False
 
     @classmethod
     def of(cls, recorded: PlayerData) -> Player:
         """The player of a recorded MatchCreated entry."""
-        return cls(recorded["name"], recorded.get("bot"))
+        return cls(recorded["name"], recorded.get("bot"), bool(recorded.get("open", False)))
 
 
 def bot_seats(players: Sequence[Player]) -> tuple[str | None, ...]:

@@ -49,15 +49,32 @@ class Seat(TypedDict):
     name: str
     bot: str | None
     hand_size: int
+    open: bool  # waiting for a person to join (issue 30); an open seat's name is ""
 
 
 class PlayerData(TypedDict):
     """A seat's player as MatchCreated records it (`account`: the account it plays for,
-    recorded only when given, issue 32)."""
+    recorded only when given, issue 32; `open`: a seat waiting for a person to join, its name
+    empty or, in a rematch, its previous player's; domain/lobby.py)."""
 
     name: str
     bot: str | None
     account: NotRequired[str]
+    open: NotRequired[bool]
+
+
+CancelReason = Literal["lobby_expired", "cancelled_by_creator"]
+
+
+class LobbyCreated(TypedDict):
+    """MatchCreated's `lobby` member (issue 30): how the match waits for its players."""
+
+    listed: bool
+    ttl_s: int
+    expires_ms: int  # epoch milliseconds: the deadline the store compares with its clock
+    expires_at: str  # the same deadline in RFC 3339 UTC, for people
+    creator_seats: list[int]  # the seats the creator holds tokens of (may cancel)
+    rematch_of: str | None  # the finished match this one replays, its seats reserved
 
 
 class MatchCreatedData(TypedDict):
@@ -71,6 +88,7 @@ class MatchCreatedData(TypedDict):
     seed: int | None
     deal_key: str
     salt_key: NotRequired[str]
+    lobby: NotRequired[LobbyCreated]  # a match with open seats (domain/lobby.py)
 
 
 class SeatData(TypedDict):
@@ -79,7 +97,39 @@ class SeatData(TypedDict):
     seat: int
 
 
-PAYLOADS: dict[str, type] = {"MatchCreated": MatchCreatedData}
+class SeatJoinedData(TypedDict):
+    """A person took an open seat (their token is stored beside the log, never in it)."""
+
+    seat: int
+    name: str
+
+
+class SeatLeftData(TypedDict):
+    """The seat's holder gave it up before the start."""
+
+    seat: int
+    name: str
+
+
+class MatchStartedData(TypedDict):
+    """Every seat is taken: the draw and the first deal follow in the same append."""
+
+    players: list[PlayerData]
+
+
+class MatchCancelledData(TypedDict):
+    """The match ended before it started."""
+
+    reason: CancelReason
+
+
+PAYLOADS: dict[str, type] = {
+    "MatchCreated": MatchCreatedData,
+    "SeatJoined": SeatJoinedData,
+    "SeatLeft": SeatLeftData,
+    "MatchStarted": MatchStartedData,
+    "MatchCancelled": MatchCancelledData,
+}
 """The payload declaration of each event type both games share (each game's shapes.py has
 its own `PAYLOADS`)."""
 

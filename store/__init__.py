@@ -15,6 +15,9 @@ is the one object the API and the workers call):
     metadata.py     metadata and tokens: the fixed fields of a match (cached), seat-token
                     checks, the create's fields, the finished flag
     outcomes.py     Created and Appended, what the writes return (with the states to render)
+    lobby.py        the lobby's writes (issue 30): a match with open seats, join (the token
+                    minted in the join's append), leave, cancel, expiry, rematch
+    lobby_index.py  the index of listed matches waiting for players (GET /v1/lobby)
     clock_service.py  the service's clocks (issue 31): overdue timeouts applied first, the
                     deadline job's work, abort, resign, claim, presence, stalls
     clock.py        a match's running clock beside its log (`clk`): the turn, the banks, the

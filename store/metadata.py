@@ -59,6 +59,8 @@ class Metadata:
             raise UnknownMatch(f"match {match_id!r} does not exist")
         clock = clock_of({"clock": json.loads(fields["clock"])}) if "clock" in fields else None
         meta = MatchMeta(fields["variant"], _players(fields), _token_hashes(fields), clock)
+        if fields.get("open") == "1":  # a match waiting for players: its seats still change
+            return meta
         with self._lock:
             self._metas[match_id] = meta
             while len(self._metas) > CACHE_SIZE:

@@ -10,6 +10,8 @@ was made for, and so does nothing when it is stale or runs twice.
     bot_turn.py     the bot-turn job: the bot of the seat to act plays one move
     analysis.py     the analysis job: a finished match analysed and stored once
     rating.py       the rating job: a finished rated match rated once (store/ledger.py)
+    lobby.py        the lobby's job on rq's scheduler: a match still waiting at its deadline
+                    is cancelled
     reconcile.py    the reconciler: a lost follow-up job is made again
     deadline.py     the deadline job: a clocked turn's timeout, on rq's scheduler
     retries.py      a job's last attempt: a failing bot falls back, a system job stalls

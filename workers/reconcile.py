@@ -33,6 +33,7 @@ import redis
 from store import metrics
 from store.event_store import Conflict
 from store.jobs import BOT_FUNC, JobSpec, bot_seat
+from store.lobby import lobby_service
 from store.service import MatchService
 
 log = logging.getLogger(__name__)
@@ -98,6 +99,8 @@ def _from_scan(service: MatchService, batch: int) -> Iterator[str]:
 def _heal(service: MatchService, match_id: str) -> list[str]:
     try:
         specs = service.followups(match_id)
+        if lobby_service(service).repair(match_id):  # past due: cancelled; listed: indexed
+            log.info("reconciler repaired the lobby of %s", match_id)
     except Exception:  # one broken match must not stop the pass
         log.exception("reconciler could not load match %s", match_id)
         return []

@@ -3,6 +3,7 @@
 The engine is split by phase:
     options.py    the match options (section 5), checked and frozen
     state.py      the state and the fold of every event (`evolve`), the event list
+    lobby_fold.py the fold of the lobby's events (issue 30), registered into state's table
     deal.py       chance: the role draw (G1.2), the deal (G4), the role rotation (G1.5)
     parse.py      a JSON move parsed once into a `Move` (MalformedMove, InvalidCard)
     moves.py      `decide`, `legal_moves`, `to_act`, `pending` (G1.3, G5, G6.1)
@@ -22,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from domain.clock import ClockOptions
 from domain.creation import match_created
 from domain.events import SYSTEM, Event
+from domain.gin import lobby_fold  # noqa: F401  # the lobby events' folds, registered
 from domain.gin.moves import decide, is_finished, legal_moves, pending, to_act
 from domain.gin.options import GinOptions, recorded_options, validate_options
 from domain.gin.shapes import GinMove, GinSeat, GinView

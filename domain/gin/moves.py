@@ -50,6 +50,7 @@ from domain.gin.state import (
     evolve,
     hand_mask,
 )
+from domain.lobby import refuse_move
 from domain.shapes import JSON, as_json
 from domain.shuffle import salt_key
 
@@ -98,6 +99,8 @@ def decide(state: GinState, seat: int, move: GinMove) -> tuple[Event, ...]:
 def decide_in_full(state: GinState, seat: int, move: GinMove) -> tuple[Event, ...]:
     """`decide` through every check, in the order that picks the error to raise."""
     parsed = parse_move(move)
+    if state.lobby is not None and state.lobby.status != "started":
+        refuse_move(state.lobby)  # waiting for players, or cancelled (domain/lobby.py)
     if state.phase == FINISHED:
         raise IllegalMove(f"cannot {parsed.type}: the match is finished (G8.1)")
     if state.phase == NEW:

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Literal, NotRequired, TypedDict
 
-from domain.shapes import Code, MatchCreatedData, OptionsView, Seat, Status
+from domain.lobby_shapes import LobbyView
+from domain.shapes import PAYLOADS as SHARED_PAYLOADS
+from domain.shapes import Code, OptionsView, Seat, Status
 
 Role = Literal["box", "captain", "advisor"]
 Source = Literal["stock", "discard"]
@@ -113,6 +115,7 @@ class GinView(TypedDict):
     picked: list[list[Code]]
     knock: KnockView | None
     you: GinYou | None
+    lobby: LobbyView | None  # null for a match created with every seat given (issue 30)
 
 
 # --- event payloads (state.py folds them, views.py renders them per seat) -------------------
@@ -191,7 +194,7 @@ class GinMatchFinishedData(TypedDict):
 
 
 PAYLOADS: dict[str, type] = {
-    "MatchCreated": MatchCreatedData,
+    **SHARED_PAYLOADS,  # MatchCreated and the lobby's events (domain/shapes.py)
     "RolesDrawn": RolesDrawnData,
     "RoundDealt": GinRoundDealtData,
     "UpcardPassed": CardPlayedData,

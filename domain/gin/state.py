@@ -10,16 +10,14 @@ Events (past tense; data is JSON-ready):
     RolesDrawn     {draws: [[{seat, card}, ...], ...], tiebreak, box, captain, advisor}   G1.2
     RoundDealt     {round, box, captain, advisor, hands: [codes | None], upcard,
                     stock: [codes, 0 = top], salt, commitment}                            G4
-    UpcardPassed   {seat, card}                                                           G5.1
-    UpcardTaken    {seat, card}                                                           G5.1
+    UpcardPassed, UpcardTaken  {seat, card}                                               G5.1
     CardDrawn      {seat, from: "stock" | "discard", card}                                G5.2
     CardDiscarded  {seat, card}   (a discard leaving 2 stock cards ends the hand, G5.6)   G5.2
     Knocked        {seat, card (face down), melds, deadwood_cards, count, gin}            G6
     AdviceGiven    {seat, captain, text, move}                                            G1.4
     RoundScored    {the round result of api.md, plus scores: running totals}              G7
     MatchFinished  {scores, winners, totals, bonuses}                                     G8
-    TurnTimedOut, SeatReplacedByBot, MatchAborted, ... (time and conduct: conduct.py)
-"""
+    TurnTimedOut, MatchAborted, ... (conduct.py); SeatJoined, MatchStarted, ... (lobby_fold.py)"""
 
 from __future__ import annotations
 
@@ -29,7 +27,7 @@ from enum import StrEnum
 from types import SimpleNamespace
 from typing import Protocol, TypeVar, cast
 
-from domain import conduct
+from domain import conduct, lobby
 from domain.cards import FULL_DECK, Card
 from domain.events import Event
 from domain.frozen import freeze
@@ -130,6 +128,7 @@ class GinState:
     rounds: tuple[GinRoundResult, ...] = ()  # round results, read-only (domain/frozen.py)
     winners: tuple[int, ...] = ()
     advice: int = 0  # AdviceGiven since the CAPTAIN's last turn ended (or the deal), G1.4
+    lobby: lobby.Lobby | None = None  # a match that waits or waited for its players
 
 
 class _Draft:
@@ -202,6 +201,7 @@ class Changes(Protocol):
     rounds: tuple[GinRoundResult, ...]
     winners: tuple[int, ...]
     advice: int
+    lobby: lobby.Lobby | None
 
 
 SEAT_BITS = 64
@@ -269,7 +269,8 @@ def _captain_moved(roles: Roles | None, seat: int, out: Changes) -> None:
 
 def _match_created(state: GinState, data: MatchCreatedData, out: Changes) -> None:
     players = tuple(Player.of(p) for p in data["players"])
-    out.phase = ROLE_DRAW
+    out.lobby = lobby.created(data, players)  # a lobby draws its roles at MatchStarted
+    out.phase = ROLE_DRAW if out.lobby is None else NEW
     out.options = options_of(data["options"])
     out.players = players
     out.seeded = bool(data["seeded"])
@@ -419,8 +420,8 @@ def _seat_replaced(state: GinState, data: Mapping[str, JSON], out: Changes) -> N
 
 
 Fold = Callable[[GinState, Mapping[str, JSON], Changes], None]
-"""A fold step as `evolve` calls it: with the event's recorded data, which is the payload its
-step declares (gin/shapes.py `PAYLOADS`; tests/unit/test_event_payloads.py checks them)."""
+"""A fold step as `evolve` calls it, with the recorded data: its step's payload (PAYLOADS)."""
+
 
 _FOLD = cast(
     "dict[str, Fold]",
@@ -469,6 +470,7 @@ def evolve(state: GinState, event: Event) -> GinState:
     new.rounds = state.rounds
     new.winners = state.winners
     new.advice = state.advice
+    new.lobby = state.lobby
     step = _FOLD.get(event.type)
     if step is not None:
         step(state, event.data, new)

@@ -168,6 +168,9 @@ class _Shown:
         k = self._knock
         if knock is not None:
             out["knock"] = k[1] if k[0] is knock else self._new_knock(knock)
+        lobby = state.lobby
+        if lobby is not None:  # rendered once per lobby event (domain/lobby.py)
+            out["lobby"] = lobby.view
         if seat is not None and 0 <= seat < len(state.players):
             you: GinYou = {  # the seat's own part (G1.1 role, its hand, its legal moves)
                 "seat": seat,
@@ -293,6 +296,7 @@ def _template(state: GinState) -> GinView:
         "picked": _NO_PICKED,
         "knock": None,
         "you": None,
+        "lobby": None,
     }
 
 
@@ -329,7 +333,14 @@ def _seats(
 
 
 def _seat(seat: int, player: Player, size: int, role: Role | None) -> GinSeat:
-    return {"seat": seat, "name": player.name, "bot": player.bot, "hand_size": size, "role": role}
+    return {
+        "seat": seat,
+        "name": player.name,
+        "bot": player.bot,
+        "hand_size": size,
+        "open": player.open,
+        "role": role,
+    }
 
 
 def _public_knock(knock: Knock) -> KnockView:

@@ -14,6 +14,7 @@ from operator import is_not
 from domain.cards import codes
 from domain.errors import ForbiddenMove, IllegalMove, MalformedMove, NotYourTurn
 from domain.events import SYSTEM, Event
+from domain.lobby import refuse_move
 from domain.manipulation.melds import Listings, check_meld, meld_candidates
 from domain.manipulation.scoring import hand_points, score_round
 from domain.manipulation.shapes import ManipulationMove
@@ -88,6 +89,8 @@ def decide(state: State, seat: int, move: Move) -> tuple[Event, ...]:
     if kind in SYSTEM_MOVES:
         raise ForbiddenMove(f"{kind!r} is made by the service, not by a player")
     _check_shape(kind, move)
+    if state.lobby is not None and state.lobby.status != "started":
+        refuse_move(state.lobby)  # waiting for players, or cancelled (domain/lobby.py)
     if state.phase is Phase.FINISHED:
         raise IllegalMove("the match is finished (M11)")
     if state.phase in (Phase.SCORING, Phase.SETUP):

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Literal, NotRequired, TypedDict
 
-from domain.shapes import Code, MatchCreatedData, OptionsView, Seat, SeatData, Status
+from domain.lobby_shapes import LobbyView
+from domain.shapes import PAYLOADS as SHARED_PAYLOADS
+from domain.shapes import Code, OptionsView, Seat, SeatData, Status
 
 
 class ManipulationMove(TypedDict):
@@ -65,6 +67,7 @@ class ManipulationView(TypedDict):
     draws_this_turn: int
     rounds_won: list[int]
     final_turns_left: int
+    lobby: LobbyView | None  # null for a match created with every seat given (issue 30)
 
 
 # --- event payloads (state.py folds them, views.py renders them per seat) -------------------
@@ -123,7 +126,7 @@ class ManipulationMatchFinishedData(TypedDict):
 
 
 PAYLOADS: dict[str, type] = {
-    "MatchCreated": MatchCreatedData,
+    **SHARED_PAYLOADS,  # MatchCreated and the lobby's events (domain/shapes.py)
     "DealerChosen": DealerChosenData,
     "RoundDealt": ManipulationRoundDealtData,
     "CardDrawn": ManipulationCardDrawnData,

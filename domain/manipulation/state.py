@@ -22,6 +22,9 @@ from domain import conduct
 from domain.cards import FULL_DECK, JOKER, Card, TableCard
 from domain.events import Event
 from domain.frozen import FrozenList
+from domain.lobby import LOBBY_EVENTS, Lobby
+from domain.lobby import created as lobby_created
+from domain.lobby import step as lobby_step
 from domain.manipulation.options import DEFAULTS, ManipOptions, options_of
 from domain.manipulation.shapes import (
     DealerChosenData,
@@ -130,6 +133,7 @@ class State:
     winners: tuple[int, ...] = ()
     commitment: str | None = None
     salt: str | None = None
+    lobby: Lobby | None = None  # a match that waited for players (domain/lobby.py)
 
     @property
     def n(self) -> int:
@@ -249,7 +253,20 @@ def _created(state: State, data: MatchCreatedData) -> State:
         scores=(0,) * n,
         rounds_won=(0,) * n,
         opened=(False,) * n,
+        lobby=lobby_created(data, players),
     )
+
+
+def _lobby_step(kind: str) -> Callable[[State, Mapping[str, JSON]], State]:
+    """The fold of one lobby event (domain/lobby.py); a cancelled match is over."""
+
+    def fold(state: State, data: Mapping[str, JSON]) -> State:
+        lobby, players = lobby_step(state.lobby, state.players, Event(kind, data))
+        if kind == "MatchCancelled":
+            return _with(state, lobby=lobby, players=players, phase=Phase.FINISHED, turn=None)
+        return _with(state, lobby=lobby, players=players)
+
+    return fold
 
 
 def _dealer_chosen(state: State, data: DealerChosenData) -> State:
@@ -377,6 +394,7 @@ them)."""
 _HANDLERS = cast(
     "dict[str, Fold]",
     {
+        **{kind: _lobby_step(kind) for kind in sorted(LOBBY_EVENTS)},
         "MatchCreated": _created,
         "DealerChosen": _dealer_chosen,
         "RoundDealt": _dealt,

@@ -84,6 +84,9 @@ def view(state: State, seat: int | None, cache: ViewCache | None = None) -> Mani
         )
     out["draws_this_turn"] = state.draws
     out["final_turns_left"] = len(state.lap)
+    lobby = state.lobby
+    if lobby is not None:  # rendered once per lobby event (domain/lobby.py)
+        out["lobby"] = lobby.view
     return out
 
 
@@ -137,6 +140,7 @@ def _template(state: State) -> _Template:
         "draws_this_turn": 0,
         "rounds_won": FrozenList(state.rounds_won),
         "final_turns_left": 0,
+        "lobby": None,
     }
     made = _Template(
         _round_fields(state),
@@ -183,6 +187,7 @@ class _SeatParts(dict[int, ManipulationSeat]):
             "name": player.name,
             "bot": player.bot,
             "hand_size": size,
+            "open": player.open,
         }
         part = frozen_dict(shown)
         self[key] = part

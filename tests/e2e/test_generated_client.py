@@ -90,6 +90,8 @@ def _modules(generated: ModuleType) -> Any:
             "create_match": importlib.import_module(f"{name}.api.matches.create_match"),
             "get_match": importlib.import_module(f"{name}.api.matches.get_match"),
             "make_move": importlib.import_module(f"{name}.api.moves.make_move"),
+            "join_match": importlib.import_module(f"{name}.api.lobby.join_match"),
+            "list_lobby": importlib.import_module(f"{name}.api.lobby.list_lobby"),
         },
     )
 
@@ -103,7 +105,7 @@ def test_generated_client_plays_a_whole_seeded_gin_match(stack: Any, generated: 
     m = g.models
     body = m.CreateGinMatch(
         variant="three-hand-gin",
-        players=[m.CreateGinMatchPlayersItem(name=n) for n in ("ana", "ben", "cy")],
+        players=[m.GinPlayer(name=n) for n in ("ana", "ben", "cy")],
         seed=17,
         options=m.GinOptionsInput(gin_bonus=25, target_score=100),
     )
@@ -127,7 +129,7 @@ def test_generated_client_plays_a_manipulation_round(stack: Any, generated: Any)
     m = g.models
     body = m.CreateManipulationMatch(
         variant="manipulation-rummy",
-        players=[m.CreateManipulationMatchPlayersItem(name=n) for n in ("dee", "eve", "fay")],
+        players=[m.ManipulationPlayer(name=n) for n in ("dee", "eve", "fay")],
         seed=23,
     )
     created = _create(g, stack.base_url, body, m.CreatedManipulationMatch)
@@ -136,6 +138,43 @@ def test_generated_client_plays_a_manipulation_round(stack: Any, generated: Any)
     assert final.rounds[0].outcome
     assert {"DrawMove", "MeldMove"} <= kinds, kinds
     assert moves > 5
+
+
+def test_generated_client_joins_an_open_seat_and_plays_a_round(stack: Any, generated: Any) -> None:
+    """Issue 30 through the generated models: a match with open seats, listed; strangers
+    find it in the lobby, join (each gets its own token), and the seats play a round."""
+    stack.start_api(workers=2)
+    stack.start_worker()
+    g = _modules(generated)
+    m = g.models
+    package = importlib.import_module(m.__name__.rsplit(".", 1)[0])
+    body = m.CreateManipulationMatch(
+        variant="manipulation-rummy",
+        players=[m.ManipulationPlayer(name="dee"), m.OpenSeat(open_=True), m.OpenSeat(True)],
+        listed=True,
+    )
+    with package.Client(base_url=stack.base_url) as anonymous:
+        created = g.create_match.sync(client=anonymous, body=body)
+        assert isinstance(created, m.CreatedManipulationMatch), created
+        assert created.lobby.status.value == "waiting" and created.seats[1].token is None
+        page = g.list_lobby.sync(client=anonymous)
+        assert isinstance(page, m.LobbyPage) and created.id in [e.id for e in page.matches]
+        tokens = [created.seats[0].token]
+        for name in ("eve", "fay"):
+            joined = g.join_match.sync(created.id, client=anonymous, body=m.Join(name=name))
+            assert isinstance(joined, m.Joined), joined
+            assert isinstance(joined.match, m.ManipulationView)
+            tokens.append(joined.token)
+        refused = g.join_match.sync(created.id, client=anonymous, body=m.Join(name="gus"))
+        assert isinstance(refused, m.Problem) and refused.code == "match_started"
+    assert joined.match.lobby.status.value == "started" and len(set(tokens)) == 3
+    with ExitStack() as opened:
+        clients = [
+            opened.enter_context(package.AuthenticatedClient(base_url=stack.base_url, token=t))
+            for t in tokens
+        ]
+        final, moves, _ = _play_with(g, created, clients, m.ManipulationView, rounds=1)
+    assert len(final.rounds) == 1 and moves > 3
 
 
 def _advise(g: Any, base_url: str, created: Any) -> None:

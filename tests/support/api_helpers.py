@@ -133,7 +133,7 @@ def play(
             hook("view", None, response)
         if view["status"] == "finished" or (until is not None and until(view)):
             return view
-        if view["turn"] is None:
+        if view["turn"] is None or tokens[view["turn"]] is None:  # the service, or a bot seat
             run_jobs(service)
             continue
         seat = view["turn"]

@@ -18,7 +18,8 @@ from schemathesis.config import SchemathesisConfig
 
 RULE_REFUSALS = ["2xx", "401", "403", "404", "409"]
 SCHEMA_VALID_422 = {
-    "POST /v1/matches": {"idempotency_key_reused"},
+    "POST /v1/matches": {"idempotency_key_reused", "seeded_open_seat", "clock_with_open_seats"},
+    "POST /v1/matches/{match_id}/join": {"validation_error", "idempotency_key_reused"},
     "GET /v1/matches/{match_id}": {"validation_error"},  # ?at= past the last event
     "POST /v1/matches/{match_id}/moves": {
         "illegal_move",
@@ -28,7 +29,7 @@ SCHEMA_VALID_422 = {
     },
     "POST /v1/replays": {"invalid_log", "idempotency_key_reused"},
 }
-NAME_RULE_422 = {"POST /v1/matches"}
+NAME_RULE_422 = {"POST /v1/matches", "POST /v1/matches/{match_id}/join"}
 """Operations whose player names follow a rule the pattern cannot state in full (unassigned
 code points, format characters above U+FFFF, whitespace only: api/schemas.py PLAIN_TEXT)."""
 

@@ -14,7 +14,7 @@ from typing_extensions import get_type_hints, is_typeddict
 
 from api import contract, contract_clock, contract_moves, contract_views
 from deadwood_client import types as client
-from domain import clock_shapes, gin, manipulation
+from domain import clock_shapes, gin, lobby_shapes, manipulation
 from domain.events import SYSTEM
 from domain.gin import shapes as gin_shapes
 from domain.gin.state import Phase as GinPhase
@@ -39,6 +39,9 @@ DECLARED = {
     "ManipulationYou": manip_shapes.ManipulationYou,
     "ManipulationSeat": manip_shapes.ManipulationSeat,
     "ManipulationRoundResult": manip_shapes.ManipulationRoundResult,
+    "LobbyView": lobby_shapes.LobbyView,
+    "LobbySeat": lobby_shapes.LobbySeat,
+    "LobbyEntry": lobby_shapes.LobbyEntry,
     "Clock": clock_shapes.ClockView,
     "SeatClock": clock_shapes.SeatClockView,
     "ClockOptionsFull": clock_shapes.ClockJSON,
@@ -51,6 +54,7 @@ BY_REF = {
     "AdvisedMove": "AdvisedMove",
     "ManipulationMove": "ManipulationMove",
     "GinOptions": "object",
+    "OptionsView": "object",
     "ManipulationOptions": "object",
 }
 """What a `$ref` in a view stands for, in the declarations' names."""
@@ -235,7 +239,16 @@ def test_client_round_result_is_both_games_declarations() -> None:
 
 @pytest.mark.parametrize(
     ("mine", "component"),
-    [(client.Hint, "Hint"), (client.Knock, "Knock"), (client.Roles, "Roles")],
+    [
+        (client.Hint, "Hint"),
+        (client.Knock, "Knock"),
+        (client.Roles, "Roles"),
+        (client.LobbyView, "LobbyView"),
+        (client.LobbyEntry, "LobbyEntry"),
+        (client.LobbyPage, "LobbyPage"),
+        (client.Joined, "Joined"),
+        (client.SeatsChanged, "SeatsChanged"),
+    ],
 )
 def test_client_types_match_the_document(mine: Any, component: str) -> None:
     schema = contract.components()[component]

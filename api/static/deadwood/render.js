@@ -21,11 +21,22 @@
     list.append(row);
   }
 
+  // A match with open seats (issue 30): "waiting for players" until every seat is taken.
+  function lobbyText(lobby) {
+    if (lobby.status === "waiting") {
+      const open = lobby.open_seats.length;
+      return "waiting for players: " + open + " open seat" + (open === 1 ? "" : "s") + ", until " + lobby.expires_at;
+    }
+    if (lobby.status === "cancelled") return "cancelled before it started (" + lobby.cancelled + ")";
+    return "started";
+  }
+
   function facts(view) {
     const list = el("dl", "facts");
     list.id = "facts";
     fact(list, "event", view.version, "version");
     fact(list, "status", view.status, "status");
+    if (view.lobby && view.lobby.status !== "started") fact(list, "lobby", lobbyText(view.lobby), "lobby");
     fact(list, "round", view.round, "round");
     fact(list, "phase", view.phase, "phase");
     fact(list, "to act", view.turn === null ? "nobody" : nameOf(view, view.turn), "turn");
@@ -42,7 +53,8 @@
     const box = el("div", "seat" + (view.turn === seat.seat ? " turn" : ""));
     box.dataset.seat = seat.seat;
     const who = el("div", "who");
-    who.append(el("span", "name", seat.name));
+    who.append(el("span", "name", seat.open ? "open seat" : seat.name));
+    if (seat.open) who.append(el("span", "badge open", "waiting for a player"));
     if (seat.role) who.append(el("span", "badge", seat.role));
     if (seat.bot) who.append(el("span", "badge bot", "bot " + seat.bot));
     if ((view.winners || []).includes(seat.seat)) who.append(el("span", "badge", "winner"));
@@ -219,6 +231,10 @@
     Passed: (d, n) => n(d.seat) + " passed",
     StockExhausted: () => "the stock is exhausted",
     RoundScored: (d, n) => "round " + d.round + " scored: " + d.outcome + ", won by " + ((d.winners || []).map(n).join(", ") || "nobody"),
+    SeatJoined: (d) => d.name + " took seat " + d.seat,
+    SeatLeft: (d) => d.name + " left seat " + d.seat,
+    MatchStarted: () => "every seat is taken: the match starts",
+    MatchCancelled: (d) => "the match was cancelled before it started (" + d.reason + ")",
     MatchFinished: (d, n) => "match finished: " + ((d.winners || []).map(n).join(", ") || "nobody") + " won",
   };
 

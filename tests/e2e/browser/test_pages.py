@@ -369,6 +369,27 @@ def test_the_replay_page_shows_the_judgments_of_an_annotated_log(
     page.finish()
 
 
+def test_the_watch_page_shows_a_match_waiting_for_players_then_its_start(
+    page: Any, stack: Any
+) -> None:
+    """Issue 30: open seats read "waiting for players" until the last one is taken; the page
+    follows the joins live (SeatJoined, MatchStarted) without a reload."""
+    players: list[dict[str, Any]] = [{"name": "ada"}, {"open": True}, {"open": True}]
+    created = create(stack.base_url, "three-hand-gin", players)
+    page.open(f"/watch/{created['id']}")
+    driver = page.driver
+    wait(driver, lambda: "waiting for players: 2 open seats" in fact(driver, "lobby"))
+    assert count(driver, "#table .badge.open") == 2
+    for name in ("bo", "cy"):
+        joined = httpx.post(
+            f"{stack.base_url}/v1/matches/{created['id']}/join", json={"name": name}, timeout=10
+        )
+        assert joined.status_code == 201, joined.text
+    wait(driver, lambda: fact(driver, "lobby") == "" and count(driver, "#table .badge.open") == 0)
+    wait(driver, lambda: "the match starts" in text_of(driver, "#log"))
+    page.finish()
+
+
 def test_the_watch_page_shows_running_clocks(page: Any, stack: Any) -> None:
     """A clocked match (issue 31): each seat's clock, the running one ticking down."""
     players = [{"name": "ana"}, {"name": "ben"}]
