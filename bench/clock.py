@@ -1,7 +1,7 @@
 """Clocks (issue 31): how late timeouts land, and what a clock adds to a move.
 
     python bench/clock.py [--matches 1000] [--seconds 20] [--workers 3] [--moves 300]
-                          [--skip-lateness]
+                          [--skip-lateness]     (--moves 0: the lateness only)
 
 A private redis-server (no persistence), then two parts:
 
@@ -192,8 +192,9 @@ def print_cost(title: str, spent: dict[str, list[float]]) -> None:
 def report(client: redis.Redis, url: str, args: argparse.Namespace) -> None:
     os.environ.setdefault("DEADWOOD_DEV", "1")  # the app's development token pepper
     service = MatchService(client, pepper=b"bench")
-    print_cost("MatchService.submit (us)", move_cost(service, args.moves))
-    print_cost("POST .../moves (us)", move_cost_http(service, args.moves))
+    if args.moves > 0:
+        print_cost("MatchService.submit (us)", move_cost(service, args.moves))
+        print_cost("POST .../moves (us)", move_cost_http(service, args.moves))
     if args.skip_lateness:
         return
     client.flushdb()

@@ -12,6 +12,7 @@ client.py       the subcommands of players and bot authors: new, play, tail, exp
                 replay, verify
 lobby.py        `deadwood lobby` and `deadwood join`: matches waiting for players, a seat
 arena.py        `deadwood arena`: bot-against-bot matches in-process, a results table
+arena_clock.py  `deadwood arena --clock`: the matches through the service, with clocks
 conduct.py      `deadwood abort|resign|claim`, and `deadwood new --clock`
 analyze.py      `deadwood analyze LOG`: a finished match's analysis, offline
 ladder.py       `deadwood account ...` and `deadwood ladder show|rebuild` (issue 32)

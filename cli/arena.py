@@ -2,6 +2,7 @@
 
     deadwood arena --variant V --bots expert,basic,basic --matches N --seed S [--jobs J]
                    [--target-score T] [--option KEY=VALUE ...]
+                   [--clock per_move:2 [--clock-option K=V] [--think S] [--redis-url URL]]
     python -m cli.arena ...        (the same, before `deadwood` wires `register` in)
 
 `--bots` names one bot per seat (three-hand-gin: exactly 3; manipulation-rummy: 2 to 5). The
@@ -9,6 +10,10 @@ matches are planned by arena.harness.plan: every distinct seating of the line-up
 deal in turn, so each bot plays every seat and every role equally. The table gives, per bot,
 match wins and round wins (Wilson 95% intervals), points per round (normal 95% interval), and
 the run's matches per second. `--jobs J` plays on J processes; the results do not depend on J.
+
+`--clock` (issue 31; as `deadwood new --clock`) plays every match through the match service
+with that clock, on `--redis-url` or a private redis-server, each bot decision taking `--think`
+seconds of the service's (virtual) time; the table is followed by the timeouts (cli/arena_clock.py).
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any, TextIO
 
 from arena import harness as arena
+from cli import arena_clock
+from cli.conduct import add_clock_arguments, parse_clock
 from domain.variants import NAMES
 
 Options = dict[str, Any]
@@ -62,6 +69,14 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
         "advice (G1.4); adds the team table (CAPTAIN's margin over BOX by ADVISOR bot)",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_clock_arguments(parser)
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="with --clock: the seconds each bot decision takes on the service's clock",
+    )
+    parser.add_argument("--redis-url", default=None, help="with --clock: the Redis to play on")
 
 
 def options_of(args: argparse.Namespace) -> Options | None:
@@ -103,6 +118,34 @@ def play_all(
         return
     with multiprocessing.Pool(jobs) as pool:
         yield from pool.imap_unordered(_play, work, chunksize=1)
+
+
+ClockedJob = tuple[str, arena.MatchSpec, Options | None, dict[str, Any], float, str, float]
+
+
+def _play_clocked(job: ClockedJob) -> arena_clock.ClockedRecord:
+    variant, spec, options, clock, think, url, start = job
+    service, now = arena_clock.service_for(url, start)
+    return arena_clock.play_clocked(service, now, variant, spec, options, clock, think)
+
+
+def play_all_clocked(
+    variant: str,
+    specs: Sequence[arena.MatchSpec],
+    options: Options | None,
+    jobs: int,
+    clock: dict[str, Any],
+    think: float,
+    url: str,
+) -> Iterator[arena_clock.ClockedRecord]:
+    """As `play_all`, through the service on `url` with `clock` on every match."""
+    work = [(variant, spec, options, clock, think, url, time.time()) for spec in specs]
+    if jobs <= 1:
+        for job in work:
+            yield _play_clocked(job)
+        return
+    with multiprocessing.Pool(jobs) as pool:
+        yield from pool.imap_unordered(_play_clocked, work, chunksize=1)
 
 
 class Progress:
@@ -162,26 +205,44 @@ def handle(args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = sys
         err.write("deadwood arena: --matches and --jobs must be at least 1\n")
         return 2
     options = options_of(args)
+    clock = parse_clock(getattr(args, "clock", None), getattr(args, "clock_option", []))
+    if clock is not None and args.advice:
+        err.write("deadwood arena: --advice is not played through the service (no --clock)\n")
+        return 2
     specs = arena.plan(lineup, args.matches, args.seed)
     progress = Progress(len(specs), err, enabled=not args.no_progress)
     started = time.monotonic()
     records = []
-    for record in play_all(args.variant, specs, options, args.jobs, args.advice):
-        records.append(record)
-        progress.update(len(records))
+    timeouts = 0
+    if clock is None:
+        for record in play_all(args.variant, specs, options, args.jobs, args.advice):
+            records.append(record)
+            progress.update(len(records))
+    else:
+        with arena_clock.private_redis(getattr(args, "redis_url", None)) as url:
+            think = float(getattr(args, "think", 0.0))
+            for clocked in play_all_clocked(
+                args.variant, specs, options, args.jobs, clock, think, url
+            ):
+                records.append(clocked.record)
+                timeouts += clocked.timeouts
+                progress.update(len(records))
     elapsed = time.monotonic() - started
     records.sort(key=lambda r: r.index)
     seatings = len(arena.seatings(lineup))
     out.write(
         f"{args.variant}: {len(records)} matches, line-up {','.join(lineup)}, seed {args.seed}, "
         f"{seatings} seatings rotated, options {json.dumps(options or {})}"
-        f"{', advice on' if args.advice else ''}\n"
+        f"{', advice on' if args.advice else ''}"
+        f"{f', clock {json.dumps(clock)} (through the service)' if clock else ''}\n"
     )
     out.write(arena.format_table(arena.summarise(records)) + "\n")
     teams = arena.format_teams(records) if args.advice else ""
     if teams:
         out.write(teams + "\n")
     moves = sum(r.moves for r in records)
+    if clock is not None:
+        out.write(f"clock: {timeouts} timeouts over {moves} bot moves (think {args.think} s)\n")
     rate = len(records) / elapsed if elapsed > 0 else float("inf")
     out.write(
         f"{rate:.3f} matches/s over {elapsed:.1f} s on {args.jobs} process(es); "

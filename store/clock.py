@@ -48,6 +48,19 @@ class Turn:
     deadline_ms: int | None = None
 
     def encode(self) -> str:
+        """`encode_plain`'s JSON, formatted directly: one per clocked append (issue 31,
+        bench/clock.py). Equivalence: tests/unit/test_clock.py."""
+        seat = "null" if self.seat is None else int(self.seat)
+        deadline = "null" if self.deadline_ms is None else int(self.deadline_ms)
+        return (
+            f'{{"b":[{",".join(map(str, map(int, self.banks)))}],'
+            f'"t":[{",".join(map(str, map(int, self.timeouts)))}],'
+            f'"m":[{",".join("1" if m else "0" for m in self.moved)}],'
+            f'"s":{seat},"st":{int(self.started_ms)},"d":{deadline}}}'
+        )
+
+    def encode_plain(self) -> str:
+        """The plain code `encode` stands for."""
         return json.dumps(
             {
                 "b": list(self.banks),
@@ -106,7 +119,11 @@ def advance(
     if mover is not None and mover == turn.seat:
         spent = now_ms - turn.started_ms
         banks = _set(turn.banks, mover, after_move_ms(clock, turn.banks[mover], spent))
-        turn = replace(turn, banks=banks, moved=_set(turn.moved, mover, True), seat=None)
+        moved = turn.moved if turn.moved[mover] else _set(turn.moved, mover, True)
+        if to_act is None or to_act < 0:
+            return Turn(banks, turn.timeouts, moved, None, turn.started_ms, None)
+        allowed = allowance_ms(clock, banks[to_act], not moved[to_act])
+        return Turn(banks, turn.timeouts, moved, to_act, now_ms, now_ms + allowed)
     return _start(clock, turn, to_act, now_ms)
 
 
@@ -139,6 +156,18 @@ def _set(values: tuple[_T, ...], seat: int, value: _T) -> tuple[_T, ...]:
 
 def deadline_job_id(match_id: str, version: int) -> str:
     return f"deadline-{match_id}-{version}"
+
+
+def parse_deadline_job_id(job_id: str) -> tuple[str, int, bool] | None:
+    """(match, version, whether it is the `-again` twin) of a deadline job's id, else None."""
+    again = job_id.endswith("-again")
+    body = job_id.removesuffix("-again")
+    if not body.startswith("deadline-"):
+        return None
+    match_id, _, version = body.removeprefix("deadline-").rpartition("-")
+    if not match_id or not version.isdigit():
+        return None
+    return match_id, int(version), again
 
 
 def deadline_job(match_id: str, version: int, turn: Turn | None) -> list[JobSpec]:

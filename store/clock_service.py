@@ -41,12 +41,13 @@ from store.clock import (
     deadline_job,
     fallback_move,
     opening,
+    parse_deadline_job_id,
     time_out,
     timeout_events,
 )
-from store.errors import NotAvailable, TurnTimedOut
+from store.errors import NotAvailable, TurnTimedOut, UnknownMatch
 from store.event_store import AppendRequest, Conflict, meta_key
-from store.jobs import DEADLINE_AGAIN_FUNC, JobSpec
+from store.jobs import DEADLINE_AGAIN_FUNC, DEADLINES, JobSpec
 
 if TYPE_CHECKING:
     from store.event_store import EventStore
@@ -58,6 +59,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 STALLED_KEY = "deadwood:stalled"
+SWEEP_LIMIT = 64
+"""The most other due deadlines one deadline job applies (`sweep_deadlines`)."""
 TOUCH_EVERY_MS = 1000
 """A seat's presence is written at most once a second per process (a cheap hot path)."""
 
@@ -165,6 +168,56 @@ class Clocks:
         except Conflict:
             return f"raced: {match_id} moved on from {version}"
         return f"timed out: {match_id} at {appended.version}"
+
+    def sweep_deadlines(self, limit: int = SWEEP_LIMIT) -> list[str]:
+        """Apply up to `limit` other deadlines already due in rq's scheduled registry, in this
+        job, rather than each as an rq job of its own once the scheduler polls (issue 31: a
+        timeout's rq overhead is most of its cost, and a due job waits up to the scheduler's
+        interval). The oldest first: those rq's scheduler queued already (claimed by LREM
+        from the queue: of this and a worker's pop, one takes it), then those due in the
+        registry (claimed by ZREM: of this and the scheduler, one removes it; should both
+        get one, the job at (match, version) applies at most once anyway). Each is applied
+        as its job would be, and its hash deleted. A
+        claimed deadline lost to a crash is still applied: lazily by the next request of
+        the match (`settle`) and by the reconciler, which schedules a missing deadline job
+        anew (`followups`)."""
+        queues: Any = self.store.queues.connection
+        claimed = self._claim(queues, f"rq:queue:{DEADLINES}", limit)  # the oldest first
+        if len(claimed) < limit:
+            claimed += self._claim(queues, f"rq:scheduled:{DEADLINES}", limit - len(claimed))
+        if not claimed:
+            return []
+        notes = []
+        for job_id in claimed:
+            parsed = parse_deadline_job_id(job_id)
+            if parsed is None:
+                continue
+            match_id, version, again = parsed
+            try:
+                notes.append(self.apply_deadline(match_id, version, again))
+            except UnknownMatch:
+                notes.append(f"skipped: match {match_id} does not exist")
+        if claimed:
+            queues.delete(*[f"rq:job:{job_id}" for job_id in claimed])
+        return notes
+
+    def _claim(self, queues: Any, key: str, limit: int) -> list[str]:
+        """Up to `limit` due deadline job ids taken from rq's queue (a list, oldest first) or
+        its scheduled registry (due by score): those this call removed (LREM, ZREM)."""
+        listed = key.startswith("rq:queue:")
+        if listed:
+            ids = queues.lrange(key, 0, limit - 1)
+        else:
+            ids = queues.zrangebyscore(key, "-inf", self.now_ms() / 1000, start=0, num=limit)
+        if not ids:
+            return []
+        pipe = queues.pipeline(transaction=False)
+        for job_id in ids:
+            if listed:
+                pipe.lrem(key, 1, job_id)
+            else:
+                pipe.zrem(key, job_id)
+        return [codec.text(j) for j, won in zip(ids, pipe.execute(), strict=True) if won]
 
     def _time_out(self, match_id: str, game: Variant, current: Cached) -> Appended:
         clock = self.metadata.get(match_id).clock

@@ -35,7 +35,6 @@ from __future__ import annotations
 import json
 import os
 import socket
-import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -180,23 +179,23 @@ def _bot_of(bots: Sequence[str | None], seat: int) -> str | None:
 
 
 _RQ_JSON: Any = JSONSerializer  # rq's serializer is untyped
-_FIXED_FIELDS: list[bytes] = []
-for _name in (
-    "success_callback_name",
-    "failure_callback_name",
-    "stopped_callback_name",
-    "started_at",
-    "ended_at",
-    "last_heartbeat",
-    "worker_name",
-    "group_id",
-):
-    _FIXED_FIELDS += [_name.encode(), b""]
+_RETRY_FIELDS = [
+    b"retries_left",
+    str(len(RETRY_INTERVALS)).encode(),
+    b"retry_intervals",
+    json.dumps(list(RETRY_INTERVALS)).encode(),
+]
+_JOB_PREFIX = Job.redis_job_namespace_prefix.encode()
+_second: list[Any] = [-1, ""]  # the second _utc_now last formatted, and its text
 
 
 def _utc_now() -> str:
-    """rq's `utcformat(now())`: 2026-12-06T03:40:02.440119Z."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    """rq's `utcformat(now())`: 2026-12-06T03:40:02.440119Z (the second formatted once)."""
+    now = datetime.now(UTC)
+    second = int(now.timestamp())
+    if second != _second[0]:
+        _second[:] = [second, now.strftime("%Y-%m-%dT%H:%M:%S.")]
+    return f"{_second[1]}{now.microsecond:06d}Z"
 
 
 class Queues:
@@ -207,6 +206,7 @@ class Queues:
         self._queues = {
             name: Queue(name, connection=connection, serializer=JSONSerializer) for name in QUEUES
         }
+        self._constants: dict[str, tuple[list[bytes], list[bytes]]] = {}
 
     def queue(self, name: str) -> Queue:
         return self._queues[name]
@@ -225,32 +225,43 @@ class Queues:
         )
 
     def scheduled_commands(self, spec: JobSpec) -> list[list[bytes]]:
-        """The commands that schedule `spec` (it has `at_ms`), written directly as bytes: what
-        `enqueue` records from rq for it (a SADD, the job hash, the registry's ZADD), in a
-        fraction of the time, since a clocked move schedules one per move (issue 31,
-        bench/clock.py). The ZADD score keeps the milliseconds (rq's own would cut them to
-        the second; the workers' scheduler reads the time to the millisecond, workers/run.py).
+        """The commands that schedule `spec` (it has `at_ms`), written directly as bytes: the
+        job hash and the registry's ZADD, in a fraction of `enqueue`'s time, since a clocked
+        move schedules one per move (issue 31, bench/clock.py): the SADD of the queue to
+        `rq:queues`, the job hash and the registry's ZADD. The hash is minimal: only the
+        fields whose absence rq's `Job.restore` would read differently (no empty ones, the
+        payload uncompressed: restore falls back to it), so rq loads the same job; rq's
+        scheduler writes the whole hash when it queues the job.
+        The ZADD score keeps the milliseconds (rq's own would cut them to the second; the
+        workers' scheduler reads the time to the millisecond, workers/run.py).
         Equivalence: tests/integration/workers/test_clock_jobs.py."""
         assert spec.at_ms is not None
-        queue = self.queue(spec.queue)
-        payload = _RQ_JSON.dumps((spec.func, None, list(spec.args), {}))
-        description = f"{spec.func}({spec.match_id!r}, {spec.version})"
-        fields = [b"created_at", _utc_now().encode(), b"data", zlib.compress(payload)]
-        fields += _FIXED_FIELDS
-        fields += [b"retries_left", str(len(RETRY_INTERVALS)).encode(), b"retry_intervals"]
-        fields += [json.dumps(list(RETRY_INTERVALS)).encode(), b"origin", spec.queue.encode()]
-        fields += [b"description", description.encode()]
-        fields += [b"timeout", str(TIMEOUTS[spec.queue]).encode()]
-        fields += [b"result_ttl", str(result_ttl(spec.queue)).encode(), b"status", b"scheduled"]
+        sadd, tail = self._scheduled_constants(spec.queue)
+        func, match = spec.func, json.dumps(spec.match_id)
+        payload = f'["{func}", null, [{match}, {int(spec.version)}], {{}}]'.encode()
+        description = f"{func}({spec.match_id!r}, {spec.version})".encode()
+        fields = [b"created_at", _utc_now().encode(), b"data", payload, b"description", description]
         request_id = request_id_var.get()
         if request_id:
             fields += [b"meta", _RQ_JSON.dumps({"request_id": request_id})]
         job_id = spec.job_id.encode()
+        score = b"%.3f" % (spec.at_ms / 1000)
         return [
-            [b"SADD", queue.redis_queues_keys.encode(), queue.key.encode()],
-            [b"HSET", Job.redis_job_namespace_prefix.encode() + job_id, *fields],
-            [b"ZADD", f"rq:scheduled:{spec.queue}".encode(), b"%.3f" % (spec.at_ms / 1000), job_id],
+            [*sadd],
+            [b"HSET", _JOB_PREFIX + job_id, *fields, *tail],
+            [b"ZADD", b"rq:scheduled:" + spec.queue.encode(), score, job_id],
         ]
+
+    def _scheduled_constants(self, name: str) -> tuple[list[bytes], list[bytes]]:
+        """A queue's SADD and the job hash fields every scheduled job of it has."""
+        if name not in self._constants:
+            queue = self.queue(name)
+            tail = [*_RETRY_FIELDS, b"origin", name.encode()]
+            tail += [b"timeout", str(TIMEOUTS[name]).encode()]
+            tail += [b"result_ttl", str(result_ttl(name)).encode(), b"status", b"scheduled"]
+            sadd = [b"SADD", queue.redis_queues_keys.encode(), queue.key.encode()]
+            self._constants[name] = (sadd, tail)
+        return self._constants[name]
 
     def enqueue(self, specs: Sequence[JobSpec], pipeline: Pipeline | None = None) -> None:
         """Write the jobs, inside `pipeline`'s MULTI when given (it must be in MULTI mode)."""

@@ -173,14 +173,14 @@ class Writer:
             raise _conflict(ask.match_id, ask.expected, current.version)
         events, texts = codec.stored_forms(game.decide(current.state, ask.seat, ask.move))
         befores, state = fold_along(game, current.state, events)
-        request = self._move_request(game, current, ask, events, texts, state)
+        request, turn = self._move_request(game, current, ask, events, texts, state)
         try:
             stored, tx = self.store.append(request)
         except IdemTaken as taken:
             return self.replays.move(ask.match_id, taken.raw, ask.fingerprint, ask.seat)
         except Conflict as conflict:
             return conflict
-        version, turn = current.version + len(events), Turn.decode(request.clk)
+        version = current.version + len(events)
         self.states.remember(ask.match_id, Cached(version, state, tx, turn))
         return Appended(
             version, stored, current.state, state, game, False, None, tuple(befores), turn
@@ -203,11 +203,11 @@ class Writer:
         events, texts = codec.stored_forms(made)
         befores, state = fold_along(game, current.state, events)
         ask = _Ask(match_id, mover, as_move({}), None, None, "")
-        request = self._move_request(game, current, ask, events, texts, state, timed_out)
+        request, turn = self._move_request(game, current, ask, events, texts, state, timed_out)
         if meta:
             request = replace(request, meta={**request.meta, **meta}, jobs=[])
         stored, tx = self.store.append(request)
-        version, turn = current.version + len(events), Turn.decode(request.clk)
+        version = current.version + len(events)
         self.states.remember(match_id, Cached(version, state, tx, turn))
         return Appended(
             version, stored, current.state, state, game, False, None, tuple(befores), turn
@@ -230,14 +230,15 @@ class Writer:
         texts: tuple[str, ...],
         state: State,
         timed_out: bool = False,
-    ) -> AppendRequest:
+    ) -> tuple[AppendRequest, Turn | None]:
+        """The append of `events` and the clock after it (None: no clock)."""
         version, new_version = current.version, current.version + len(events)
         turn = self.timekeeper.turn_after(ask.match_id, game, current, state, ask.seat, timed_out)
         jobs = followups(game, state, ask.match_id, new_version)
         record = None
         if ask.idem_key is not None:
             record = idempotency.Record(ask.fingerprint, ask.seat, new_version, version + 1)
-        return AppendRequest(
+        request = AppendRequest(
             ask.match_id,
             version,
             events,
@@ -250,6 +251,7 @@ class Writer:
             data=texts,
             clk=turn.encode() if turn is not None else "",
         )
+        return request, turn
 
     # --- a create -------------------------------------------------------------------------
 

@@ -3,7 +3,11 @@ time and conduct as both games fold them (domain/conduct.py)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from domain import conduct
 from domain.clock import (
@@ -149,3 +153,79 @@ def test_check_refuses_a_timeout_of_a_seat_not_to_act() -> None:
     assert conduct.check(conduct.turn_timed_out(1, 1, 2, False), 2, to_act=0) is not None
     assert conduct.check(conduct.turn_timed_out(0, 1, 2, False), 2, to_act=0) is None
     assert conduct.check(conduct.seat_replaced(7, "basic", "timeouts"), 2, to_act=0)
+
+
+# --- speed tricks (bench/README.md): the direct clock encoding and `advance`'s shortcut ---
+
+
+def _turns() -> st.SearchStrategy[Turn]:
+    def build(seats: int) -> st.SearchStrategy[Turn]:
+        ints = st.integers(0, 10**13)
+        return st.builds(
+            Turn,
+            st.tuples(*[ints] * seats),
+            st.tuples(*[st.integers(0, 99)] * seats),
+            st.tuples(*[st.booleans()] * seats),
+            st.one_of(st.none(), st.integers(0, seats - 1)),
+            ints,
+            st.one_of(st.none(), ints),
+        )
+
+    return st.integers(2, 5).flatmap(build)
+
+
+@given(_turns())
+def test_the_direct_clock_encoding_is_the_plain_json(turn: Turn) -> None:
+    assert turn.encode() == turn.encode_plain()
+    assert Turn.decode(turn.encode()) == turn
+
+
+def _advance_plain(
+    clock: ClockOptions, turn: Turn, mover: int | None, to_act: int | None, now_ms: int
+) -> Turn:
+    """`advance` before its shortcut: the mover's turn ended, then `_start`."""
+    if mover is not None and mover == turn.seat:
+        spent = now_ms - turn.started_ms
+        banks = list(turn.banks)
+        banks[mover] = after_move_ms(clock, turn.banks[mover], spent)
+        moved = list(turn.moved)
+        moved[mover] = True
+        turn = replace(turn, banks=tuple(banks), moved=tuple(moved), seat=None)
+    if to_act is None or to_act < 0:
+        return replace(turn, seat=None, deadline_ms=None)
+    if to_act == turn.seat:
+        return turn
+    allowed = allowance_ms(clock, turn.banks[to_act], not turn.moved[to_act])
+    return replace(turn, seat=to_act, started_ms=now_ms, deadline_ms=now_ms + allowed)
+
+
+@given(
+    _turns(),
+    st.sampled_from(
+        [
+            ClockOptions(mode="per_move", move_s=30),
+            ClockOptions(mode="fischer", initial_s=300, increment_s=5, first_move_s=20),
+        ]
+    ),
+    st.integers(-1, 5),
+    st.one_of(st.none(), st.integers(-1, 4)),
+    st.integers(0, 10**13),
+)
+def test_advance_is_its_plain_code(
+    turn: Turn, clock: ClockOptions, mover: int, to_act: int | None, now_ms: int
+) -> None:
+    seats = len(turn.banks)
+    assume(mover < seats and (to_act is None or to_act < seats))
+    assert advance(clock, turn, mover, to_act, now_ms) == _advance_plain(
+        clock, turn, mover, to_act, now_ms
+    )
+
+
+def test_a_deadline_job_id_is_parsed_back() -> None:
+    from store.clock import deadline_job_id, parse_deadline_job_id
+
+    for match_id in ("m_x", "m_a-b_c-d", "m_-7"):
+        assert parse_deadline_job_id(deadline_job_id(match_id, 12)) == (match_id, 12, False)
+        assert parse_deadline_job_id(deadline_job_id(match_id, 3) + "-again") == (match_id, 3, True)
+    assert parse_deadline_job_id("score-m_x-1") is None
+    assert parse_deadline_job_id("deadline-m_x-v") is None

@@ -249,3 +249,64 @@ def test_the_reconciler_recreates_a_missing_deadline_job(
     assert job_id not in scheduled_ids(redis_client)
     reconcile(svc)
     assert job_id in scheduled_ids(redis_client)
+
+
+def test_a_deadline_job_sweeps_up_the_other_due_deadlines(
+    svc: MatchService, clock: FakeClock, redis_client: redis.Redis
+) -> None:
+    from workers.deadline import apply_deadline
+
+    matches = [_create(svc) for _ in range(5)]
+    versions = {m: svc.load(m).version for m in matches}
+    clock.advance(2.5)
+    first = matches[0]
+    redis_client.zrem("rq:scheduled:deadlines", deadline_job_id(first, versions[first]))
+    note = apply_deadline(first, versions[first])  # as rq runs it, the scheduler took it
+    assert note.startswith("timed out") and note.endswith("; 4 more swept")
+    for match_id in matches:
+        assert types(svc, match_id).count("TurnTimedOut") == 1
+        old = deadline_job_id(match_id, versions[match_id])
+        assert old not in scheduled_ids(redis_client)
+        assert match_id == first or not redis_client.exists(f"rq:job:{old}")  # rq's own: rq's
+        after = svc.load(match_id)
+        assert deadline_job_id(match_id, after.version) in scheduled_ids(redis_client)
+    run_scheduler(redis_client)  # the new turns are not due: nothing more
+    assert all(types(svc, m).count("TurnTimedOut") == 1 for m in matches)
+
+
+def test_a_swept_deadline_the_scheduler_queued_too_times_out_once(
+    svc: MatchService, clock: FakeClock, redis_client: redis.Redis
+) -> None:
+    match_id = _create(svc)
+    version = svc.load(match_id).version
+    clock.advance(2.5)
+    assert svc.sweep_deadlines() == [f"timed out: {match_id} at {svc.load(match_id).version}"]
+    assert svc.apply_deadline(match_id, version).startswith("stale")  # its job, run late
+    assert svc.sweep_deadlines() == []
+    assert types(svc, match_id).count("TurnTimedOut") == 1
+
+
+def test_a_sweep_takes_the_deadlines_the_scheduler_queued_first(
+    svc: MatchService, clock: FakeClock, redis_client: redis.Redis
+) -> None:
+    from typing import Any
+
+    from rq import Queue
+    from rq.scheduler import RQScheduler
+    from rq.serializers import JSONSerializer
+
+    queued = _create(svc)
+    clock.advance(2.5)
+    queue = Queue("deadlines", connection=redis_client, serializer=JSONSerializer)
+    scheduler: Any = RQScheduler([queue], connection=redis_client, serializer=JSONSerializer)
+    scheduler.acquire_locks()
+    try:
+        scheduler.enqueue_scheduled_jobs()  # queued, no worker has popped it
+    finally:
+        scheduler.release_locks()
+    due = _create(svc)  # created at the advanced time: due once the clock moves again
+    clock.advance(2.5)
+    notes = svc.sweep_deadlines()
+    assert [n.split(":")[1].split()[0] for n in notes] == [queued, due]
+    assert queue.count == 0
+    assert all(types(svc, m).count("TurnTimedOut") == 1 for m in (queued, due))
