@@ -17,7 +17,8 @@ Each error class maps to exactly one status and `code` (api.md "Conventions"):
                    (issue 32): key_required 401, missing_scope 403, unknown_key 404,
                    unknown_variant 404
     domain.rated   RatedMatchSeeded 422 rated_match_seeded, RatedSeatNotAccount 422
-                   rated_seat_not_account; domain.accounts InvalidHandle 422 invalid_handle
+                   rated_seat_not_account, RatedMatchNeedsClock 422 rated_match_needs_clock;
+                   domain.accounts InvalidHandle 422 invalid_handle
     store.accounts InvalidKey 401 invalid_key, UnknownAccount 404 unknown_account,
                    HandleTaken 409 handle_taken, TooManyKeys 409 too_many_keys
     store.errors   UnknownMatch 404 unknown_match, Unauthorized 401 unauthorized,
@@ -97,6 +98,7 @@ STATUS_OF_CODE = {
     "invalid_handle": 422,
     "rated_match_seeded": 422,
     "rated_seat_not_account": 422,
+    "rated_match_needs_clock": 422,
     "rate_limited": 429,
 }
 
@@ -157,6 +159,7 @@ TITLES = {
     "invalid_handle": "Not a handle one may take",
     "rated_match_seeded": "A rated match takes no seed",
     "rated_seat_not_account": "A rated match seats accounts and built-in bots only",
+    "rated_match_needs_clock": "A rated match needs a clock",
 }
 
 CODE_OF_HTTP_STATUS = {

@@ -96,6 +96,14 @@ RATED_SEEDED: Any = {
     "detail": "a rated match deals from a secret key: leave out the seed",
     "code": "rated_match_seeded",
 }
+RATED_NO_CLOCK: Any = {
+    "type": "https://deadwood.example/problems/rated_match_needs_clock",
+    "title": "A rated match needs a clock",
+    "status": 422,
+    "detail": "clock is required when options.rated is true: a rated match needs a clock "
+    '(e.g. "clock": {"mode": "per_move", "move_s": 60})',
+    "code": "rated_match_needs_clock",
+}
 
 RESPONSES: dict[tuple[str, str, str], dict[str, tuple[str, Any]]] = {
     ("create_account", "201", JSON): {
@@ -119,7 +127,10 @@ RESPONSES: dict[tuple[str, str, str], dict[str, tuple[str, Any]]] = {
         "revoked": ("refused from now on", {"id": "3f9c1a7e52b0", "revoked": True})
     },
     ("get_ladder", "200", JSON): {"top": ("the first page", LADDER)},
-    ("create_match", "422", PROBLEM): {"rated_seeded": ("a rated match with a seed", RATED_SEEDED)},
+    ("create_match", "422", PROBLEM): {
+        "rated_seeded": ("a rated match with a seed", RATED_SEEDED),
+        "rated_no_clock": ("a rated match without a clock", RATED_NO_CLOCK),
+    },
 }
 
 REQUESTS: dict[str, dict[str, tuple[str, Any]]] = {

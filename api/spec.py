@@ -244,12 +244,15 @@ refused with 401 `invalid_key`, on every endpoint. Each key has its own rate lim
 Without a key everything works as before, anonymously.
 
 A match created with `options: {"rated": true}` (and a key with `play_rated`) is rated when it
-finishes: it takes no seed (422 `rated_match_seeded`), and each seat is the caller's own
-account (`"account": "<handle>"`) or a built-in bot, which plays for its own account
-(`deadwood-expert`, ...; 422 `rated_seat_not_account`). Every finished rated match, in both
-games, is rated as a free-for-all of its seats ranked by final score (OpenSkill's
-Plackett-Luce model): ties share a rank, seats that abandoned rank last, aborted matches are
-not rated. `GET /v1/ladder/{variant}` lists the accounts by `rating` = mu - 3 sigma, with
+finishes: it needs a `clock` (422 `rated_match_needs_clock`), takes no seed (422
+`rated_match_seeded`), and each seat is the caller's own account (`"account": "<handle>"`)
+or a built-in bot, which plays for its own account (`deadwood-expert`, ...; 422
+`rated_seat_not_account`). Every finished rated match, in both games, is rated as a
+free-for-all of its seats ranked by final score (OpenSkill's Plackett-Luce model): ties share
+a rank. A match ended by a resignation, a claim or a timeout forfeit is rated too (its
+winners above the others); a seat that resigned, was claimed against, forfeited, or was
+replaced by a bot after timeouts ranks last. Aborted matches are not rated.
+`GET /v1/ladder/{variant}` lists the accounts by `rating` = mu - 3 sigma, with
 `low`..`high` = mu -+ 2 sigma, games played and `provisional` while sigma is high;
 `GET /v1/accounts/{handle}` shows an account's ratings and their history.
 

@@ -1,13 +1,16 @@
 """The ladder's costs (issue 32): rating a finished match, rebuilding every rating from the
 logs, and a page of the ladder with many accounts.
 
-    python bench/ladder.py [--matches 10000] [--accounts 10000] [--pages 200]
+    python bench/ladder.py [--matches 10000] [--accounts 10000] [--pages 200] [--between 100]
 
 A private redis-server (no persistence) holds `--matches` finished rated three-hand gin
 matches among `--accounts` accounts (three drawn at random a match). Each match's log is its
-real opening (MatchCreated, the role draw and the first deal, made by the game) and a
-MatchFinished with random scores: the rating reads a match's first and last entries only
-(store/rebuild.py), so the hands between change nothing of what is timed. Rows:
+real opening (MatchCreated with its clock, the role draw and the first deal, made by the
+game), `--between` entries of play (CardDrawn; in every tenth match one of them is a
+SeatReplacedByBot, whose seat then ranks last) and a MatchFinished with random scores. The
+rating reads the first and last entries and, picked out on the server by a script, the
+SeatReplacedByBot ones (store/rebuild.py), so the entries between cost a scan in Redis but
+are never sent or decoded. Rows:
 - rate one match: the rating job's function (`workers.rating.rate_match`: read the ends, the
   accounts' kinds, compute, and the ledger script), once for each match in turn: median, p99;
 - rebuild: `deadwood ladder rebuild`'s work (`store.rebuild.rebuild`) over every match, and
@@ -37,6 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the server's api
 
 from api import create_app
 from cli.procs import free_port, redis_server_binary, wait_port
+from domain import conduct
+from domain.clock import ClockOptions
 from domain.events import Event
 from domain.gin import VARIANT as GIN
 from store import codec
@@ -49,10 +54,13 @@ from workers import rating
 from workers.connection import set_service
 
 ROOT = Path(__file__).resolve().parents[1]
+CLOCK = ClockOptions()  # a rated match needs a clock
 VARIANT = "three-hand-gin"
 
 
-def fill(client: redis.Redis, matches: int, accounts: int, rng: random.Random) -> list[str]:
+def fill(
+    client: redis.Redis, matches: int, accounts: int, rng: random.Random, between: int
+) -> list[str]:
     """The finished rated matches (ids in the order they finished)."""
     handles = [f"player{n:05d}" for n in range(accounts)]
     options = GIN.validate_options({"rated": True})
@@ -64,11 +72,17 @@ def fill(client: redis.Redis, matches: int, accounts: int, rng: random.Random) -
             first = handles[n % accounts]  # every account plays
             seats = [first, *[h for h in others if h != first][:2]]
             players = [{"name": h, "account": h} for h in seats]
-            opening = GIN.create(players, options, None, f"{n:064x}")
+            opening = GIN.create(players, options, None, f"{n:064x}", CLOCK)
             scores = [rng.randrange(0, 140) for _ in seats]
             final = Event("MatchFinished", {"scores": scores, "winners": [0], "totals": scores})
+            play = [
+                Event("CardDrawn", {"seat": k % 3, "source": "stock", "card": None})
+                for k in range(between)
+            ]
+            if n % 10 == 0 and play:
+                play[len(play) // 2] = conduct.seat_replaced(n % 3, "basic", "timeouts")
             match_id = f"m_bench{n:06d}"
-            for seq, event in enumerate([*opening, final], start=1):
+            for seq, event in enumerate([*opening, *play, final], start=1):
                 fields: Any = codec.encode(event, codec.now(), "t")
                 pipe.xadd(events_key(match_id), fields, id=f"0-{seq}")
             ids.append(match_id)
@@ -95,12 +109,12 @@ def command_rebuild(port: int) -> tuple[float, str]:
 def bench(client: redis.Redis, args: argparse.Namespace) -> list[tuple[str, str]]:
     rng = random.Random(32)
     service = MatchService(client, pepper=b"bench-pepper")
-    ids = fill(client, args.matches, args.accounts, rng)
+    ids = fill(client, args.matches, args.accounts, rng, args.between)
     set_service(service)
     rates = []
     for match_id in ids:
         started = time.perf_counter()
-        assert rating.rate_match(match_id, 4).startswith("rated")
+        assert rating.rate_match(match_id, 4 + args.between).startswith("rated")
         rates.append(time.perf_counter() - started)
     accounts = Accounts(client, service.pepper)
     started = time.perf_counter()
@@ -146,6 +160,7 @@ def main() -> int:
     parser.add_argument("--matches", type=int, default=10_000)
     parser.add_argument("--accounts", type=int, default=10_000)
     parser.add_argument("--pages", type=int, default=200)
+    parser.add_argument("--between", type=int, default=100, help="entries of play a match")
     args = parser.parse_args()
     port = free_port()
     data = tempfile.mkdtemp(prefix="deadwood-bench-ladder-")
@@ -161,7 +176,10 @@ def main() -> int:
         set_service(None)
         proc.terminate()
         proc.wait(timeout=10)
-    print(f"the ladder: {args.matches} finished rated matches, {args.accounts} accounts")
+    print(
+        f"the ladder: {args.matches} finished rated matches of {args.between} entries of play,"
+        f" {args.accounts} accounts"
+    )
     header = f"{'what':<48} | result"
     print(header)
     print("-" * (len(header) + 30))

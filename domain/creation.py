@@ -8,6 +8,7 @@ hidden until the end; a seeded match's salts come from the secret (`salt_key`).
 
 from __future__ import annotations
 
+from domain.clock import ClockOptions, with_clock
 from domain.errors import InvalidOptions
 from domain.events import Event
 from domain.rated import check_create as check_rated
@@ -35,12 +36,14 @@ def match_created(
     options: dict[str, JSON],
     seed: int | None,
     secret: str,
+    clock: ClockOptions | None = None,
 ) -> Event:
-    """MatchCreated of checked players and options. A seeded match's deck order comes from its
+    """MatchCreated of checked players, options and clock (pinned as `clock`, when there is
+    one: domain/clock.py). A seeded match's deck order comes from its
     seed alone and its salts from `secret` (`salt_key`, recorded as such; with an empty secret,
     from the seed as before); an unseeded match's deal key is the secret itself. A rated
     match's own rules are domain/rated.py's (`check_create`)."""
-    check_rated(players, options, seed)
+    check_rated(players, options, seed, clock)
     data: dict[str, JSON] = {
         "variant": variant,
         "players": players,
@@ -51,4 +54,4 @@ def match_created(
     }
     if seed is not None and secret:
         data["salt_key"] = secret  # the salts of a seeded match stay secret (shuffle.py)
-    return Event("MatchCreated", data, MATCH_CREATED_V)
+    return with_clock(Event("MatchCreated", data, MATCH_CREATED_V), clock)

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from domain import conduct
-from domain.clock import validate_clock, with_clock
+from domain.clock import validate_clock
 from domain.errors import RulesError
 from domain.events import SYSTEM, Event
 from domain.lobby import LOBBY_EVENTS, open_match, recorded_decision
@@ -149,9 +149,9 @@ def opening_of(first: Event) -> tuple[Variant, list[Event]]:
         if data.get("lobby") is not None:  # a match that waited for players: it alone
             lobby_data = cast("LobbyCreated", data["lobby"])
             return variant, [open_match(variant, players, options, secret, lobby_data)]
-        opening = list(variant.create(players, options, cast("int | None", seed), secret))
         recorded_clock = cast("Mapping[str, JSON] | None", data.get("clock"))
-        opening[0] = with_clock(opening[0], validate_clock(recorded_clock, len(players)))
+        clock = validate_clock(recorded_clock, len(players))
+        opening = list(variant.create(players, options, cast("int | None", seed), secret, clock))
     except (RulesError, TypeError, ValueError, KeyError) as exc:
         raise LogRejected(1, f"event 1 (MatchCreated) cannot open a match: {exc}") from None
     return variant, opening

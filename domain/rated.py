@@ -8,19 +8,28 @@ option, default false). `check_create` is the one rule check of a rated create, 
 - every seat is an account or a built-in bot, each account at most once (422
   `rated_seat_not_account`): a bot seat is played by its built-in bot's own account
   (`domain.accounts.bot_account`);
-- CLOCK RULE (issue 31): `_check_clock` is the single place where "a rated match needs a
-  clock" goes once the clock work lands; until then it accepts every match.
+- a clock (422 `rated_match_needs_clock`): a rated match's seats must not be able to stall
+  it forever; the clock is not an option but its own input (`clock` of the create, pinned in
+  MatchCreated: domain/clock.py), so the create path hands it in beside the options.
 
-When the match is over, `result_of(created, last)` reads what the ladder needs from the
-match's first event and its last one, never the whole log:
+When the match is over, `result_of(match_id, created, last, between=...)` reads what the
+ladder needs from the match's first event, its last one, and the few events between them
+whose type is in `BETWEEN` (SeatReplacedByBot), never the whole log:
 
-- a match whose last event is not MatchFinished (still in play, or aborted: `ABORTED`) is
-  not rated (None);
+- a match ends either by MatchFinished or by a conduct event with `ends: true`
+  (domain/conduct.py): SeatResigned, VictoryClaimed, or a TurnTimedOut forfeit. Both are
+  rated. A match whose last event is neither (still in play) or is MatchAborted (`ABORTED`:
+  unscored, never rated) is not rated (None);
 - each seat's account comes from MatchCreated's players (`account`, or the bot's account);
-- each seat's score is MatchFinished's `scores` (final, with bonuses; higher is better);
-- a seat listed in MatchFinished's `abandoned` (ABANDONED_FIELD) ranks last. This is the
-  hook of the clock work: a seat that timed out, left, or was replaced after timeouts is
-  written there by the event that ends the match, so a rating needs no other event.
+  a seat later played by a bot (SeatReplacedByBot) still counts for the account that sat;
+- after MatchFinished each seat's score is its `scores` (final, with bonuses; higher is
+  better); a match ended by conduct has no final scores, so its `winners` score 1 and the
+  other seats 0;
+- seats that abandoned rank last: the seat that resigned (SeatResigned `seat`), was claimed
+  against (VictoryClaimed `against`) or forfeited on time (TurnTimedOut `seat`), every seat
+  replaced by a bot (SeatReplacedByBot: after timeouts, a resignation or a claim in a match
+  of more than two seats, which then plays on to MatchFinished), and any seat MatchFinished
+  lists in `abandoned` (ABANDONED_FIELD);
 - LOBBY HOOK (issue 30): a seat joined after the create is tied to its account by the join's
   event; the lobby passes those events as `joins` (each `{"seat", "account"}` in its data).
 
@@ -33,21 +42,35 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from domain import conduct
 from domain.accounts import bot_account
+from domain.clock import ClockOptions
 from domain.errors import InvalidOptions
 from domain.events import Event
 from domain.shapes import JSON
 
 ABORTED = "MatchAborted"
-"""The event a match that ends without a result would end with (the clock work's abort)."""
+"""The event of a match that ends without a result (never rated)."""
 ABANDONED_FIELD = "abandoned"
-"""MatchFinished's list of seats that abandoned or were replaced (they rank last)."""
+"""MatchFinished's optional list of seats that abandoned (they rank last)."""
+REPLACED = "SeatReplacedByBot"
+BETWEEN = (REPLACED,)
+"""The types of the events between the first and the last that a rating reads (the store
+reads these and no others: store/rebuild.py)."""
+LOSER_OF = {"SeatResigned": "seat", "VictoryClaimed": "against", "TurnTimedOut": "seat"}
+"""A conduct event that may end a match, and the field naming the seat that lost by it."""
 
 
 class RatedMatchSeeded(InvalidOptions):
     """A rated match was asked for with a seed."""
 
     code = "rated_match_seeded"
+
+
+class RatedMatchNeedsClock(InvalidOptions):
+    """A rated match was asked for without a clock."""
+
+    code = "rated_match_needs_clock"
 
 
 class RatedSeatNotAccount(InvalidOptions):
@@ -91,9 +114,13 @@ def is_rated_state(state: object) -> bool:
 
 
 def check_create(
-    players: Sequence[Mapping[str, JSON]], options: Mapping[str, JSON], seed: int | None
+    players: Sequence[Mapping[str, JSON]],
+    options: Mapping[str, JSON],
+    seed: int | None,
+    clock: ClockOptions | None = None,
 ) -> None:
-    """The rules of a rated create (nothing to check for an unrated one)."""
+    """The rules of a rated create (nothing to check for an unrated one); `clock` is the
+    create's checked clock (None: the match has none)."""
     if not is_rated(options):
         return
     if seed is not None:
@@ -108,12 +135,11 @@ def check_create(
         if account in seen:
             raise RatedSeatNotAccount(f"account {account!r} sits twice in one rated match")
         seen.add(account)
-    _check_clock(options)
-
-
-def _check_clock(options: Mapping[str, JSON]) -> None:
-    """CLOCK RULE (issue 31): a rated match needs a clock. Accepts all until clocks land."""
-    del options
+    if clock is None:
+        raise RatedMatchNeedsClock(
+            "clock is required when options.rated is true: a rated match needs a clock "
+            '(e.g. "clock": {"mode": "per_move", "move_s": 60})'
+        )
 
 
 def account_of(player: Mapping[str, JSON]) -> str | None:
@@ -125,24 +151,54 @@ def account_of(player: Mapping[str, JSON]) -> str | None:
 
 
 def result_of(
-    match_id: str, created: Event, last: Event, joins: Iterable[Event] = ()
+    match_id: str,
+    created: Event,
+    last: Event,
+    joins: Iterable[Event] = (),
+    between: Iterable[Event] = (),
 ) -> RatedResult | None:
-    """The rated result of a finished rated match; None when it is not one to rate."""
-    if created.type != "MatchCreated" or last.type != "MatchFinished":
+    """The rated result of a finished rated match; None when it is not one to rate.
+    `between`: events between the first and the last (only those of `BETWEEN` are read)."""
+    if created.type != "MatchCreated":
         return None
     options = created.data.get("options")
     if not isinstance(options, Mapping) or not is_rated(options):
         return None
     accounts = _accounts(created, joins)
-    scores = last.data.get("scores")
-    if not isinstance(scores, list) or len(scores) != len(accounts) or None in accounts:
+    if None in accounts:
         return None
-    gone = _abandoned(last)
+    ended = _ending(last, len(accounts))
+    if ended is None:
+        return None
+    scores, gone = ended
+    gone |= _replaced(between)
     placings = tuple(
-        Placing(seat, str(account), int(str(score)), seat in gone)
+        Placing(seat, str(account), score, seat in gone)
         for seat, (account, score) in enumerate(zip(accounts, scores, strict=True))
     )
     return RatedResult(match_id, str(created.data.get("variant")), placings)
+
+
+def _ending(last: Event, seats: int) -> tuple[list[int], set[int]] | None:
+    """(each seat's score, the seats that abandoned) of a match's last event, or None when
+    it did not end the match with a result (still in play, aborted)."""
+    if last.type == "MatchFinished":
+        scores = last.data.get("scores")
+        if not isinstance(scores, list) or len(scores) != seats:
+            return None
+        return [int(str(score)) for score in scores], set(_abandoned(last))
+    field = LOSER_OF.get(last.type)
+    winners = conduct.ending(last.data) if field is not None else None
+    loser = last.data.get(field) if field is not None else None
+    if winners is None or not isinstance(loser, int) or not 0 <= loser < seats:
+        return None
+    return [1 if seat in winners else 0 for seat in range(seats)], {loser}
+
+
+def _replaced(between: Iterable[Event]) -> set[int]:
+    """The seats a bot took over during the match (SeatReplacedByBot)."""
+    seats = (event.data.get("seat") for event in between if event.type == REPLACED)
+    return {seat for seat in seats if isinstance(seat, int)}
 
 
 def _accounts(created: Event, joins: Iterable[Event]) -> list[str | None]:

@@ -10,12 +10,14 @@ view of either game flows).
     validate_options(options) -> dict          full options with defaults (None: no options
                                                given, every default); InvalidOptions names
                                                the bad key
-    create(players, options, seed, secret)     the events that open a match: MatchCreated (with
-                                               the deal key, hidden until the end), the role draw
-                                               or dealer draw, and the first RoundDealt.
-                                               `players` is [{"name": str, "bot": str|None}];
-                                               `seed` an int or None; `secret` a 64-hex string
-                                               from a cryptographic source, used when no seed.
+    create(players, options, seed, secret,     the events that open a match: MatchCreated (with
+           clock=None)                         the deal key, hidden until the end, and the
+                                               clock pinned), the role draw or dealer draw, and
+                                               the first RoundDealt. `players` is
+                                               [{"name": str, "bot": str|None}]; `seed` an int
+                                               or None; `secret` a 64-hex string from a
+                                               cryptographic source, used when no seed; `clock`
+                                               the checked ClockOptions (a rated match needs one)
     initial_state() -> State                   the state before any event
     evolve(state, event) -> State              trusts recorded history; never raises
     decide(state, seat, move) -> events        validates and raises a RulesError subclass;
@@ -42,8 +44,9 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, TypeAlias, TypeVar, cast
+from typing import TYPE_CHECKING, Generic, Protocol, TypeAlias, TypeVar, cast
 
+from domain.clock import ClockOptions
 from domain.errors import InvalidOptions
 from domain.events import Event
 from domain.shapes import JSON, EventView, Seat
@@ -68,6 +71,19 @@ M = TypeVar("M")
 V = TypeVar("V")
 
 
+class Create(Protocol):
+    """A game's `create`: the opening events (the clock, when given, pinned in MatchCreated)."""
+
+    def __call__(
+        self,
+        players: Sequence[Mapping[str, JSON]],
+        options: Mapping[str, JSON] | None,
+        seed: int | None,
+        secret: str,
+        clock: ClockOptions | None = None,
+    ) -> tuple[Event, ...]: ...
+
+
 @dataclass(frozen=True)
 class Game(Generic[S, M, V]):
     """The surface of one game whose states are `S`, moves `M` and views `V` (the module
@@ -77,9 +93,7 @@ class Game(Generic[S, M, V]):
     min_players: int
     max_players: int
     validate_options: Callable[[Mapping[str, JSON] | None], dict[str, JSON]]
-    create: Callable[
-        [Sequence[Mapping[str, JSON]], Mapping[str, JSON], int | None, str], tuple[Event, ...]
-    ]
+    create: Create
     initial_state: Callable[[], S]
     evolve: Callable[[S, Event], S]
     decide: Callable[[S, int, M], tuple[Event, ...]]

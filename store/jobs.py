@@ -15,7 +15,10 @@ When every seat of the match is a bot, each of these jobs goes to queue `bots-lo
 - the state is finished -> job `analysis-<match>` on queue `analysis`, calling
   `workers.analysis.analyse_match(match_id, version)` (store/analysis.py: stored once);
   and when the match is rated (issue 32), job `rating-<match>` on queue `scoring`, calling
-  `workers.rating.rate_match(match_id, version)` (store/ledger.py: rated once).
+  `workers.rating.rate_match(match_id, version)` (store/ledger.py: rated once). A match
+  finishes by MatchFinished or by a conduct event with `ends: true` (a resignation, a claim,
+  a timeout forfeit, an abort: domain/conduct.py), appended through the same request, so
+  either way the job is enqueued; the job skips an aborted match (domain/rated.py).
 The worker takes its queues in order (`scoring`, `bots`, `bots-low`), so bot-only matches (an
 arena on the server, any target score) play only when no match with a person waits for a job:
 a person waits at most for the one job running.

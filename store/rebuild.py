@@ -1,7 +1,7 @@
 """`deadwood ladder rebuild` (issue 32): every rating computed again from the matches' logs.
 
 The ledger's order (store/ledger.py) says which matches were rated and in which order; a
-rebuild reads each one's first and last events (from Redis, else from its archive,
+rebuild reads the events a rating reads of each one (from Redis, else from its archive,
 store/archive.py, or from a directory of exported logs) and rates them again in that order,
 from nothing. The model and its inputs are the same, so the skills come out equal to the
 live ones bit for bit; `compute` returns them, `rebuild` compares them with the ledger and
@@ -9,9 +9,12 @@ live ones bit for bit; `compute` returns them, `rebuild` compares them with the 
 matches the ledger does not list) are rated after the listed ones, in the order given;
 `discover` finds them (the finished index and the archive, in the order they finished).
 
-Only the first and last events are read: MatchCreated says who sat where and that the match
-is rated, the last event whether it finished and with which scores and abandoners
-(domain/rated.py). So a rebuild costs two short reads a match, whatever its length.
+Only the events a rating reads are read (domain/rated.py): MatchCreated says who sat where
+and that the match is rated; the last event whether it finished (MatchFinished, or a
+resignation, claim or timeout forfeit that ends it) and with which scores and abandoners; and
+between them only the SeatReplacedByBot events (`rated.BETWEEN`: seats a bot took over rank
+last). In Redis one short script a match picks those entries out of the stream on the
+server, so a rebuild reads a few entries a match, whatever its length.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from domain.events import Event
-from domain.rated import RatedResult, result_of
+from domain.rated import BETWEEN, RatedResult, result_of
 from domain.upcast import upcast
 from store import codec
 from store.event_store import events_key
@@ -34,17 +37,42 @@ from store.ratings import Skill, initial, rate
 BATCH = 500
 
 
+_ENDS = """
+local rows = redis.call('XRANGE', KEYS[1], '-', '+')
+local n = #rows
+if n == 0 then return {} end
+local wanted = {}
+for _, kind in ipairs(ARGV) do wanted[kind] = true end
+local out = {rows[1]}
+for i = 2, n - 1 do
+  local fields = rows[i][2]
+  for j = 1, #fields, 2 do
+    if fields[j] == 'type' then
+      if wanted[fields[j + 1]] then out[#out + 1] = rows[i] end
+      break
+    end
+  end
+end
+out[#out + 1] = rows[n]
+return out
+"""
+"""A match's entries that a rating reads: the first, those between of the types in ARGV, and
+the last (the first twice for a stream of one entry); none for a stream that is not there."""
+
+
 @dataclass(frozen=True)
 class Ends:
-    """A match's first and last events, and when the last was stored."""
+    """A match's first and last events, when the last was stored, and the events between
+    them that a rating reads (`rated.BETWEEN`)."""
 
     match_id: str
     created: Event
     last: Event
     finished_at: str
+    between: tuple[Event, ...] = ()
 
     def result(self) -> RatedResult | None:
-        return result_of(self.match_id, self.created, self.last)
+        return result_of(self.match_id, self.created, self.last, between=self.between)
 
 
 class StoredLogs:
@@ -59,13 +87,12 @@ class StoredLogs:
             batch = match_ids[start : start + BATCH]
             pipe = self.redis.pipeline(transaction=False)
             for match_id in batch:
-                pipe.xrange(events_key(match_id), count=1)
-                pipe.xrevrange(events_key(match_id), count=1)
+                pipe.eval(_ENDS, 1, events_key(match_id), *BETWEEN)
             replies = pipe.execute()
-            for i, match_id in enumerate(batch):
-                first, last = replies[2 * i], replies[2 * i + 1]
-                if first and last:
-                    yield _ends(match_id, first[0], last[0])
+            for match_id, reply in zip(batch, replies, strict=True):
+                if reply:
+                    rows = [_row(raw) for raw in reply]
+                    yield _ends(match_id, rows[0], rows[-1], rows[1:-1])
                 else:
                     yield self._archived(match_id)
 
@@ -73,14 +100,24 @@ class StoredLogs:
         if self.archive is None or not self.archive.has(match_id):
             return None
         _, entries = self.archive.read(match_id)
-        return _ends(match_id, entries[0], entries[-1]) if entries else None
+        if not entries:
+            return None
+        between = [e for e in entries[1:-1] if e[1].get("type") in BETWEEN]
+        return _ends(match_id, entries[0], entries[-1], between)
 
 
-def _ends(match_id: str, first: Any, last: Any) -> Ends:
+def _row(raw: Any) -> tuple[Any, dict[Any, Any]]:
+    """A stream entry as a script returns it ([id, [field, value, ...]]) as XRANGE gives it."""
+    entry_id, flat = raw
+    return entry_id, dict(zip(flat[::2], flat[1::2], strict=True))
+
+
+def _ends(match_id: str, first: Any, last: Any, between: Sequence[Any] = ()) -> Ends:
     created = codec.decode(first[0], first[1])
     variant = str(created.event.data.get("variant"))
     final = codec.decode(last[0], last[1], variant)
-    return Ends(match_id, upcast(created.event, variant), final.event, final.at)
+    middle = tuple(codec.decode(row[0], row[1], variant).event for row in between)
+    return Ends(match_id, upcast(created.event, variant), final.event, final.at, middle)
 
 
 class ExportedLogs:
@@ -107,7 +144,18 @@ def _exported(match_id: str, path: Path) -> Ends | None:
     created = Event.from_json(first)
     variant = str(created.data.get("variant"))
     final = upcast(Event.from_json(last), variant)
-    return Ends(match_id, upcast(created, variant), final, str(last.get("at", "")))
+    between = tuple(
+        upcast(Event.from_json(json.loads(line)), variant)
+        for line in lines[1:-1]
+        if any(f'"{kind}"' in line for kind in BETWEEN)  # parse only the likely few
+    )
+    return Ends(
+        match_id,
+        upcast(created, variant),
+        final,
+        str(last.get("at", "")),
+        tuple(e for e in between if e.type in BETWEEN),
+    )
 
 
 def discover(logs: StoredLogs, variant: str, known: Iterable[str]) -> list[str]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from domain import bots
-from domain.clock import validate_clock, with_clock
+from domain.clock import validate_clock
 from domain.errors import RulesError
 from domain.events import Event
 from domain.replay import fold
@@ -281,8 +281,7 @@ class Writer:
         if clock is not None:
             bots.get_bot(variant, clock.autoplay_bot)
         secret = secrets.token_hex(32)  # the deal key, or a seeded match's salt key (shuffle.py)
-        opening = list(game.create(players, full, seed, secret))
-        opening[0] = with_clock(opening[0], clock)
+        opening = game.create(players, full, seed, secret, clock)  # the clock pinned
         events, texts = codec.stored_forms(opening)
         state = fold(game, events)
         seat_tokens = new_seat_tokens(players)

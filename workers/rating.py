@@ -1,7 +1,9 @@
 """The rating job (issue 32): `rating-<match>` on queue `scoring` runs `rate_match(match_id,
-version)` once a rated match is finished (store.jobs.followups). The ledger rates a match once
-however often the job runs (store/ledger.py: the marker is written by the same script as the
-ratings), so a repeat, a retry or a reconciler's duplicate changes nothing.
+version)` once a rated match is finished (store.jobs.followups), by MatchFinished or by a
+resignation, claim or timeout forfeit; an aborted match is skipped (domain/rated.py). The
+ledger rates a match once however often the job runs (store/ledger.py: the marker is written
+by the same script as the ratings), so a repeat, a retry or a reconciler's duplicate changes
+nothing.
 """
 
 from __future__ import annotations

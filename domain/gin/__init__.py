@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from domain.clock import ClockOptions
 from domain.creation import match_created
 from domain.events import SYSTEM, Event
 from domain.gin import lobby_fold  # noqa: F401  # the lobby events' folds, registered
@@ -68,13 +69,14 @@ def create(
     options: Mapping[str, JSON] | None,
     seed: int | None,
     secret: str,
+    clock: ClockOptions | None = None,
 ) -> tuple[Event, ...]:
     """MatchCreated, RolesDrawn (G1.2) and the first RoundDealt (G4). `secret` is the caller's
     secret (the store's `secrets.token_hex(32)`): the deal key of an unseeded match, the salt
     key of a seeded one."""
     roster = players_roster(players, VARIANT_NAME, (PLAYERS, PLAYERS), "G1.1")
     full = recorded_options(options)  # the service validated a new match's options
-    created = match_created(VARIANT_NAME, roster, full, seed, secret)
+    created = match_created(VARIANT_NAME, roster, full, seed, secret, clock)
     _, opening = autoplay_system(evolve(initial_state(), created))
     return (created, *opening)
 

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from domain.clock import ClockOptions
 from domain.creation import match_created
 from domain.events import Event
 from domain.manipulation.deal import deal_event
@@ -95,11 +96,12 @@ def create(
     options: Mapping[str, JSON] | None,
     seed: int | None,
     secret: str,
+    clock: ClockOptions | None = None,
 ) -> tuple[Event, ...]:
     """MatchCreated, the chance draw of the first dealer (M3.1) and the first deal."""
     roster = players_roster(players, NAME, (MIN_PLAYERS, MAX_PLAYERS), "M1.1")
     full = recorded_options(options)  # the service validated a new match's options
-    created = match_created(NAME, roster, full, seed, secret)
+    created = match_created(NAME, roster, full, seed, secret, clock)
     key = json_str(created.data["deal_key"])
     dealer = DealRng(key, "dealer").randbelow(len(roster))
     chosen = Event("DealerChosen", {"round": 1, "dealer": dealer})

@@ -11,6 +11,8 @@ from store.ledger import Ledger
 from store.service import MatchService
 from tests.support.workers_play import GIN, MANIP, burst, hasty
 
+CLOCK = {"mode": "per_move", "move_s": 600}
+"""A rated match needs a clock; a long one, so no deadline falls inside a test."""
 QUICK = ("hasty", "hasty2", "hasty3", "hasty4")
 """Test bots that end rounds fast (workers_play.hasty), each its own built-in account."""
 
@@ -36,7 +38,7 @@ def rated_match(
     """A rated match of quick bots, played to the end (its rating job included)."""
     players = [{"name": name, "bot": name} for name in lineup]
     options = {"rated": True, "target_score": target}
-    created = service.create_match(variant, players, options, None)
+    created = service.create_match(variant, players, options, None, clock_options=CLOCK)
     burst(service.queues.connection)
     loaded = service.load(created.match_id)
     assert loaded.variant.is_finished(loaded.state)

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
+from domain.clock import ClockOptions, with_clock
 from domain.errors import IllegalMove, InvalidOptions, MalformedMove
 from domain.events import Event
 from domain.shapes import EventView, json_int, json_list, json_object, json_str
@@ -46,21 +47,25 @@ def validate_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
 
 
 def create(
-    players: Sequence[Mapping[str, Any]], options: Mapping[str, Any], seed: int | None, secret: str
+    players: Sequence[Mapping[str, Any]],
+    options: Mapping[str, Any] | None,
+    seed: int | None,
+    secret: str,
+    clock: ClockOptions | None = None,
 ) -> tuple[Event, ...]:
-    return (
-        Event(
-            "MatchCreated",
-            {
-                "variant": NAME,
-                "players": [{"name": p["name"], "bot": p.get("bot")} for p in players],
-                "options": dict(options),
-                "seeded": seed is not None,
-                "seed": seed,
-                "deal_key": secret,
-            },
-        ),
+    options = options or {}
+    created = Event(
+        "MatchCreated",
+        {
+            "variant": NAME,
+            "players": [{"name": p["name"], "bot": p.get("bot")} for p in players],
+            "options": dict(options),
+            "seeded": seed is not None,
+            "seed": seed,
+            "deal_key": secret,
+        },
     )
+    return (with_clock(created, clock),)
 
 
 def evolve(state: CounterState, event: Event) -> CounterState:

@@ -1,6 +1,7 @@
 """Accounts, keys and rated creates over HTTP (issue 32): a key is shown once and stored only
 as a keyed hash; a revoked key is refused everywhere at once; scopes hold; a rated match
-refuses a seed and seats only accounts and built-in bots; anonymous play is as before."""
+refuses a seed and a missing clock, and seats only accounts and built-in bots; anonymous play
+is as before."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from tests.support.api_helpers import create, problem
 
 GIN = "three-hand-gin"
 BOTS = [{"name": "e", "bot": "expert"}, {"name": "b", "bot": "basic"}]
+CLOCK = {"mode": "per_move", "move_s": 60}
 
 
 def _account(client: FlaskClient, handle: str = "ana", kind: str = "human") -> dict[str, Any]:
@@ -121,6 +123,7 @@ def test_scopes_hold(client: FlaskClient) -> None:
         "variant": GIN,
         "players": [*BOTS, {"name": "ana", "account": "ana"}],
         "options": {"rated": True},
+        "clock": CLOCK,
     }
     refused = problem(
         client.post("/v1/matches", json=rated, headers=_key(creator)), 403, "missing_scope"
@@ -143,7 +146,12 @@ def test_a_rated_match_refuses_a_seed_and_seats_only_accounts_and_builtin_bots(
 ) -> None:
     key = _account(client)["key"]["key"]
     own = {"name": "ana", "account": "ana"}
-    body: dict[str, Any] = {"variant": GIN, "players": [*BOTS, own], "options": {"rated": True}}
+    body: dict[str, Any] = {
+        "variant": GIN,
+        "players": [*BOTS, own],
+        "options": {"rated": True},
+        "clock": CLOCK,
+    }
     problem(
         client.post("/v1/matches", json={**body, "seed": 7}, headers=_key(key)),
         422,
@@ -160,6 +168,23 @@ def test_a_rated_match_refuses_a_seed_and_seats_only_accounts_and_builtin_bots(
     assert created.status_code == 201, created.get_data(as_text=True)
     seats = created.get_json()["seats"]
     assert seats[2]["token"] is not None and created.get_json()["options"]["rated"] is True
+
+
+def test_a_rated_match_without_a_clock_is_refused_and_nothing_is_written(
+    client: FlaskClient, redis_client: redis.Redis
+) -> None:
+    key = _account(client)["key"]["key"]
+    body = {"variant": GIN, "players": [*BOTS, {"name": "ana", "account": "ana"}]}
+    before = sorted(redis_client.scan_iter("match:*"))
+    refused = problem(
+        client.post("/v1/matches", json={**body, "options": {"rated": True}}, headers=_key(key)),
+        422,
+        "rated_match_needs_clock",
+    )
+    assert "clock" in refused["detail"] and "rated" in refused["detail"]
+    assert sorted(redis_client.scan_iter("match:*")) == before
+    unrated = client.post("/v1/matches", json=body, headers=_key(key))
+    assert unrated.status_code == 201, unrated.get_data(as_text=True)
 
 
 def test_anonymous_play_is_as_before(client: FlaskClient) -> None:
