@@ -65,6 +65,8 @@ The modules (a blueprint per resource first; then the request's path; then the d
     schemas.py          marshmallow schemas of request bodies, queries and simple responses
     docs.py             pieces of the document the blueprints share: headers, problems
     examples.py         a request and a response for every operation, from a real session
+    examples_analysis.py the example of a finished match's analysis
+    examples_replay.py  the replay examples: the first events of a real log, replayed
     examples_lobby.py   the lobby's examples (a match with an open seat, a join, a page)
     examples_clock.py   the examples of abort, resign and claim and their refusals
 

@@ -12,24 +12,15 @@ import json
 from typing import Any
 
 from api import examples_accounts
+from api.examples_analysis import ANALYSIS
 from api.examples_lobby import LOBBY_RESPONSES
+from api.examples_replay import REPLAY_LOG, REPLAY_RESULT
 from domain.bots import catalogue
-from domain.gin.options import recorded_options as gin_recorded
 from domain.gin.options import validate_options as gin_options
 from domain.manipulation.options import validate_options as manipulation_options
 
-
-def _codes(text: str) -> list[str]:
-    return text.split()
-
-
 GIN_OPTIONS: Any = gin_options({"gin_bonus": 25})
 MANIPULATION_OPTIONS: Any = manipulation_options({"target_score": 150})
-
-STOCK = _codes(
-    "6H 7H QD TS 4S 2C 5D QH JH 5C AS 3C 6D JD 9C 2D 7C 3H 7D 6S 4H TC AD QS 7S KH KC AH KD 9S 8D"
-)
-"""The stock of the replayed deal, from the top."""
 
 CREATE: Any = {
     "variant": "three-hand-gin",
@@ -270,137 +261,6 @@ MANIPULATION_VIEW: Any = {
     "final_turns_left": 0,
 }
 
-REPLAY_LOG: Any = [
-    {
-        "seq": 1,
-        "type": "MatchCreated",
-        "v": 1,
-        "at": "2026-12-06T00:59:48.877Z",
-        "data": {
-            "deal_key": "15eb6a9bd2aa833add5a82d77af3f87db94062b1ef81a4f0f499f87e4ace0436",
-            "options": {
-                "advice_enabled": True,
-                "advice_window": "always",
-                "advisor_sees_captain_hand": True,
-                "big_gin_bonus": 0,
-                "box_bonus_per_hand": 0,
-                "game_bonus": 0,
-                "gin_bonus": 25,
-                "gin_scores_opponent_deadwood": True,
-                "knock_limit": 10,
-                "knocker_arrangement": "player_choice_among_minimal",
-                "layoff_chain": True,
-                "no_discard_of_taken_card": True,
-                "opponent_layoffs": "auto_optimal",
-                "role_draw_tiebreak": "redraw",
-                "shutout_rule": "none",
-                "target_score": 25,
-                "team_scoring": "individual",
-                "undercut_bonus": 10,
-                "undercut_on_tie": True,
-            },
-            "players": [
-                {"bot": None, "name": "ana"},
-                {"bot": None, "name": "ben"},
-                {"bot": None, "name": "cy"},
-            ],
-            "salt_key": "4285a4c4e14e5b50e763e2c6dbca9d9a0e8ed7c9a321f4e64a4fbfbef2cde675",
-            "seed": 3,
-            "seeded": True,
-            "variant": "three-hand-gin",
-        },
-    },
-    {
-        "seq": 2,
-        "type": "RolesDrawn",
-        "v": 1,
-        "at": "2026-12-06T00:59:48.877Z",
-        "data": {
-            "advisor": 0,
-            "box": 2,
-            "captain": 1,
-            "draws": [
-                [{"card": "3S", "seat": 0}, {"card": "4H", "seat": 1}, {"card": "7S", "seat": 2}]
-            ],
-            "tiebreak": "redraw",
-        },
-    },
-    {
-        "seq": 3,
-        "type": "RoundDealt",
-        "v": 1,
-        "at": "2026-12-06T00:59:48.877Z",
-        "data": {
-            "advisor": 0,
-            "box": 2,
-            "captain": 1,
-            "commitment": "3fbcc762b8ff9d10a18435be42a7f104a7e8176b0c12143f0ec23463e1729618",
-            "hands": [
-                None,
-                ["4D", "2H", "3S", "9H", "9D", "4C", "6C", "TD", "8C", "AC"],
-                ["5S", "QC", "JC", "3D", "5H", "8H", "KS", "TH", "8S", "JS"],
-            ],
-            "round": 1,
-            "salt": "327a6e8ff03af53ec249adb47a71ba69841b204859c39f22c83f6507473ea25f",
-            "stock": STOCK,
-            "upcard": "2S",
-        },
-    },
-]
-
-REPLAY_RESULT: Any = {
-    "version": 3,
-    "match": {
-        "id": None,
-        "variant": "three-hand-gin",
-        "version": 3,
-        "seeded": True,
-        "status": "active",
-        # a v1 MatchCreated, recorded before max_rounds: no bound (domain/upcast.py)
-        "options": {**gin_recorded(REPLAY_LOG[0]["data"]["options"]), "max_rounds": None},
-        "round": 1,
-        "phase": "upcard_offer",
-        "turn": 1,
-        "seats": [
-            {
-                "seat": 0,
-                "name": "ana",
-                "bot": None,
-                "hand_size": 0,
-                "open": False,
-                "role": "advisor",
-            },
-            {
-                "seat": 1,
-                "name": "ben",
-                "bot": None,
-                "hand_size": 10,
-                "open": False,
-                "role": "captain",
-            },
-            {"seat": 2, "name": "cy", "bot": None, "hand_size": 10, "open": False, "role": "box"},
-        ],
-        "scores": [0, 0, 0],
-        "winners": [],
-        "stock_size": 31,
-        "rounds": [],
-        "deal_commitment": "3fbcc762b8ff9d10a18435be42a7f104a7e8176b0c12143f0ec23463e1729618",
-        "roles": {"box": 2, "captain": 1, "advisor": 0},
-        "discard_top": "2S",
-        "discard_size": 1,
-        "discard_pile": ["2S"],
-        "picked": [[], [], []],
-        "knock": None,
-        "you": None,
-    },
-    "hands": [
-        None,
-        ["4D", "2H", "3S", "9H", "9D", "4C", "6C", "TD", "8C", "AC"],
-        ["5S", "QC", "JC", "3D", "5H", "8H", "KS", "TH", "8S", "JS"],
-    ],
-    "rounds": [],
-}
-
 
 def _problem(status: int, code: str, title: str, detail: str) -> Any:
     kind = f"https://deadwood.example/problems/{code}"
@@ -451,124 +311,6 @@ LOG = "".join(json.dumps(event, separators=(",", ":")) + "\n" for event in REPLA
 BOTS: Any = [b for b in catalogue() if b["name"] == "basic"]
 """The catalogue's `basic` bots (GET /v1/bots lists every bot)."""
 
-ANALYSIS: Any = json.loads(
-    """{
- "id": "m_QKwja5Au3Q2CO5A3sQV7tg",
- "version": 19,
- "analysis_version": 1,
- "variant": "three-hand-gin",
- "events": 19,
- "thresholds": {
-  "unit": "deadwood",
-  "exact": 0.05,
-  "inaccuracy": 1.0,
-  "mistake": 3.0,
-  "blunder": 8.0
- },
- "seats": [
-  {
-   "seat": 0,
-   "name": "expert-0",
-   "decisions": 6,
-   "average_cost": 0.0,
-   "total_cost": 0.0,
-   "counts": {
-    "best": 6,
-    "good": 0,
-    "inaccuracy": 0,
-    "mistake": 0,
-    "blunder": 0
-   },
-   "worst": []
-  },
-  {
-   "seat": 1,
-   "name": "basic-1",
-   "decisions": 8,
-   "average_cost": 0.0,
-   "total_cost": 0.0,
-   "counts": {
-    "best": 8,
-    "good": 0,
-    "inaccuracy": 0,
-    "mistake": 0,
-    "blunder": 0
-   },
-   "worst": []
-  },
-  {
-   "seat": 2,
-   "name": "random-2",
-   "decisions": 0,
-   "average_cost": 0.0,
-   "total_cost": 0,
-   "counts": {
-    "best": 0,
-    "good": 0,
-    "inaccuracy": 0,
-    "mistake": 0,
-    "blunder": 0
-   },
-   "worst": []
-  }
- ],
- "decisions": [
-  {
-   "seq": 4,
-   "seat": 1,
-   "round": 1,
-   "kind": "upcard",
-   "played": {
-    "type": "take_upcard"
-   },
-   "best": {
-    "type": "take_upcard"
-   },
-   "cost": 0.0,
-   "judgment": "best",
-   "note": "take_upcard: the best option",
-   "tags": [],
-   "details": {
-    "take_value": 14.93,
-    "stock_value": 32.78
-   }
-  },
-  {
-   "seq": 5,
-   "seat": 1,
-   "round": 1,
-   "kind": "discard",
-   "played": {
-    "type": "discard",
-    "card": "JH"
-   },
-   "best": {
-    "type": "discard",
-    "card": "JH"
-   },
-   "cost": 0.0,
-   "judgment": "best",
-   "note": "discard JH: the best option",
-   "tags": [],
-   "details": {
-    "deadwood": 21
-   }
-  }
- ],
- "hindsight": [
-  {
-   "seq": 5,
-   "seat": 1,
-   "round": 1,
-   "kind": "discard_taken",
-   "points": 30,
-   "note": "the opponent took JH from the pile, saving it 30 deadwood"
-  }
- ]
-}"""
-)
-"""The analysis of a short three-hand gin match (seed 7, expert, basic and random bots, to
-25), its decisions and hindsight cut to the first of each kind."""
 
 JSON = "application/json"
 RESPONSES: dict[tuple[str, str, str], dict[str, tuple[str, Any]]] = {

@@ -9,7 +9,7 @@ from typing import Any
 import jsonschema_rs
 import pytest
 
-from api import create_app, examples
+from api import create_app, examples, examples_replay
 from api.contract_moves import MOVES
 from api.docs import MOVE_EXAMPLES
 from api.spec import spec_dict
@@ -119,9 +119,9 @@ def test_the_walkthrough_examples_are_what_the_app_answers(client: Any) -> None:
 
 
 def test_the_replay_example_replays_to_its_response(client: Any) -> None:
-    answer = client.post("/v1/replays", json=examples.REPLAY_LOG)
+    answer = client.post("/v1/replays", json=examples_replay.REPLAY_LOG)
     assert answer.status_code == 200, answer.get_json()
-    assert answer.get_json() == examples.REPLAY_RESULT
+    assert answer.get_json() == examples_replay.REPLAY_RESULT
 
 
 def test_every_query_argument_is_documented() -> None:
