@@ -16,22 +16,20 @@ window); `deadline_job` is the rq job that applies an overdue timeout at (match,
 from __future__ import annotations
 
 import json
-import random
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from domain import bots, conduct
+from domain import conduct
+from domain.bots.fallback import FALLBACK_BOT, fallback_move
 from domain.clock import ClockOptions, after_move_ms, after_timeout_ms, allowance_ms
 from domain.clock import initial_bank_ms as initial_bank_ms
 from domain.clock_shapes import EventClock
 from domain.events import Event
-from domain.variants import State, Variant, move_from_json
+from domain.variants import State, Variant
 from store.jobs import DEADLINE_FUNC, DEADLINES, JobSpec
 
 _T = TypeVar("_T")
 
-FALLBACK_BOT = "random"
 """The bot whose legal move is played when the chosen bot fails (issue 31)."""
 
 
@@ -198,20 +196,3 @@ def timeout_events(
     after = game.evolve(state, timed_out)
     bot = FALLBACK_BOT if is_bot else clock.autoplay_bot
     return (timed_out, *fallback_move(game, after, seat, bot, salt))
-
-
-def fallback_move(game: Variant, state: State, seat: int, bot: str, salt: str) -> tuple[Event, ...]:
-    """The events of `bot`'s move for `seat` (the `random` bot's when `bot` fails)."""
-    view = game.view(state, seat)
-    you = view["you"]
-    legal: Sequence[object] = (you["legal_moves"] if you is not None else None) or (
-        game.legal_moves(state, seat)
-    )
-    for name in dict.fromkeys((bot, FALLBACK_BOT)):
-        rng = random.Random(f"{salt}:{name}")  # noqa: S311 - seeded so a rerun agrees
-        try:
-            move = bots.choose(game.name, name, view, legal, rng)  # type: ignore[arg-type]
-            return game.decide(state, seat, move_from_json(move))
-        except Exception:
-            continue
-    raise RuntimeError(f"no bot could move seat {seat}")

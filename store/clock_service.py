@@ -29,17 +29,16 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from domain import conduct
+from domain.bots.fallback import FALLBACK_BOT, fallback_move
 from domain.clock import ClockOptions
 from domain.clock_shapes import ClockView, SeatClockView
 from domain.events import SYSTEM, Event
 from domain.variants import State, Variant, get_variant
 from store import codec, metrics
 from store.clock import (
-    FALLBACK_BOT,
     Turn,
     advance,
     deadline_job,
-    fallback_move,
     opening,
     parse_deadline_job_id,
     time_out,

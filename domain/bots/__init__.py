@@ -13,8 +13,9 @@ never the seat to act, no worker asks for it; `expert` answers it with advice fo
 captain, the other bots with an empty `advise`.
 
 The modules: random.py (the baseline), common.py (the shared plumbing and the types a bot
-reads: `ViewJSON`, `MoveJSON`), gin/ and manipulation/ (each game's bots and their
-evaluation).
+reads: `ViewJSON`, `MoveJSON`), fallback.py (the move the service makes for a seat: a timed-out
+turn's auto move, a failing bot seat's stand-in), gin/ and manipulation/ (each game's bots and
+their evaluation).
 
 `BOTS[variant][name]` is the registry; `choose(variant, name, view, legal_moves, rng)` plays;
 `best_bot(variant)` is the strongest bot's name; `hint(variant, view, legal_moves, rng)` is

@@ -30,7 +30,11 @@ from tests.support.reliability_load import Stats, create_matches, run_load
 from tests.support.reliability_procs import soak
 
 # the worker child is `deadwood worker` (cli/serve.py); the API child execs gunicorn
-CHILDREN = {"redis": "redis-server", "api": "gunicorn", "worker": "-m cli worker --queues scoring"}
+CHILDREN = {
+    "redis": "redis-server",
+    "api": "gunicorn",
+    "worker": "-m cli worker --queues deadlines",
+}
 
 
 @dataclass
