@@ -152,10 +152,14 @@ def _create(
         "description": "makes every shuffle a pure function of it; refused (422 "
         "seeded_open_seat) with an open seat",
     }
+    clock = {
+        **nullable(ref("ClockOptions")),
+        "description": "a clock for every move (issue 31); with open seats it is pinned at "
+        "once and starts at MatchStarted (nothing runs while the match waits)",
+    }
     return closed(
         {"variant": {"type": "string", "const": variant}, "players": players},
-        {"seed": seed, "options": ref(options), "clock": nullable(ref("ClockOptions"))}
-        | LOBBY_INPUT,
+        {"seed": seed, "options": ref(options), "clock": clock} | LOBBY_INPUT,
     )
 
 

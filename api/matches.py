@@ -110,12 +110,6 @@ def _create(body: dict[str, Any], key: str | None) -> Any:
     for its players (store/lobby.py)."""
     keyed = fingerprint("create", body) if key else None
     if any(p.get("open") for p in body["players"]):
-        if body.get("clock") is not None:  # issue 31's clock starts at MatchStarted: not yet
-            raise ApiError(
-                "clock_with_open_seats",
-                "a match with open seats cannot have a clock yet: create it without one",
-                422,
-            )
         return lobby_service(service()).create(
             body["variant"],
             seated_players(body),
@@ -125,6 +119,7 @@ def _create(body: dict[str, Any], key: str | None) -> Any:
             ttl_s=body["lobby_ttl_s"],
             idempotency_key=key,
             fingerprint=keyed,
+            clock_options=body.get("clock"),
         )
     return service().create_match(
         body["variant"], seated_players(body), body["options"], body["seed"], idempotency_key=key,

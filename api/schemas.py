@@ -249,7 +249,10 @@ class CreateMatchSchema(Schema):
         ClockSchema,
         load_default=None,
         allow_none=True,
-        metadata={"description": "a clock for every move (issue 31); none: no time limit"},
+        metadata={
+            "description": "a clock for every move (issue 31); none: no time limit. With "
+            "open seats it is pinned at once and starts at MatchStarted"
+        },
     )
     listed = StrictBoolean(
         load_default=False,

@@ -33,6 +33,7 @@ from domain.players import MAX_NAME, Player
 from domain.shapes import JSON, MatchCreatedData, json_int, json_str
 
 if TYPE_CHECKING:
+    from domain.clock import ClockOptions
     from domain.variants import State, Variant
 
 WAITING, STARTED, CANCELLED = "waiting", "started", "cancelled"
@@ -180,16 +181,18 @@ def open_match(
     options: Mapping[str, JSON],
     secret: str,
     lobby: LobbyCreated,
+    clock: ClockOptions | None = None,
 ) -> Event:
     """MatchCreated of a match that waits for its open seats (`{"open": true}`; a rematch's
-    reserved seat keeps its name). InvalidOptions when no seat is open or the roster is bad."""
+    reserved seat keeps its name), its clock pinned (it starts at MatchStarted). InvalidOptions
+    when no seat is open or the roster is bad."""
     if not any(p.get("open") for p in players):
         raise InvalidOptions('a lobby needs at least one open seat ({"open": true})')
     stand_ins = [
         {"name": str(p.get("name") or f"seat {s}"), "bot": None} if p.get("open") else p
         for s, p in enumerate(players)
     ]
-    opening = game.create(stand_ins, options, None, secret)[0]
+    opening = game.create(stand_ins, options, None, secret, clock)[0]
     made = cast("Sequence[Mapping[str, JSON]]", opening.data["players"])
     recorded: list[JSON] = [
         {"name": str(p.get("name") or ""), "bot": None, "open": True} if p.get("open") else made[s]

@@ -146,11 +146,11 @@ def opening_of(first: Event) -> tuple[Variant, list[Event]]:
         # the log's own values, as a client would send them: `create` checks each
         players = cast("Sequence[Mapping[str, JSON]]", data.get("players") or [])
         options = cast("Mapping[str, JSON]", data.get("options") or {})
-        if data.get("lobby") is not None:  # a match that waited for players: it alone
-            lobby_data = cast("LobbyCreated", data["lobby"])
-            return variant, [open_match(variant, players, options, secret, lobby_data)]
         recorded_clock = cast("Mapping[str, JSON] | None", data.get("clock"))
         clock = validate_clock(recorded_clock, len(players))
+        if data.get("lobby") is not None:  # a match that waited for players: it alone
+            lobby_data = cast("LobbyCreated", data["lobby"])
+            return variant, [open_match(variant, players, options, secret, lobby_data, clock)]
         opening = list(variant.create(players, options, cast("int | None", seed), secret, clock))
     except (RulesError, TypeError, ValueError, KeyError) as exc:
         raise LogRejected(1, f"event 1 (MatchCreated) cannot open a match: {exc}") from None

@@ -16,12 +16,13 @@ window); `deadline_job` is the rq job that applies an overdue timeout at (match,
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from domain import conduct
+from domain import bots, conduct
 from domain.bots.fallback import FALLBACK_BOT, fallback_move
-from domain.clock import ClockOptions, after_move_ms, after_timeout_ms, allowance_ms
+from domain.clock import ClockOptions, after_move_ms, after_timeout_ms, allowance_ms, validate_clock
 from domain.clock import initial_bank_ms as initial_bank_ms
 from domain.clock_shapes import EventClock
 from domain.events import Event
@@ -150,6 +151,14 @@ def _start(clock: ClockOptions, turn: Turn, to_act: int | None, now_ms: int) -> 
 
 def _set(values: tuple[_T, ...], seat: int, value: _T) -> tuple[_T, ...]:
     return (*values[:seat], value, *values[seat + 1 :])
+
+
+def checked_clock(variant: str, seats: int, raw: Mapping[str, Any] | None) -> ClockOptions | None:
+    """The clock a create asks for, checked (InvalidOptions; its autoplay bot must exist)."""
+    clock = validate_clock(raw, seats) if raw else None
+    if clock is not None:
+        bots.get_bot(variant, clock.autoplay_bot)
+    return clock
 
 
 def deadline_job_id(match_id: str, version: int) -> str:

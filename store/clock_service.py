@@ -95,12 +95,31 @@ class Clocks:
     def clock_created(
         self, request: AppendRequest, clock: ClockOptions, game: Variant, state: State
     ) -> tuple[AppendRequest, Turn]:
-        """A new clocked match: its clock pinned in the meta, the first turn's deadline."""
+        """A clocked match's first turn (a create's, or a lobby's at MatchStarted): its clock
+        pinned in the meta, the first turn's deadline at the version after this append."""
         seats = len(game.bot_seats(state))
         turn = advance(clock, opening(clock, seats), None, _to_act(game, state), self.now_ms())
         meta = {**request.meta, "clock": json.dumps(clock.to_json())}
-        jobs = [*request.jobs, *deadline_job(request.match_id, len(request.events), turn)]
+        version = request.expected + len(request.events)
+        jobs = [*request.jobs, *deadline_job(request.match_id, version, turn)]
         return replace(request, meta=meta, jobs=jobs, clk=turn.encode()), turn
+
+    def clock_started(
+        self,
+        match_id: str,
+        game: Variant,
+        made: Sequence[Event],
+        state: State,
+        request: AppendRequest,
+    ) -> tuple[AppendRequest, Turn | None]:
+        """A lobby's append (store/lobby.py): at MatchStarted a clocked match's first turn
+        starts in that same append, its deadline job with it, as after a plain create."""
+        if not any(event.type == "MatchStarted" for event in made):
+            return request, None
+        clock = self.metadata.get(match_id).clock
+        if clock is None:
+            return request, None
+        return self.clock_created(request, clock, game, state)
 
     def turn_after(
         self,

@@ -24,18 +24,20 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, cast
 
 from domain import lobby as rules
+from domain.clock import ClockOptions
 from domain.errors import InvalidOptions, RulesError
 from domain.events import Event
 from domain.lobby_shapes import CancelReason, LobbyCreated, LobbyEntry
 from domain.replay import fold
 from domain.variants import State, Variant, get_variant
 from store import codec, idempotency, tokens
+from store.clock import checked_clock
 from store.errors import UnknownMatch
 from store.event_store import AppendRequest, Conflict, IdemTaken
 from store.jobs import SCORING, followups
@@ -117,8 +119,9 @@ class LobbyService:
         ttl_s: int,
         idempotency_key: str | None,
         fingerprint: str | None,
+        clock_options: Mapping[str, Any] | None = None,
     ) -> Created:
-        """A match with open seats, waiting (SeededOpenSeat, InvalidOptions)."""
+        """Open seats, waiting (SeededOpenSeat, InvalidOptions); a clock starts at MatchStarted."""
         if seed is not None:
             raise rules.SeededOpenSeat(
                 "a seeded match cannot have open seats: whoever knows the seed knows every hand"
@@ -136,7 +139,7 @@ class LobbyService:
         creators = [s for s, p in enumerate(players) if not p.get("open") and not p.get("bot")]
         return self._open(
             match_id, variant, players, options, listed, ttl_s, creators, None,
-            idempotency_key, fingerprint or "",
+            idempotency_key, fingerprint or "", checked_clock(variant, len(players), clock_options),
         )  # fmt: skip
 
     def _open(
@@ -151,6 +154,7 @@ class LobbyService:
         rematch_of: str | None,
         idempotency_key: str | None,
         fingerprint: str,
+        clock: ClockOptions | None = None,
     ) -> Created:
         svc = self.service
         game = get_variant(variant)
@@ -165,7 +169,7 @@ class LobbyService:
             "creator_seats": creators,
             "rematch_of": rematch_of,
         }
-        created = rules.open_match(game, players, full, secrets.token_hex(32), lobby)
+        created = rules.open_match(game, players, full, secrets.token_hex(32), lobby, clock)
         events, texts = codec.stored_forms((created,))
         state = fold(game, events)
         seat_tokens = [tokens.new_token(s) if s in creators else None for s in range(len(players))]
@@ -173,6 +177,8 @@ class LobbyService:
         if idempotency_key is not None:
             request = svc.writer._keyed(request, idempotency_key, fingerprint, seat_tokens)
         meta = {**request.meta, **lobby_meta(match_id, game, state)}
+        if clock is not None:  # pinned now; no clock runs until MatchStarted
+            meta["clock"] = json.dumps(clock.to_json())
         try:
             _, tx = svc.store.append(replace(request, meta=meta))
         except IdemTaken as taken:
@@ -310,6 +316,7 @@ class LobbyService:
         request, state, token = self._request(
             match_id, game, current, made, seat, caller, idem, mint
         )
+        request, turn = svc.clock_started(match_id, game, made, state, request)
         try:
             _, tx = svc.store.append(request)
         except IdemTaken as taken:
@@ -319,7 +326,7 @@ class LobbyService:
         except Conflict:
             return None
         version = request.expected + len(made)
-        svc.states.remember(match_id, Cached(version, state, tx))
+        svc.states.remember(match_id, Cached(version, state, tx, turn))
         svc.metadata.forget(match_id)
         self.index.after(match_id, game, current.state, state)
         return Seated(match_id, seat, token, version, state, game)

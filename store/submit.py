@@ -19,15 +19,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
-from domain import bots
-from domain.clock import validate_clock
 from domain.errors import RulesError
 from domain.events import Event
 from domain.replay import fold
 from domain.variants import Move, State, Variant, get_variant
 from domain.variants import move_from_json as as_move
 from store import codec, idempotency, snapshots
-from store.clock import Turn, deadline_job
+from store.clock import Turn, checked_clock, deadline_job
 from store.errors import IdempotencyKeyReused, VersionConflict
 from store.event_store import AppendRequest, Conflict, EventStore, IdemTaken
 from store.jobs import followups
@@ -277,9 +275,7 @@ class Writer:
         game = get_variant(variant)
         check_bots(variant, players)
         full = game.validate_options(options)
-        clock = validate_clock(clock_options, len(players)) if clock_options else None
-        if clock is not None:
-            bots.get_bot(variant, clock.autoplay_bot)
+        clock = checked_clock(variant, len(players), clock_options)
         secret = secrets.token_hex(32)  # the deal key, or a seeded match's salt key (shuffle.py)
         opening = game.create(players, full, seed, secret, clock)  # the clock pinned
         events, texts = codec.stored_forms(opening)

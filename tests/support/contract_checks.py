@@ -18,7 +18,7 @@ from schemathesis.config import SchemathesisConfig
 
 RULE_REFUSALS = ["2xx", "401", "403", "404", "409"]
 SCHEMA_VALID_422 = {
-    "POST /v1/matches": {"idempotency_key_reused", "seeded_open_seat", "clock_with_open_seats"},
+    "POST /v1/matches": {"idempotency_key_reused", "seeded_open_seat"},
     "POST /v1/matches/{match_id}/join": {"validation_error", "idempotency_key_reused"},
     "GET /v1/matches/{match_id}": {"validation_error"},  # ?at= past the last event
     "POST /v1/matches/{match_id}/moves": {
