@@ -29,7 +29,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import docs
-from api.common import caller_seat, json_response, service, setting
+from api.common import caller_seat, json_response, service, setting, settled
 from api.errors import ApiError
 from api.schemas import BotSchema, HealthSchema
 from domain import bots as registry
@@ -70,7 +70,7 @@ class Hint(MethodView):
         403 `forbidden` for a spectator; 409 `not_your_turn` when the seat has no move now.
         """
         seat = caller_seat(match_id)
-        loaded = service().load(match_id)  # 404 for an unknown match, for everyone
+        loaded = settled(match_id)  # 404 for an unknown match, for everyone
         if seat is None:
             raise ApiError("forbidden", "a spectator has no seat to hint for", 403)
         state, version, variant = loaded.state, loaded.version, loaded.variant

@@ -221,3 +221,16 @@ def state_before(match_id: str, after: int, first: Any | None) -> tuple[Variant,
         return variant, variant.initial_state()
     loaded = service().load(match_id, at=after)
     return loaded.variant, loaded.state
+
+
+def settled(match_id: str) -> Any:
+    """The match now; a match found waiting past its lobby deadline is cancelled first (issue
+    30: every request that finds it past due expires it, so nothing waits on the scheduler)."""
+    from store.lobby import lobby_service  # the lobby's writes: only for a waiting match
+
+    loaded = service().load(match_id)
+    lobby = loaded.state.lobby
+    if lobby is not None and lobby.waiting:
+        lobby_service(service()).settle(match_id)
+        loaded = service().load(match_id)
+    return loaded

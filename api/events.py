@@ -35,6 +35,7 @@ from api.common import (
     redacted_events,
     service,
     setting,
+    settled,
     shown_events,
     state_before,
 )
@@ -73,6 +74,7 @@ class Events(MethodView):
         Cards the caller may not see are null; once the match is finished nothing is hidden.
         """
         seat = caller_seat(match_id)
+        settled(match_id)  # a lobby past its deadline is cancelled first
         shown, version = _page(match_id, seat, query["after"], query["limit"])
         return json_response({"version": version, "events": shown}, 200, version)
 
@@ -221,6 +223,7 @@ class EventStream(MethodView):
         token = bearer_token() if seat is not None else None
         place = limits.take(client_network(), token)  # a refused stream loads nothing
         try:
+            settled(match_id)  # a lobby past its deadline is cancelled first
             stream = _Stream(service(), match_id, seat, after, reader)
         except BaseException:
             place.release()

@@ -20,6 +20,7 @@ from api.common import (
     json_response,
     render_view,
     service,
+    settled,
 )
 from api.errors import ApiError
 from api.schemas import CreateMatchSchema, ViewQuerySchema
@@ -136,7 +137,7 @@ class Match(MethodView):
     def get(self, query: dict[str, Any], match_id: str) -> Any:
         """The match as the caller may see it; `?at=<seq>`: right after event `seq`."""
         seat = caller_seat(match_id)
-        loaded = _settled(match_id)
+        loaded = settled(match_id)
         version = loaded.version
         at = query.get("at")
         if at is not None and at != version:
@@ -160,17 +161,7 @@ class LegalMoves(MethodView):
     def get(self, match_id: str) -> Any:
         """The moves the caller's seat may make now (an empty list when none, or a spectator)."""
         seat = caller_seat(match_id)
-        loaded = _settled(match_id)
+        loaded = settled(match_id)
         moves = [] if seat is None else loaded.variant.legal_moves(loaded.state, seat)
         body = {"version": loaded.version, "seat": seat, "moves": moves}
         return json_response(body, 200, loaded.version)
-
-
-def _settled(match_id: str) -> Any:
-    """The match now; a match found waiting past its lobby deadline is cancelled first."""
-    loaded = service().load(match_id)
-    lobby = loaded.state.lobby
-    if lobby is not None and lobby.waiting:
-        lobby_service(service()).settle(match_id)
-        loaded = service().load(match_id)
-    return loaded

@@ -102,6 +102,23 @@ def test_a_late_request_cancels_first_and_the_job_then_finds_nothing(
     assert client.get("/v1/lobby").get_json()["matches"] == []
 
 
+@pytest.mark.parametrize("path", ["/events", "/events/stream", "/hint", "/legal-moves", ""])
+def test_every_read_of_a_match_past_its_deadline_cancels_it_once(
+    service: MatchService, clock: FakeClock, path: str
+) -> None:
+    """Issue 30: any request that finds the lobby past due expires it (the events page, the
+    live stream, a hint, the legal moves and the view alike), and a second read adds nothing."""
+    match_id = _open(service)
+    clock.advance(601)
+    client = create_app({"TESTING": True, "SERVICE": service}).test_client()
+    first = client.get(f"/v1/matches/{match_id}{path}")
+    assert _cancels(service, match_id) == 1, first.get_data(as_text=True)[:300]
+    client.get(f"/v1/matches/{match_id}{path}")
+    assert _cancels(service, match_id) == 1
+    view = client.get(f"/v1/matches/{match_id}").get_json()
+    assert view["lobby"]["status"] == "cancelled" and view["lobby"]["cancelled"] == "lobby_expired"
+
+
 def test_racing_late_requests_and_the_job_cancel_once(
     service: MatchService, clock: FakeClock
 ) -> None:
