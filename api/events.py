@@ -52,7 +52,7 @@ def _page(
     match_id: str, seat: int | None, after: int, limit: int
 ) -> tuple[list[dict[str, Any]], int]:
     store = service()
-    now = store.load(match_id)
+    now = settled(match_id)  # a lobby past its deadline is cancelled first
     version = now.version
     if after >= version:
         return [], version
@@ -74,7 +74,6 @@ class Events(MethodView):
         Cards the caller may not see are null; once the match is finished nothing is hidden.
         """
         seat = caller_seat(match_id)
-        settled(match_id)  # a lobby past its deadline is cancelled first
         shown, version = _page(match_id, seat, query["after"], query["limit"])
         return json_response({"version": version, "events": shown}, 200, version)
 
@@ -114,7 +113,7 @@ class _Stream:
         self.match_id = match_id
         self.seat = seat
         self.after = after
-        now = store.load(match_id)
+        now = settled(match_id)  # a lobby past its deadline is cancelled first
         version = now.version
         self.variant = now.variant
         self.finished_at_start = self.variant.is_finished(now.state)
@@ -223,7 +222,6 @@ class EventStream(MethodView):
         token = bearer_token() if seat is not None else None
         place = limits.take(client_network(), token)  # a refused stream loads nothing
         try:
-            settled(match_id)  # a lobby past its deadline is cancelled first
             stream = _Stream(service(), match_id, seat, after, reader)
         except BaseException:
             place.release()
