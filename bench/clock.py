@@ -28,7 +28,6 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from datetime import datetime
 from pathlib import Path
@@ -38,7 +37,7 @@ import redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # `api` is the app, not bench/api.py
 
-from cli.procs import free_port, redis_server_binary, wait_port
+from cli.procs import private_redis
 from store.clock import Turn
 from store.service import MatchService
 
@@ -164,20 +163,8 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=300)
     parser.add_argument("--skip-lateness", action="store_true", help="the move cost only")
     args = parser.parse_args()
-    port = free_port()
-    with tempfile.TemporaryDirectory() as data:
-        options = ["--bind", "127.0.0.1", "--dir", data, "--save", "", "--appendonly", "no"]
-        server = subprocess.Popen(
-            [redis_server_binary(), "--port", str(port), *options], stdout=subprocess.DEVNULL
-        )
-        try:
-            wait_port(port, server, 30)
-            url = f"redis://127.0.0.1:{port}/0"
-            client = redis.Redis.from_url(url)
-            report(client, url, args)
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+    with private_redis(None) as url:
+        report(redis.Redis.from_url(url), url, args)
 
 
 def print_cost(title: str, spent: dict[str, list[float]]) -> None:

@@ -39,7 +39,7 @@ import redis
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the server's api, not bench/api
 
 from api import create_app
-from cli.procs import free_port, redis_server_binary, wait_port
+from cli.procs import private_redis
 from domain import conduct
 from domain.clock import ClockOptions
 from domain.events import Event
@@ -162,20 +162,12 @@ def main() -> int:
     parser.add_argument("--pages", type=int, default=200)
     parser.add_argument("--between", type=int, default=100, help="entries of play a match")
     args = parser.parse_args()
-    port = free_port()
-    data = tempfile.mkdtemp(prefix="deadwood-bench-ladder-")
-    command = [redis_server_binary(), "--port", str(port), "--bind", "127.0.0.1"]
-    proc = subprocess.Popen(
-        [*command, "--dir", data, "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL
-    )
     rows: list[Any] = []
-    try:
-        wait_port(port, proc)
-        rows = bench(redis.Redis(port=port), args)
-    finally:
-        set_service(None)
-        proc.terminate()
-        proc.wait(timeout=10)
+    with private_redis(None) as url:
+        try:
+            rows = bench(redis.Redis.from_url(url), args)
+        finally:
+            set_service(None)
     print(
         f"the ladder: {args.matches} finished rated matches of {args.between} entries of play,"
         f" {args.accounts} accounts"

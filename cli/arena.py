@@ -29,6 +29,7 @@ from typing import Any, TextIO
 from arena import harness as arena
 from cli import arena_clock
 from cli.conduct import add_clock_arguments, parse_clock
+from cli.procs import private_redis
 from domain.variants import NAMES
 
 Options = dict[str, Any]
@@ -253,7 +254,7 @@ def _play_planned(
             records.append(record)
             progress.update(len(records))
         return records, timeouts
-    with arena_clock.private_redis(getattr(args, "redis_url", None)) as url:
+    with private_redis(getattr(args, "redis_url", None)) as url:
         think = float(getattr(args, "think", 0.0))
         for clocked in play_all_clocked(args.variant, specs, options, args.jobs, clock, think, url):
             records.append(clocked.record)

@@ -14,17 +14,13 @@ Redis: `--redis-url`, else a private redis-server (no persistence) for the run.
 
 from __future__ import annotations
 
-import contextlib
-import subprocess
-import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import redis
 
 from arena import harness as arena
-from cli.procs import free_port, redis_server_binary, wait_port
 from domain import bots
 from domain.bots import Choose
 from domain.events import SYSTEM
@@ -119,26 +115,6 @@ def _choose(
     if loaded.version != before:
         return None
     return seat, move, loaded
-
-
-@contextlib.contextmanager
-def private_redis(url: str | None) -> Iterator[str]:
-    """`url`, or a private redis-server's for the duration."""
-    if url:
-        yield url
-        return
-    port = free_port()
-    with tempfile.TemporaryDirectory() as data:
-        options = ["--bind", "127.0.0.1", "--dir", data, "--save", "", "--appendonly", "no"]
-        server = subprocess.Popen(
-            [redis_server_binary(), "--port", str(port), *options], stdout=subprocess.DEVNULL
-        )
-        try:
-            wait_port(port, server, 30)
-            yield f"redis://127.0.0.1:{port}/0"
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
 
 
 _SERVICES: dict[str, tuple[MatchService, VirtualTime]] = {}

@@ -7,7 +7,9 @@ import contextlib
 import shutil
 import socket
 import subprocess
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -51,3 +53,23 @@ def wait_port(port: int, proc: subprocess.Popen[Any], seconds: float = 30.0) -> 
             return
         time.sleep(0.05)
     raise RuntimeError(f"nothing listened on port {port} within {seconds} s")
+
+
+@contextlib.contextmanager
+def private_redis(url: str | None) -> Iterator[str]:
+    """`url`, or the url of a private redis-server (no persistence) for the duration."""
+    if url:
+        yield url
+        return
+    port = free_port()
+    with tempfile.TemporaryDirectory() as data:
+        options = ["--bind", "127.0.0.1", "--dir", data, "--save", "", "--appendonly", "no"]
+        server = subprocess.Popen(
+            [redis_server_binary(), "--port", str(port), *options], stdout=subprocess.DEVNULL
+        )
+        try:
+            wait_port(port, server, 30)
+            yield f"redis://127.0.0.1:{port}/0"
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
