@@ -17,6 +17,7 @@ from flask.testing import FlaskClient
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 
 from store import flushing, logs, metrics
+from tests.support.log_setup import unconfigure_logs
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -73,18 +74,8 @@ def test_a_log_record_writes_the_access_lines_before_it(
         logging.getLogger("deadwood.test").warning("after the requests")
         err = capsys.readouterr().err.splitlines()
     finally:
-        _unconfigure()
+        unconfigure_logs()
     assert "req-0" in err[0] and "req-1" in err[1] and "after the requests" in err[2]
-
-
-def _unconfigure() -> None:
-    import logging
-
-    root = logging.getLogger()
-    for handler in list(root.handlers):
-        if getattr(handler, "_deadwood", False):
-            root.removeHandler(handler)
-    logs._configured = None
 
 
 def test_lines_buffered_at_exit_are_written() -> None:
@@ -120,7 +111,7 @@ def test_a_hostile_path_or_client_is_escaped(
         logs.flush_access()
         err = capsys.readouterr().err
     finally:
-        _unconfigure()
+        unconfigure_logs()
     (line,) = err.splitlines()
     if fmt == "json":
         parsed = json.loads(line)

@@ -19,6 +19,7 @@ from rq.serializers import JSONSerializer
 from store import logs
 from store.jobs import QUEUES
 from tests.support.api_helpers import auth, create, players, problem
+from tests.support.log_setup import unconfigure_logs
 from workers.connection import set_service
 from workers.run import ObservedSimpleWorker
 
@@ -40,15 +41,7 @@ def json_lines(
         return [json.loads(line) for line in capsys.readouterr().err.splitlines() if line]
 
     yield read
-    _unconfigure()
-
-
-def _unconfigure() -> None:
-    root = logging.getLogger()
-    for handler in list(root.handlers):
-        if getattr(handler, "_deadwood", False):
-            root.removeHandler(handler)
-    logs._configured = None
+    unconfigure_logs()
 
 
 def test_a_valid_request_id_is_echoed(client: FlaskClient) -> None:
@@ -175,7 +168,7 @@ def test_a_hostile_path_cannot_forge_a_log_line(client: FlaskClient, capsys: Any
         logs.flush_access()
         err = capsys.readouterr().err
     finally:
-        _unconfigure()
+        unconfigure_logs()
     access = [line for line in err.splitlines() if "deadwood.access" in line]
     assert len(access) == 1 and "(not a match id)" in access[0]
     assert not any(line.startswith("2026-01-01") for line in err.splitlines())
