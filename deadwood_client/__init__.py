@@ -13,6 +13,15 @@ problem's `code`, `detail` and `status`; moves are sent exactly once (Idempotenc
 If-Match, retried with the same key when the answer is lost); `client.events(...)` follows
 the live stream and resumes after a disconnect. The `deadwood` command's play, tail,
 export, replay and verify are in `cli.client`.
+
+Rated play (issue 32): `Client(url, key=account_key)` carries the account's key beside any
+seat token; `client.seek(...)`, `get_seek`, `cancel_seek` and `seeks()` are the pairing
+requests (deadwood_client/seeks.py), and
+
+    play_seeking(client, "three-hand-gin", {"mode": "per_move", "move_s": 10}, choose)
+
+seeks, waits to be paired, joins and plays with `play`, again and again until stopped
+(deadwood_client/seeking.py; `deadwood play --seek` is its command).
 """
 
 from __future__ import annotations
@@ -31,15 +40,19 @@ from deadwood_client.errors import (
     OutcomeUnknown,
     PayloadTooLarge,
     RateLimited,
+    SeekOpen,
+    SeekPaired,
     ServerError,
     TransportError,
     Unauthorized,
     UnknownMatch,
+    UnknownSeek,
     ValidationError,
     VersionConflict,
 )
 from deadwood_client.play import Choose, my_turn, play, wait_for_turn
-from deadwood_client.types import Move, View
+from deadwood_client.seeking import play_seeking
+from deadwood_client.types import Move, Seek, View
 
 __all__ = [
     "LAST_KNOWN",
@@ -59,14 +72,19 @@ __all__ = [
     "PayloadTooLarge",
     "RateLimited",
     "Retry",
+    "Seek",
+    "SeekOpen",
+    "SeekPaired",
     "ServerError",
     "TransportError",
     "Unauthorized",
     "UnknownMatch",
+    "UnknownSeek",
     "ValidationError",
     "VersionConflict",
     "View",
     "my_turn",
     "play",
+    "play_seeking",
     "wait_for_turn",
 ]

@@ -59,6 +59,7 @@ from deadwood_client.errors import (
 )
 from deadwood_client.lobby import LobbyCalls
 from deadwood_client.retry import Lost, Retry, answer, problem
+from deadwood_client.seeks import SeekCalls
 from deadwood_client.types import (
     Bot,
     Created,
@@ -107,7 +108,7 @@ def api_root(base_url: str) -> str:
     return root if root.endswith("/v1") else root + "/v1"
 
 
-class Client(LobbyCalls, ConductCalls):
+class Client(LobbyCalls, ConductCalls, SeekCalls):
     """A caller of one Deadwood server, as a spectator (no token) or as one seat."""
 
     def __init__(

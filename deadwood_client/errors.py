@@ -12,6 +12,7 @@ it was applied could not be learned; it carries the idempotency key to try again
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -304,6 +305,56 @@ class SeededOpenSeat(LobbyRefused):
     code = "seeded_open_seat"
 
 
+class SeekRefused(DeadwoodError):
+    """A seek or keyed-join refusal (issue 32); `code` says which."""
+
+
+class SeekOpen(SeekRefused):
+    """409: the account has an open seek already (`seek_id` names it)."""
+
+    code = "seek_open"
+    status_hint = 409
+
+    @property
+    def seek_id(self) -> str | None:
+        """The open seek's id: the problem's `seek` member, else the one `detail` names."""
+        given = self.problem.get("seek")
+        if isinstance(given, str):
+            return given
+        if isinstance(given, Mapping) and isinstance(given.get("id"), str):
+            return str(given["id"])
+        found = re.search(r"\bs_[A-Za-z0-9_-]+", self.detail)
+        return found.group(0) if found else None
+
+
+class SeekPaired(SeekRefused):
+    """409: a cancel too late, the seek is paired (its match waits for the seeker)."""
+
+    code = "seek_paired"
+    status_hint = 409
+
+
+class UnknownSeek(SeekRefused):
+    """404: no seek of this caller's account has that id."""
+
+    code = "unknown_seek"
+    status_hint = 404
+
+
+class AlreadySeated(SeekRefused):
+    """409: the key's account holds a seat of this match already."""
+
+    code = "already_seated"
+    status_hint = 409
+
+
+class RatedSeatNeedsKey(SeekRefused):
+    """403: a rated match's open seat takes a key with `play_rated`."""
+
+    code = "rated_seat_needs_key"
+    status_hint = 403
+
+
 _BY_CODE: dict[str, type[DeadwoodError]] = {
     kind.code: kind
     for kind in (
@@ -336,6 +387,11 @@ _BY_CODE: dict[str, type[DeadwoodError]] = {
         LobbyClosed,
         SeatReserved,
         SeededOpenSeat,
+        SeekOpen,
+        SeekPaired,
+        UnknownSeek,
+        AlreadySeated,
+        RatedSeatNeedsKey,
     )
 }
 _BY_CODE["store_unavailable"] = ServerError

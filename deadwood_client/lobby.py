@@ -1,5 +1,6 @@
 """The lobby's calls (issue 30), mixed into `Client`: list the matches waiting for players,
-join one (the seat's token comes back once), leave, cancel, and ask for a rematch.
+join one (the seat's token comes back once; with an account key, as the account: issue 32),
+leave, cancel, and ask for a rematch.
 
 Every POST carries an `Idempotency-Key` (a fresh one unless given), so a call whose answer
 was lost is resent safely: a repeated join gives the same seat and token back.
@@ -35,13 +36,17 @@ class LobbyCalls:
     def join(
         self,
         match_id: str,
-        name: str,
+        name: str | None = None,
         *,
         seat: int | None = None,
         idempotency_key: str | None = None,
     ) -> Joined:
-        """Take an open seat (`seat`, or the first): its new token is in the answer, once."""
-        body: dict[str, Any] = {"name": name}
+        """Take an open seat (`seat`, or the first): its new token is in the answer, once.
+
+        Without a key `name` is needed. With the client's account key (issue 32) the seat is
+        the account's and is named after its handle (a `name` given must be that handle); a
+        rated match's seat, or one reserved for the account (a seek's pairing), needs it."""
+        body: dict[str, Any] = {} if name is None else {"name": name}
         if seat is not None:
             body["seat"] = seat
         return cast(Joined, self._post(f"/matches/{match_id}/join", body, idempotency_key))

@@ -280,3 +280,31 @@ class ReplayResult(TypedDict):
     match: View
     hands: list[list[Card] | None]
     rounds: list[RoundResult]
+
+
+class SeekMatch(TypedDict):
+    """The match a paired seek was put in: the seat reserved for the seeker, and where to
+    join it (with the account's key)."""
+
+    id: str
+    seat: int
+    join: str
+
+
+class Seek(TypedDict):
+    """A request to be paired (issue 32, `POST /v1/seeks`). `status`: open, then paired (with
+    `match`), or cancelled, or expired (after its ttl: `expires`). The public listing
+    (`GET /v1/seeks`, the lobby's `seeks`) leaves `match` out."""
+
+    id: str
+    account: str
+    bot: bool
+    variant: str
+    rated: bool
+    clock: dict[str, Any] | None
+    seats: int
+    options: dict[str, Any]
+    status: Literal["open", "paired", "cancelled", "expired"]
+    created: str
+    expires: str
+    match: NotRequired[SeekMatch | None]
