@@ -16,4 +16,5 @@ arena_clock.py  `deadwood arena --clock`: the matches through the service, with 
 conduct.py      `deadwood abort|resign|claim`, and `deadwood new --clock`
 analyze.py      `deadwood analyze LOG`: a finished match's analysis, offline
 ladder.py       `deadwood account ...` and `deadwood ladder show|rebuild` (issue 32)
+seek.py         `deadwood seek create|show|cancel|list` and `deadwood play --seek` (issue 32)
 """

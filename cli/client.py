@@ -1,5 +1,5 @@
 """The `deadwood` subcommands for players, bot authors and replays: new, play, tail, export,
-replay, verify.
+replay, verify (and, from cli/lobby.py and cli/seek.py, lobby, join and seek).
 
 `register(subparsers)` adds them to the `deadwood` command (cli/up.py); each sets
 `args.run`, the function that carries the command out, and `args.handler` = `run`, which
@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 from cli import conduct
 from cli import lobby as lobby_commands
+from cli import seek as seek_commands
 from deadwood_client.client import Client
 from deadwood_client.errors import DeadwoodError
 from deadwood_client.narrate import Names, describe, move_text, round_line
@@ -110,6 +111,7 @@ def register(subparsers: Any) -> None:
     _file_parser(subparsers, "replay", "check a match log with the rules", REPLAY_HELP, replay)
     _file_parser(subparsers, "verify", "check a log's fair-deal commitments", VERIFY_HELP, verify)
     lobby_commands.register(subparsers, _parser, run)  # lobby, join (cli/lobby.py)
+    seek_commands.register(subparsers, _parser, run)  # seek (cli/seek.py)
     conduct.register(subparsers, _parser, _server_arguments, run)
 
 
@@ -142,13 +144,15 @@ def _parser(subparsers: Any, name: str, summary: str, epilog: str) -> argparse.A
     return parser
 
 
-def _server_arguments(parser: argparse.ArgumentParser, token_required: bool = False) -> None:
+def _server_arguments(
+    parser: argparse.ArgumentParser, token_required: bool = False, match_required: bool = True
+) -> None:
     parser.add_argument(
         "--base-url",
         default=os.environ.get("DEADWOOD_URL", DEFAULT_URL),
         help=f"the server (default $DEADWOOD_URL or {DEFAULT_URL})",
     )
-    parser.add_argument("--match", required=True, help="the match id (m_...)")
+    parser.add_argument("--match", required=match_required, help="the match id (m_...)")
     token = os.environ.get("DEADWOOD_TOKEN")
     parser.add_argument(
         "--token",
@@ -182,11 +186,16 @@ def _new_parser(subparsers: Any) -> None:
 
 
 def _play_parser(subparsers: Any) -> None:
-    parser = _parser(subparsers, "play", "play a seat with a bot until the match ends", PLAY_HELP)
-    _server_arguments(parser, token_required=True)
+    epilog = PLAY_HELP + "\n\n" + seek_commands.PLAY_SEEK_HELP
+    parser = _parser(subparsers, "play", "play a seat with a bot until the match ends", epilog)
+    _server_arguments(parser, match_required=False)  # --match and --token, unless --seek
     parser.add_argument("--bot", default="random", help="expert|basic|random|MODULE:FUNCTION")
     parser.add_argument("--seed", type=int, default=None, help="seed of the bot's random numbers")
     parser.add_argument("--quiet", action="store_true", help="print only the final result")
+    parser.add_argument("--seek", action="store_true", help="seek and play until stopped")
+    seek_commands.add_key_argument(parser)
+    seek_commands.add_seek_arguments(parser, variant_required=False)
+    parser.add_argument("--games", type=int, default=None, help="with --seek: stop after N")
     parser.set_defaults(run=play, handler=run)
 
 
@@ -321,6 +330,11 @@ def _legal(view: View) -> list[Any]:
 def play(args: argparse.Namespace) -> int:
     from deadwood_client.play import play as play_loop
 
+    if args.seek:
+        return seek_commands.play_seek(args, load_bot)
+    if not args.match or not args.token:
+        print("deadwood play: needs --match and --token (or --seek)", file=sys.stderr)
+        return 2
     with Client(args.base_url, args.token) as client:
         view = client.match(args.match)
         names = Names([s["name"] for s in view["seats"]])
