@@ -1,13 +1,16 @@
 """A Deadwood bot: start a match against two built-in bots (or join a seat) and play it out.
 With `make up` running:  python examples/simple_bot.py  (you are ana, vs two `basic` bots)
 or, for a seat you were given:  python examples/simple_bot.py --match m_... --token ...
+or rated, against whoever the server pairs you with (an account key), until Ctrl-C or N
+matches:  python examples/simple_bot.py --key dwk... --seek [--games N] [--variant V --seats N]
 """
 
 import argparse
 
-from deadwood_client import Client, Move, View, play
+from deadwood_client import Client, Move, View, play, play_seeking
 
 SEATS = [{"name": "ana"}, {"name": "ben", "bot": "basic"}, {"name": "cy", "bot": "basic"}]
+CLOCK = {"mode": "per_move", "move_s": 10}  # a rated match needs a clock
 
 
 def choose(view: View) -> Move:
@@ -22,13 +25,22 @@ def choose(view: View) -> Move:
 
 def main(argv: list[str] | None = None) -> View:
     cli = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for flag in ("--base-url", "--match", "--token", "--target-score"):
+    for flag in ("--base-url", "--match", "--token", "--key", "--target-score"):
         cli.add_argument(flag)
+    cli.add_argument("--seek", action="store_true")
+    cli.add_argument("--variant", default="three-hand-gin")
+    cli.add_argument("--games", type=int)
+    cli.add_argument("--seats", type=int)
     args = cli.parse_args(argv)
-    with Client(args.base_url or "http://127.0.0.1:8000", args.token) as client:
+    options = {"target_score": int(args.target_score)} if args.target_score else None
+    with Client(args.base_url or "http://127.0.0.1:8000", args.token, key=args.key) as client:
+        if args.seek:  # rated: seek, be paired, join, play; again
+            return play_seeking(
+                client, args.variant, CLOCK, choose, games=args.games, seats=args.seats,
+                options=options, say=print,
+            )[-1]  # fmt: skip
         if args.match is None:  # a new match; the token of seat 0 is ours
-            options = {"target_score": int(args.target_score or 100)}
-            created = client.create_match("three-hand-gin", SEATS, options=options)
+            created = client.create_match(args.variant, SEATS, options=options)
             args.match, client.token = created["id"], created["seats"][0]["token"]
         final = play(client, args.match, choose)
     print(f"{args.match} finished: scores {final['scores']}, winners {final['winners']}")

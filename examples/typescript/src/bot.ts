@@ -4,19 +4,31 @@
 //   node build/bot.js                                 # the demo: a gin match and a
 //                                                     # manipulation round, every seat ours
 //   node build/bot.js --match m_... --token 0.abc...  # play one seat you were given
+//   node build/bot.js --key dwk... --seek [--games N]  # rated three-hand gin against whoever
+//                                                     # the server pairs us with, until
+//                                                     # Ctrl-C or N matches were played
 //
 // Options: --base-url (default http://127.0.0.1:8000), --seed (default 3),
-// --only gin|manipulation. Prints one JSON line per match it played.
+// --only gin|manipulation; with --seek: --move-s (the per-move clock, default 10),
+// --target-score. Prints one JSON line per match it played.
 import { parseArgs } from "node:util";
 import {
   type Api,
   type Move,
+  type Seek,
+  type SeekBody,
   type View,
+  cancelSeek,
   connect,
   createMatch,
+  createSeek,
+  getSeek,
+  joinAs,
   legalMoves,
   nextEvent,
+  openSeekOf,
   sendMove,
+  sleep,
   view,
 } from "./client.js";
 import { chooseGin } from "./gin.js";
@@ -124,6 +136,59 @@ async function oneSeat(api: Api, matchId: string, token: string): Promise<void> 
   report(matchId, await play(api, matchId, tokens, (v) => v.status === "finished"));
 }
 
+/** Set by Ctrl-C (SIGINT) or SIGTERM: finish the match under way, cancel an open seek, stop. */
+let stopping = false;
+
+/** POST /v1/seeks; a seek this account left open (an earlier run) is cancelled first, or
+ * returned when it was paired meanwhile (its match is ours to play). */
+async function seekAgain(api: Api, key: string, body: SeekBody): Promise<Seek> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await createSeek(api, key, body);
+    } catch (error) {
+      const stale = openSeekOf(error);
+      if (stale === undefined || attempt >= 2) throw error;
+      if (!(await cancelSeek(api, key, stale))) return getSeek(api, key, stale);
+    }
+  }
+}
+
+/** Seek and poll the seek every 0.5 s until it is paired (an expired or cancelled seek is made
+ * again): the seek with its match. Null when stopped first (the open seek is cancelled). */
+async function waitPaired(api: Api, key: string, body: SeekBody): Promise<Seek | null> {
+  let seek = await seekAgain(api, key, body);
+  for (;;) {
+    if (seek.status === "paired" && seek.match) return seek;
+    if (seek.status === "expired" || seek.status === "cancelled") {
+      seek = await seekAgain(api, key, body);
+      continue;
+    }
+    if (stopping) {
+      if (await cancelSeek(api, key, seek.id)) return null;
+    } else {
+      await sleep(500);
+    }
+    seek = await getSeek(api, key, seek.id);
+  }
+}
+
+/** Rated three-hand gin: seek, be paired, join the reserved seat with the key, play it to the
+ * end; again, until stopped or `games` matches were finished. */
+async function seekAndPlay(api: Api, key: string, body: SeekBody, games?: number): Promise<void> {
+  for (let played = 0; games === undefined || played < games; ) {
+    const seek = await waitPaired(api, key, body);
+    if (seek === null || !seek.match) return;
+    const { id, seat } = seek.match;
+    const joined = await joinAs(api, key, seek.account, id, seat);
+    if (joined === null) continue; // called off before we joined: seek again
+    const tokens = new Map([[joined.seat, joined.token]]);
+    const over = (v: View) => v.status === "finished" || v.lobby?.status === "cancelled";
+    const result = await play(api, id, tokens, over);
+    report(id, result);
+    if (result.view.status === "finished") played += 1;
+  }
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -132,9 +197,32 @@ async function main(): Promise<void> {
       only: { type: "string" },
       match: { type: "string" },
       token: { type: "string" },
+      key: { type: "string" },
+      seek: { type: "boolean", default: false },
+      games: { type: "string" },
+      "move-s": { type: "string", default: "10" },
+      "target-score": { type: "string" },
     },
   });
   const api = connect(values["base-url"]);
+  if (values.seek) {
+    if (values.key === undefined) throw new Error("--seek needs --key (an account key)");
+    for (const signal of ["SIGINT", "SIGTERM"] as const) {
+      process.once(signal, () => {
+        stopping = true;
+        console.error("stopping after the match under way");
+      });
+    }
+    const target = values["target-score"];
+    const body: SeekBody = {
+      variant: "three-hand-gin",
+      rated: true,
+      clock: { mode: "per_move", move_s: Number(values["move-s"]) },
+      ...(target === undefined ? {} : { options: { target_score: Number(target) } }),
+    };
+    const games = values.games === undefined ? undefined : Number(values.games);
+    return seekAndPlay(api, values.key, body, games);
+  }
   if (values.match !== undefined && values.token !== undefined) {
     return oneSeat(api, values.match, values.token);
   }

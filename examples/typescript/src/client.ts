@@ -165,3 +165,76 @@ export async function nextEvent(
     stop.abort(); // close the stream: it holds one of the caller's places
   }
 }
+
+// --- rated play with an account key (issue 32): seeks and a keyed join --------------------
+
+type SeekPaths = paths["/v1/seeks"];
+/** The body of POST /v1/seeks: `{variant, rated, clock, seats?, options?}`. */
+export type SeekBody = NonNullable<SeekPaths["post"]["requestBody"]>["content"]["application/json"];
+export type Seek = Schemas["Seek"];
+
+/** The headers of a call made as the account: its key (and a fresh Idempotency-Key). */
+function keyed(key: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { "Deadwood-Key": key, ...extra };
+}
+
+/** POST /v1/seeks: ask to be paired. A 409 `seek_open` (this account has a seek open) names
+ * the open seek in its detail: `openSeekOf` finds it. */
+export async function createSeek(api: Api, key: string, body: SeekBody): Promise<Seek> {
+  const idempotency = randomUUID();
+  const { data, error, response } = await patiently(() =>
+    api.POST("/v1/seeks", { headers: keyed(key, { "Idempotency-Key": idempotency }), body }),
+  );
+  if (data === undefined) throw new ProblemError(response.status, error);
+  return data;
+}
+
+/** The id of the open seek a 409 `seek_open` names, if it is one. */
+export function openSeekOf(error: unknown): string | undefined {
+  if (!(error instanceof ProblemError) || error.problem?.code !== "seek_open") return undefined;
+  return /\bs_[A-Za-z0-9_-]+/.exec(error.problem.detail ?? "")?.[0];
+}
+
+/** GET /v1/seeks/{seek_id}: the seek as its owner sees it (`match` once paired). */
+export async function getSeek(api: Api, key: string, seekId: string): Promise<Seek> {
+  const { data, error, response } = await patiently(() =>
+    api.GET("/v1/seeks/{seek_id}", { params: { path: { seek_id: seekId } }, headers: keyed(key) }),
+  );
+  if (data === undefined) throw new ProblemError(response.status, error);
+  return data;
+}
+
+/** DELETE /v1/seeks/{seek_id}: true when cancelled, false when it was paired first. */
+export async function cancelSeek(api: Api, key: string, seekId: string): Promise<boolean> {
+  const { data, error, response } = await patiently(() =>
+    api.DELETE("/v1/seeks/{seek_id}", {
+      params: { path: { seek_id: seekId } },
+      headers: keyed(key),
+    }),
+  );
+  if (data !== undefined) return true;
+  if (response.status === 409) return false; // seek_paired: its match waits for us
+  throw new ProblemError(response.status, error);
+}
+
+/** POST .../join as the account (its handle is the seat's name): the seat and its token, or
+ * null when the match was called off first (410 lobby_closed). */
+export async function joinAs(
+  api: Api,
+  key: string,
+  handle: string,
+  matchId: string,
+  seat: number,
+): Promise<{ seat: number; token: string } | null> {
+  const idempotency = randomUUID();
+  const { data, error, response } = await patiently(() =>
+    api.POST("/v1/matches/{match_id}/join", {
+      params: { path: { match_id: matchId } },
+      headers: keyed(key, { "Idempotency-Key": idempotency }),
+      body: { name: handle, seat },
+    }),
+  );
+  if (data !== undefined && data.token) return { seat: data.seat, token: data.token };
+  if (response.status === 410) return null;
+  throw new ProblemError(response.status, error);
+}
