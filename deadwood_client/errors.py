@@ -348,6 +348,13 @@ class AlreadySeated(SeekRefused):
     status_hint = 409
 
 
+class NameNotHandle(SeekRefused):
+    """422: a keyed join's `name` must be the account's handle (or left out)."""
+
+    code = "name_not_handle"
+    status_hint = 422
+
+
 class RatedSeatNeedsKey(SeekRefused):
     """403: a rated match's open seat takes a key with `play_rated`."""
 
@@ -391,6 +398,7 @@ _BY_CODE: dict[str, type[DeadwoodError]] = {
         SeekPaired,
         UnknownSeek,
         AlreadySeated,
+        NameNotHandle,
         RatedSeatNeedsKey,
     )
 }

@@ -109,6 +109,10 @@ class Seat(TypedDict):
     bot: str | None
     hand_size: int
     open: bool
+    account: str | None
+    """The account that holds (or, open, is reserved) the seat (issue 32), else None."""
+    account_bot: bool
+    """True when that account is a bot account."""
     role: NotRequired[str | None]
 
 
@@ -195,6 +199,8 @@ class LobbySeat(TypedDict):
     name: str
     bot: str | None
     open: bool
+    account: str | None
+    account_bot: bool
 
 
 class LobbyEntry(TypedDict):
@@ -211,6 +217,8 @@ class LobbyEntry(TypedDict):
 class LobbyPage(TypedDict):
     matches: list[LobbyEntry]
     next: str | None
+    seeks: list[Seek]
+    """The open seeks (issue 32), public fields only."""
 
 
 class Joined(TypedDict):

@@ -2,11 +2,12 @@
 examples/typescript, typed by openapi-typescript (default settings) from the committed
 openapi.yaml, compiled by `tsc --strict`, plays the real app through openapi-fetch.
 
-Once per session: `npm ci` (skipped while node_modules was installed from this very
-package-lock.json), `openapi-typescript ../../openapi.yaml -o src/api.d.ts`, `tsc --strict`
-into examples/typescript/build (node_modules, build and api.d.ts are git-ignored). Then the
-compiled bot, against gunicorn with a worker on a private Redis, creates a match with partial
-options, plays a seeded three-hand-gin match to the end and a manipulation-rummy round.
+Once per session (the `compiled` fixture of tests/e2e/conftest.py): `npm ci` (skipped while
+node_modules was installed from this very package-lock.json), `openapi-typescript
+../../openapi.yaml -o src/api.d.ts`, `tsc --strict` into examples/typescript/build
+(node_modules, build and api.d.ts are git-ignored). Then the compiled bot, against gunicorn
+with a worker on a private Redis, creates a match with partial options, plays a seeded
+three-hand-gin match to the end and a manipulation-rummy round.
 
 Without node and npm these tests are skipped with that reason; `make test` says so in one line
 (the way the browser tests do).
@@ -14,52 +15,19 @@ Without node and npm these tests are skipped with that reason; `make test` says 
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 import re
-import shutil
 import subprocess
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-BOT = ROOT / "examples" / "typescript"
-NODE, NPM = shutil.which("node"), shutil.which("npm")
-STAMP = BOT / "node_modules" / ".deadwood-lock-sha256"
-"""The hash of the package-lock.json that node_modules was installed from."""
+from tests.e2e.conftest import BOT, NODE, NPM
 
 pytestmark = pytest.mark.skipif(
     NODE is None or NPM is None,
     reason="TypeScript bot NOT run: no node + npm (install Node 20+ with npm)",
 )
-
-
-def _run(*command: str, timeout: float = 300) -> str:
-    env = {**os.environ, "npm_config_update_notifier": "false", "npm_config_fund": "false"}
-    done = subprocess.run(
-        command, cwd=BOT, env=env, capture_output=True, text=True, timeout=timeout, check=False
-    )
-    assert done.returncode == 0, f"{' '.join(command)}:\n{done.stdout}\n{done.stderr}"
-    return done.stdout + done.stderr
-
-
-@pytest.fixture(scope="session")
-def compiled() -> str:
-    """examples/typescript installed, its types generated and the bot compiled; the types."""
-    assert NPM is not None and NODE is not None
-    lock = hashlib.sha256((BOT / "package-lock.json").read_bytes()).hexdigest()
-    if not STAMP.exists() or STAMP.read_text() != lock:
-        _run(NPM, "ci", "--no-audit", "--prefer-offline")
-        STAMP.write_text(lock)
-    bin_ = BOT / "node_modules" / ".bin"
-    _run(str(bin_ / "openapi-typescript"), "../../openapi.yaml", "-o", "src/api.d.ts")
-    shutil.rmtree(BOT / "build", ignore_errors=True)
-    _run(str(bin_ / "tsc"), "--strict", "-p", "tsconfig.json")
-    assert (BOT / "build" / "bot.js").exists()
-    return (BOT / "src" / "api.d.ts").read_text()
 
 
 def test_generated_types_take_partial_options(compiled: str) -> None:

@@ -4,13 +4,14 @@
 //   node build/bot.js                                 # the demo: a gin match and a
 //                                                     # manipulation round, every seat ours
 //   node build/bot.js --match m_... --token 0.abc...  # play one seat you were given
-//   node build/bot.js --key dwk... --seek [--games N]  # rated three-hand gin against whoever
-//                                                     # the server pairs us with, until
-//                                                     # Ctrl-C or N matches were played
+//   node build/bot.js --key dwk... --seek [--games N]  # rated matches against whoever the
+//                                                     # server pairs us with, until Ctrl-C
+//                                                     # or N matches were played
 //
 // Options: --base-url (default http://127.0.0.1:8000), --seed (default 3),
-// --only gin|manipulation; with --seek: --move-s (the per-move clock, default 10),
-// --target-score. Prints one JSON line per match it played.
+// --only gin|manipulation; with --seek: --variant (default three-hand-gin), --seats,
+// --move-s (the per-move clock, default 10), --target-score. Prints one JSON line per match
+// it played.
 import { parseArgs } from "node:util";
 import {
   type Api,
@@ -172,8 +173,8 @@ async function waitPaired(api: Api, key: string, body: SeekBody): Promise<Seek |
   }
 }
 
-/** Rated three-hand gin: seek, be paired, join the reserved seat with the key, play it to the
- * end; again, until stopped or `games` matches were finished. */
+/** Rated play: seek, be paired, join the reserved seat with the key, play it to the end;
+ * again, until stopped or `games` matches were finished. */
 async function seekAndPlay(api: Api, key: string, body: SeekBody, games?: number): Promise<void> {
   for (let played = 0; games === undefined || played < games; ) {
     const seek = await waitPaired(api, key, body);
@@ -200,6 +201,8 @@ async function main(): Promise<void> {
       key: { type: "string" },
       seek: { type: "boolean", default: false },
       games: { type: "string" },
+      variant: { type: "string", default: "three-hand-gin" },
+      seats: { type: "string" },
       "move-s": { type: "string", default: "10" },
       "target-score": { type: "string" },
     },
@@ -213,11 +216,12 @@ async function main(): Promise<void> {
         console.error("stopping after the match under way");
       });
     }
-    const target = values["target-score"];
+    const { seats, "target-score": target } = values;
     const body: SeekBody = {
-      variant: "three-hand-gin",
+      variant: values.variant,
       rated: true,
       clock: { mode: "per_move", move_s: Number(values["move-s"]) },
+      ...(seats === undefined ? {} : { seats: Number(seats) }),
       ...(target === undefined ? {} : { options: { target_score: Number(target) } }),
     };
     const games = values.games === undefined ? undefined : Number(values.games);
