@@ -39,6 +39,15 @@ def ref(name: str) -> dict[str, str]:
     return {"$ref": REF + name}
 
 
+ACCOUNT = {
+    "account": {
+        **nullable(STRING),
+        "description": "the account the seat plays for (joined with its key), or is reserved for",
+    },
+    "account_bot": {**BOOL, "description": "the seat's account is a bot's (kind bot)"},
+}
+
+
 def closed(required: dict[str, Any], optional: dict[str, Any] | None = None) -> dict[str, Any]:
     """An object with exactly these members (all of `required`, any of `optional`)."""
     return {
@@ -132,8 +141,18 @@ def _player(variant: str, name: dict[str, Any]) -> dict[str, Any]:
 PLAYER = {GIN_NAME: "GinPlayer", MANIPULATION_NAME: "ManipulationPlayer"}
 
 OPEN_SEAT = {
-    **closed({"open": {"type": "boolean", "const": True}}),
-    "description": "an open seat: anyone may join it (POST .../join, issue 30)",
+    **closed(
+        {"open": {"type": "boolean", "const": True}},
+        {
+            "account": {
+                "type": "string",
+                "pattern": "^[a-z0-9][a-z0-9_-]{2,23}$",
+                "description": "reserve the seat for this account: only its key joins it",
+            }
+        },
+    ),
+    "description": "an open seat: anyone may join it (POST .../join, issue 30), or only the "
+    "account it is reserved for",
 }
 
 
@@ -338,6 +357,7 @@ def gin_components() -> dict[str, dict[str, Any]]:
     seat = closed(
         {"seat": INT, "name": STRING, "bot": nullable(STRING), "hand_size": INT}
         | {"open": OPEN, "role": nullable(ROLE)}
+        | ACCOUNT
     )
     return {
         "GinView": _gin_view(),
@@ -401,6 +421,7 @@ def manipulation_components() -> dict[str, dict[str, Any]]:
         "ManipulationYou": closed({"seat": INT, "hand": CODES, "legal_moves": moves}),
         "ManipulationSeat": closed(
             {"seat": INT, "name": STRING, "bot": nullable(STRING), "hand_size": INT, "open": OPEN}
+            | ACCOUNT
         ),
         "ManipulationRoundResult": MANIPULATION_RESULT,
     }
@@ -421,7 +442,7 @@ def lobby_components() -> dict[str, dict[str, Any]]:
         }
     )
     lobby["description"] = "how the match waits for its players (issue 30)"
-    seat = closed({"seat": INT, "name": STRING, "bot": nullable(STRING), "open": OPEN})
+    seat = closed({"seat": INT, "name": STRING, "bot": nullable(STRING), "open": OPEN} | ACCOUNT)
     options = {"type": "object", "description": "the match's options (its variant's)"}
     entry = closed(
         {

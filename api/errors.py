@@ -9,7 +9,9 @@ Each error class maps to exactly one status and `code` (api.md "Conventions"):
     domain.lobby   SeatTaken 409 seat_taken, MatchFull 409 match_full, AlreadyStarted 409
                    match_started, NotStarted 409 match_not_started, LobbyClosed 410
                    lobby_closed, SeatReserved 403 seat_reserved, SeededOpenSeat 422
-                   seeded_open_seat; store.lobby RematchNotReady 409 rematch_not_ready
+                   seeded_open_seat, AlreadySeated 409 already_seated,
+                   RatedSeatNeedsKey 403 rated_seat_needs_key; store.lobby_rematch
+                   RematchNotReady 409 rematch_not_ready; api name_not_handle 422
     store.errors   (issue 31) TurnTimedOut 409 turn_timed_out; NotAvailable 409 with its own
                    code: abort_not_available, claim_not_available (+ seconds_left),
                    claim_wrong_turn, no_clock, match_finished, seat_replaced
@@ -78,6 +80,9 @@ STATUS_OF_CODE = {
     "rematch_not_ready": 409,
     "lobby_closed": 410,
     "seat_reserved": 403,
+    "rated_seat_needs_key": 403,
+    "already_seated": 409,
+    "name_not_handle": 422,
     "seeded_open_seat": 422,
     "turn_timed_out": 409,
     "abort_not_available": 409,
@@ -137,7 +142,10 @@ TITLES = {
     "match_not_started": "The match waits for players",
     "rematch_not_ready": "The match has not finished",
     "lobby_closed": "The match was cancelled before it started",
-    "seat_reserved": "The seat is kept for its previous player",
+    "seat_reserved": "The seat is kept for someone else",
+    "rated_seat_needs_key": "A rated match's seat needs an account key that plays rated",
+    "already_seated": "The account holds a seat of this match",
+    "name_not_handle": "A seat joined with a key is named by its handle",
     "seeded_open_seat": "A seeded match cannot have open seats",
     "turn_timed_out": "The seat's time ran out before this move",
     "abort_not_available": "The match can no longer be aborted",

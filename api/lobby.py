@@ -1,6 +1,11 @@
 """The lobby (issue 30): list the matches waiting for players, join one with a token minted
 for you, leave before the start, cancel (the creator), and ask for a rematch.
 
+A join may carry an account key (`Deadwood-Key`, issue 32): the seat is then the account's
+(`domain.lobby.Joiner`: its handle, its kind, whether the key may play rated), which is how a
+rated match seats strangers and how a paired seeker (a seek, issue 32) takes its reserved
+seat.
+
 Each write goes through store/lobby.py: one version-checked append on the match's slot
 with its idempotency record, so an `Idempotency-Key` works as for every POST. A request that
 finds a match past its lobby deadline cancels it first (410 `lobby_closed`).
@@ -15,7 +20,7 @@ from flask import url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from api import docs
+from api import docs, keyauth
 from api.body import BodyParser
 from api.common import (
     caller_seat,
@@ -26,7 +31,10 @@ from api.common import (
     seat_required,
     service,
 )
+from api.errors import ApiError
 from api.schemas import JoinSchema, LobbyQuerySchema
+from domain.accounts import JOIN_SEATS, PLAY_RATED
+from domain.lobby import Joiner
 from store.lobby import LobbyService, Seated, lobby_service
 
 blp = Blueprint("lobby", __name__, url_prefix="/v1", description="The lobby and open seats")
@@ -94,20 +102,59 @@ class Join(MethodView):
 
         409 `seat_taken` when another join won the seat, `match_full`, `match_started`;
         410 `lobby_closed` when the match expired or was cancelled; 403 `seat_reserved`
-        for a rematch's seat (its previous player takes it with POST .../rematch). The
-        token is shown only here; with an `Idempotency-Key` a repeat gives it again. No
-        token is needed; one that is sent must be a token of this match (else 401).
+        for a rematch's seat (its previous player takes it with POST .../rematch) or a seat
+        reserved for another account. The token is shown only here; with an
+        `Idempotency-Key` a repeat gives it again. No token is needed; one that is sent must
+        be a token of this match (else 401).
+
+        With a `Deadwood-Key` (scope `join_seats`) the seat is the account's: named by its
+        handle, shown with `account` in every view, counted for it when a rated match is
+        rated. A rated match's open seat needs a key with `play_rated` (403
+        `rated_seat_needs_key`); an account holds one seat of a match (409
+        `already_seated`); a seat reserved for an account (pairing, `/v1/seeks`) is joined
+        only with that account's key.
         """
         caller_seat(match_id)  # no token needed; one sent must be this match's (401)
         key = idempotency_key()
+        joiner = _joiner(body)
+        name = joiner.handle if joiner is not None else body.get("name")
+        if name is None:
+            raise ApiError(
+                "validation_error",
+                "name: a join without a Deadwood-Key needs a name",
+                422,
+                errors={"name": ["Missing data for required field."]},
+            )
         seated = lobby().join(
             match_id,
-            body["name"],
+            name,
             body.get("seat"),
             key=key,
-            fingerprint=fingerprint("join", match_id, body) if key else "",
+            fingerprint=fingerprint("join", match_id, body, *([name] if joiner else []))
+            if key
+            else "",
+            joiner=joiner,
         )
         return _seated(match_id, seated, 201)
+
+
+def _joiner(body: dict[str, Any]) -> Joiner | None:
+    """The account of a join with a `Deadwood-Key` (scope `join_seats`): its handle is the
+    seat's name (a body `name` must be it: 422 name_not_handle)."""
+    info = keyauth.caller_key()
+    if info is None:
+        return None
+    keyauth.require(info, JOIN_SEATS)
+    name = body.get("name")
+    if name is not None and name != info.handle:
+        raise ApiError(
+            "name_not_handle",
+            f"name {name[:40]!r}: a seat joined with a key is named by its account's handle "
+            f"({info.handle!r}); leave name out",
+            422,
+        )
+    bot = keyauth.accounts().is_bot(info.handle)
+    return Joiner(info.handle, bot, PLAY_RATED in info.scopes)
 
 
 @blp.route("/matches/<match_id>/leave")

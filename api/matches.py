@@ -92,7 +92,7 @@ def seated_players(body: dict[str, Any]) -> list[dict[str, Any]]:
     players = []
     for seat, player in enumerate(body["players"]):
         if player.get("open"):
-            players.append({"open": True})
+            players.append(_open_seat(player.get("account")))
             continue
         entry = {"name": player["name"], "bot": player.get("bot")}
         account = player.get("account")
@@ -104,6 +104,13 @@ def seated_players(body: dict[str, Any]) -> list[dict[str, Any]]:
             entry["account"] = account
         players.append(entry)
     return players
+
+
+def _open_seat(account: str | None) -> dict[str, Any]:
+    """An open seat, reserved for `account` when one is named (issue 32: only its key joins)."""
+    if account is None:
+        return {"open": True}
+    return {"open": True, "account": account, "account_bot": keyauth.accounts().is_bot(account)}
 
 
 def _create(body: dict[str, Any], key: str | None) -> Any:

@@ -173,18 +173,24 @@ class PlayerSchema(Schema):
         load_default=None,
         allow_none=True,
         validate=validate.Regexp("^[a-z0-9][a-z0-9_-]{2,23}$"),
-        metadata={"description": "the caller's own account handle (needs its Deadwood-Key)"},
+        metadata={
+            "description": "the caller's own account handle (needs its Deadwood-Key); on an "
+            "open seat, the account the seat is reserved for"
+        },
     )
     open = StrictBoolean(
-        metadata={"description": "an open seat (no name, no bot): anyone may join it"},
+        metadata={
+            "description": "an open seat (no name, no bot): anyone may join it; with an "
+            "`account`, reserved for that account (only its key joins it)"
+        },
     )
 
     @validates_schema
     def _named_or_open(self, data: dict[str, Any], **_: object) -> None:
         if data.get("open"):
-            named = data.get("name") is not None or data.get("bot") or data.get("account")
-            if set(data) - {"open"} and named:
-                raise ValidationError("an open seat has no name, bot or account", "open")
+            named = data.get("name") is not None or data.get("bot")
+            if set(data) - {"open", "account"} and named:
+                raise ValidationError("an open seat has no name or bot", "open")
         elif "name" not in data:
             raise ValidationError("a seat needs a name, or `open: true`", "name")
 
@@ -267,7 +273,14 @@ class CreateMatchSchema(Schema):
 
 
 class JoinSchema(Schema):
-    name = fields.String(required=True, validate=NAME, metadata={"example": "dee"})
+    name = fields.String(
+        validate=NAME,
+        metadata={
+            "example": "dee",
+            "description": "the seat's name; required without a Deadwood-Key, and with one the "
+            "account's handle (the default)",
+        },
+    )
     seat = fields.Integer(
         strict=True,
         load_default=None,

@@ -7,13 +7,22 @@ waits: each game folds MatchCreated into a state where no SYSTEM move is due, an
 steps here (`step`) keep `Lobby` and the seats' players up to date. The decisions:
 
     open_match(game, players, options, secret, lobby)   MatchCreated of a waiting match
-    join(game, state, seat, name, claim)                 SeatJoined, and when it fills the
+    join(game, state, seat, name, claim, joiner)         SeatJoined, and when it fills the
                                                          last seat MatchStarted and the
                                                          game's own opening (role or dealer
                                                          draw, first deal) from the deal key
     leave(state, seat)                                   SeatLeft
     cancel(state, reason)                                MatchCancelled
     is_due(state, now_ms)                                past its deadline, still waiting
+
+Accounts (issue 32): a join with an account key is a `Joiner` (the handle, its kind, whether
+the key may play rated): the seat is the account's (SeatJoined records `account` and
+`account_bot`; domain/rated.py reads them) and its name is the handle. An account sits at
+most once in a match (AlreadySeated). A rated match may wait for players too: its open seats
+are joined only by a Joiner that may play rated (RatedSeatNeedsKey). An open seat may be
+reserved for an account (`{"open": true, "account": h}` recorded in MatchCreated, e.g. by
+pairing): only that account joins it (SeatReserved); a join without a seat takes the seat
+reserved for the joiner first, else the first unreserved open seat.
 
 The clock is the caller's: `now_ms` comes from the store. Each decision raises a RulesError
 subclass with its own code (the API maps each to one status). `Lobby.view` is rendered once
@@ -71,6 +80,28 @@ class SeatReserved(RulesError):
     """A rematch's seat is kept for its previous player (POST .../rematch takes it)."""
 
     code = "seat_reserved"
+
+
+class AlreadySeated(RulesError):
+    """The joining account holds a seat of this match already (one seat per account)."""
+
+    code = "already_seated"
+
+
+class RatedSeatNeedsKey(RulesError):
+    """A rated match's open seat is joined only with an account key that may play rated."""
+
+    code = "rated_seat_needs_key"
+
+
+@dataclass(frozen=True, slots=True)
+class Joiner:
+    """Who joins with an account key: the handle, its kind, and whether the key has the
+    `play_rated` scope (issue 32)."""
+
+    handle: str
+    bot: bool = False
+    rated: bool = False
 
 
 class NotStarted(RulesError):
@@ -155,7 +186,14 @@ def step(
     data, kind = event.data, event.type
     if kind == "SeatJoined":
         seat = json_int(data["seat"])
-        players = _replace(players, seat, Player(json_str(data["name"]), None))
+        account = data.get("account")
+        joined = Player(
+            json_str(data["name"]),
+            None,
+            account=account if isinstance(account, str) else None,
+            account_bot=data.get("account_bot") is True,
+        )
+        players = _replace(players, seat, joined)
         return _with(lobby, players), players
     if kind == "SeatLeft":
         seat = json_int(data["seat"])
@@ -188,18 +226,38 @@ def open_match(
     when no seat is open or the roster is bad."""
     if not any(p.get("open") for p in players):
         raise InvalidOptions('a lobby needs at least one open seat ({"open": true})')
-    stand_ins = [
-        {"name": str(p.get("name") or f"seat {s}"), "bot": None} if p.get("open") else p
-        for s, p in enumerate(players)
-    ]
+    rated = options.get("rated") is True
+    stand_ins = [_stand_in(s, p, rated) if p.get("open") else p for s, p in enumerate(players)]
     opening = game.create(stand_ins, options, None, secret, clock)[0]
     made = cast("Sequence[Mapping[str, JSON]]", opening.data["players"])
     recorded: list[JSON] = [
-        {"name": str(p.get("name") or ""), "bot": None, "open": True} if p.get("open") else made[s]
-        for s, p in enumerate(players)
+        _open_seat(p) if p.get("open") else made[s] for s, p in enumerate(players)
     ]
     data = {**opening.data, "players": recorded, "lobby": cast("JSON", dict(lobby))}
     return Event("MatchCreated", data, opening.v)
+
+
+def _stand_in(seat: int, player: Mapping[str, JSON], rated: bool) -> Mapping[str, JSON]:
+    """An open seat as the create checks it: named, and in a rated match an account (the
+    one it is reserved for, else a stand-in no account can have: `deadwood-` handles are
+    the built-in bots'), so the rated rules check the seats that are given."""
+    stand_in: dict[str, JSON] = {"name": str(player.get("name") or f"seat {seat}"), "bot": None}
+    account = player.get("account")
+    if isinstance(account, str):
+        stand_in["account"] = account
+    elif rated:
+        stand_in["account"] = f"deadwood-open-{seat}"
+    return stand_in
+
+
+def _open_seat(player: Mapping[str, JSON]) -> JSON:
+    """An open seat as MatchCreated records it (reserved: its account, and its kind)."""
+    seat: dict[str, JSON] = {"name": str(player.get("name") or ""), "bot": None, "open": True}
+    account = player.get("account")
+    if isinstance(account, str):
+        seat["account"] = account
+        seat["account_bot"] = player.get("account_bot") is True
+    return seat
 
 
 def _waiting(state: State) -> Lobby:
@@ -214,35 +272,78 @@ def _waiting(state: State) -> Lobby:
 
 
 def join(
-    game: Variant, state: State, seat: int | None, name: str, *, claim: bool = False
+    game: Variant,
+    state: State,
+    seat: int | None,
+    name: str,
+    *,
+    claim: bool = False,
+    joiner: Joiner | None = None,
 ) -> tuple[int, tuple[Event, ...]]:
     """(the seat taken, the events): SeatJoined, then MatchStarted and the opening of the
     game when it was the last open seat. `claim`: a rematch's previous player takes back
-    their reserved seat. SeatTaken, MatchFull, SeatReserved, AlreadyStarted, LobbyClosed."""
+    their reserved seat; `joiner`: the account that joins (its handle is the seat's name).
+    SeatTaken, MatchFull, SeatReserved, AlreadyStarted, LobbyClosed, AlreadySeated,
+    RatedSeatNeedsKey."""
     lobby = _waiting(state)
+    if joiner is not None:
+        name = joiner.handle
     if not isinstance(name, str) or not 0 < len(name.strip()) <= MAX_NAME:
         raise InvalidOptions(f"a player needs a name of 1..{MAX_NAME} characters")
     players = state.players
-    chosen = _free_seat(lobby, players, seat, claim)
+    _check_joiner(lobby, players, joiner)
+    chosen = _free_seat(lobby, players, seat, claim, joiner)
     if lobby.rematch_of is not None and not claim:
         raise SeatReserved(f"seat {chosen} is kept for its previous player (POST .../rematch)")
-    joined = Event("SeatJoined", {"seat": chosen, "name": name})
-    filled = _replace(players, chosen, Player(name, None))
+    data: dict[str, JSON] = {"seat": chosen, "name": name}
+    taken = Player(name, None)
+    if joiner is not None:
+        data.update(account=joiner.handle, account_bot=joiner.bot)
+        taken = Player(name, None, account=joiner.handle, account_bot=joiner.bot)
+    joined = Event("SeatJoined", data)
+    filled = _replace(players, chosen, taken)
     if any(p.open for p in filled):
         return chosen, (joined,)
     return chosen, (joined, *start(game, state, filled))
 
 
-def _free_seat(lobby: Lobby, players: Sequence[Player], seat: int | None, claim: bool) -> int:
+def _check_joiner(lobby: Lobby, players: Sequence[Player], joiner: Joiner | None) -> None:
+    """A rated match's seat needs an account that may play rated; an account sits once."""
+    if lobby.options.get("rated") is True and (joiner is None or not joiner.rated):
+        raise RatedSeatNeedsKey(
+            "a seat of a rated match is joined with an account key (Deadwood-Key) that has "
+            "the play_rated scope"
+        )
+    if joiner is None:
+        return
+    for index, player in enumerate(players):
+        if not player.open and player.account == joiner.handle:
+            raise AlreadySeated(f"account {joiner.handle!r} holds seat {index} of this match")
+
+
+def _free_seat(
+    lobby: Lobby,
+    players: Sequence[Player],
+    seat: int | None,
+    claim: bool,
+    joiner: Joiner | None = None,
+) -> int:
+    handle = None if joiner is None else joiner.handle
     if seat is None:
-        for index, player in enumerate(players):
-            if player.open:
-                return index
+        mine = [i for i, p in enumerate(players) if p.open and p.account == handle and handle]
+        free = [i for i, p in enumerate(players) if p.open and p.account is None]
+        if mine or free:
+            return (mine or free)[0]
+        if any(p.open for p in players):
+            raise SeatReserved("every open seat of this match is reserved for another account")
         raise MatchFull("every seat of this match is taken")
     if not 0 <= seat < len(players):
         raise InvalidOptions(f"seat {seat} is not a seat of this match (0..{len(players) - 1})")
     if not players[seat].open:
         raise SeatTaken(f"seat {seat} is taken")
+    reserved = players[seat].account
+    if reserved is not None and reserved != handle:
+        raise SeatReserved(f"seat {seat} is reserved for the account {reserved!r}")
     return seat
 
 
@@ -251,7 +352,9 @@ def start(game: Variant, state: State, players: Sequence[Player]) -> tuple[Event
     deal key, exactly as a create with these players would have made them)."""
     lobby = _waiting(state)
     roster: list[Mapping[str, JSON]] = [{"name": p.name, "bot": p.bot} for p in players]
-    opening = game.create(roster, lobby.options, None, str(state.deal_key))
+    # the opening only: a rated match's own rules were checked at its create (MatchCreated)
+    options = {**lobby.options, "rated": False} if "rated" in lobby.options else lobby.options
+    opening = game.create(roster, options, None, str(state.deal_key))
     return (Event("MatchStarted", {"players": cast("JSON", roster)}), *opening[1:])
 
 
@@ -298,7 +401,11 @@ def recorded_decision(game: Variant, state: State, event: Event) -> tuple[Event,
     if event.type == "SeatJoined":
         lobby = _waiting(state)
         seat, name = json_int(data["seat"]), json_str(data["name"])
-        return join(game, state, seat, name, claim=lobby.rematch_of is not None)[1]
+        account, claim = data.get("account"), lobby.rematch_of is not None
+        joiner = None
+        if isinstance(account, str):  # a rated seat was joined by a key that could
+            joiner = Joiner(account, data.get("account_bot") is True, rated=True)
+        return join(game, state, seat, name, claim=claim, joiner=joiner)[1]
     if event.type == "SeatLeft":
         return leave(state, json_int(data["seat"]))
     if event.type == "MatchCancelled":

@@ -64,6 +64,8 @@ class LobbySeat(TypedDict):
     name: str
     bot: str | None
     open: bool
+    account: str | None  # the seat's account (joined with a key, or reserved for it)
+    account_bot: bool  # that account's kind is bot
 
 
 class LobbyEntry(TypedDict):

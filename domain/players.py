@@ -22,16 +22,27 @@ MAX_NAME = 40
 @dataclass(frozen=True, slots=True)
 class Player:
     """A seat's player as a state holds it: a name, and the bot that plays it (or None);
-    `open` while the seat waits for a person to join (domain/lobby.py)."""
+    `open` while the seat waits for a person to join (domain/lobby.py); `account`: the
+    account it plays for (a seat joined with a key, or an open seat reserved for that
+    account), and `account_bot` that account's kind (issue 32)."""
 
     name: str
     bot: str | None
     open: bool = False
+    account: str | None = None
+    account_bot: bool = False
 
     @classmethod
     def of(cls, recorded: PlayerData) -> Player:
         """The player of a recorded MatchCreated entry."""
-        return cls(recorded["name"], recorded.get("bot"), bool(recorded.get("open", False)))
+        account = recorded.get("account")
+        return cls(
+            recorded["name"],
+            recorded.get("bot"),
+            bool(recorded.get("open", False)),
+            account if isinstance(account, str) else None,
+            bool(recorded.get("account_bot", False)),
+        )
 
 
 def bot_seats(players: Sequence[Player]) -> tuple[str | None, ...]:

@@ -30,8 +30,11 @@ whose type is in `BETWEEN` (SeatReplacedByBot), never the whole log:
   replaced by a bot (SeatReplacedByBot: after timeouts, a resignation or a claim in a match
   of more than two seats, which then plays on to MatchFinished), and any seat MatchFinished
   lists in `abandoned` (ABANDONED_FIELD);
-- LOBBY HOOK (issue 30): a seat joined after the create is tied to its account by the join's
-  event; the lobby passes those events as `joins` (each `{"seat", "account"}` in its data).
+- a seat joined after the create (the lobby, issue 30) is tied to its account by the join's
+  event: SeatJoined `{"seat", "name", "account"}` (domain/lobby.py, a join with an account
+  key). SeatJoined is one of `BETWEEN`, so the store hands the joins in with the other events
+  between; `joins` takes more (a seat's last join wins: a seat left and joined again is its
+  last joiner's).
 
 `ranks` turns placings into Plackett-Luce ranks: 1 is best, ties share a rank, abandoners
 share the last.
@@ -54,7 +57,8 @@ ABORTED = "MatchAborted"
 ABANDONED_FIELD = "abandoned"
 """MatchFinished's optional list of seats that abandoned (they rank last)."""
 REPLACED = "SeatReplacedByBot"
-BETWEEN = (REPLACED,)
+JOINED = "SeatJoined"
+BETWEEN = (REPLACED, JOINED)
 """The types of the events between the first and the last that a rating reads (the store
 reads these and no others: store/rebuild.py)."""
 LOSER_OF = {"SeatResigned": "seat", "VictoryClaimed": "against", "TurnTimedOut": "seat"}
@@ -164,7 +168,8 @@ def result_of(
     options = created.data.get("options")
     if not isinstance(options, Mapping) or not is_rated(options):
         return None
-    accounts = _accounts(created, joins)
+    between = tuple(between)
+    accounts = _accounts(created, [*(e for e in between if e.type == JOINED), *joins])
     if None in accounts:
         return None
     ended = _ending(last, len(accounts))
@@ -205,10 +210,10 @@ def _accounts(created: Event, joins: Iterable[Event]) -> list[str | None]:
     players = created.data.get("players")
     listed = players if isinstance(players, list) else []
     seats = [account_of(p) if isinstance(p, Mapping) else None for p in listed]
-    for join in joins:  # LOBBY HOOK: a seat joined later is its joiner's
+    for join in joins:  # a seat joined later is its joiner's (None: joined without a key)
         seat, account = join.data.get("seat"), join.data.get("account")
-        if isinstance(seat, int) and 0 <= seat < len(seats) and isinstance(account, str):
-            seats[seat] = account
+        if isinstance(seat, int) and 0 <= seat < len(seats):
+            seats[seat] = account if isinstance(account, str) else None
     return seats
 
 

@@ -50,6 +50,8 @@ class Seat(TypedDict):
     bot: str | None
     hand_size: int
     open: bool  # waiting for a person to join (issue 30); an open seat's name is ""
+    account: str | None  # the account the seat plays for (issue 32), or reserved for
+    account_bot: bool  # that account's kind is bot (false without an account)
 
 
 class PlayerData(TypedDict):
@@ -60,6 +62,7 @@ class PlayerData(TypedDict):
     name: str
     bot: str | None
     account: NotRequired[str]
+    account_bot: NotRequired[bool]  # the account's kind is bot (recorded with `account`)
     open: NotRequired[bool]
 
 
@@ -98,10 +101,14 @@ class SeatData(TypedDict):
 
 
 class SeatJoinedData(TypedDict):
-    """A person took an open seat (their token is stored beside the log, never in it)."""
+    """A person took an open seat (their token is stored beside the log, never in it);
+    joined with an account key (issue 32), the seat is the account's (`account`, its kind
+    `account_bot`), which a rated match's result reads (domain/rated.py)."""
 
     seat: int
     name: str
+    account: NotRequired[str]
+    account_bot: NotRequired[bool]
 
 
 class SeatLeftData(TypedDict):

@@ -18,6 +18,7 @@ is the one object the API and the workers call):
     lobby.py        the lobby's writes (issue 30): a match with open seats, join (the token
                     minted in the join's append), leave, cancel, expiry, rematch
     lobby_index.py  the index of listed matches waiting for players (GET /v1/lobby)
+    lobby_rematch.py  the rematch: the next match of a finished one, one id for every caller
     clock_service.py  the service's clocks (issue 31): overdue timeouts applied first, the
                     deadline job's work, abort, resign, claim, presence, stalls
     clock.py        a match's running clock beside its log (`clk`): the turn, the banks, the

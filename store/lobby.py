@@ -11,6 +11,9 @@ the service reads its token hashes afresh on every request (store/service.py `_m
 The index of listed matches is store/lobby_index.py (`LobbyIndex`); `repair` is the
 reconciler's pass over one match (cancels a past-due one, re-lists a missing one).
 
+A rematch is store/lobby_rematch.py; a seat joined with an account key passes a
+`domain.lobby.Joiner` to `join` (issue 32).
+
 Expiry: a job `lobby-expire-<id>` on rq's scheduler at the deadline (`enqueue_at`), and any
 request that finds the match past due (`settle`) cancels it first: both append
 MatchCancelled at the version they read, so it is recorded exactly once.
@@ -18,8 +21,6 @@ MatchCancelled at the version they read, so it is recorded exactly once.
 
 from __future__ import annotations
 
-import base64
-import hmac
 import json
 import logging
 import secrets
@@ -53,12 +54,6 @@ EXPIRE_FUNC = "workers.lobby.expire_lobby"
 ATTEMPTS = 32
 
 
-class RematchNotReady(RulesError):
-    """A rematch asked for before the match finished (or of a cancelled one)."""
-
-    code = "rematch_not_ready"
-
-
 class NotCreator(RulesError):
     """Only a seat the creator held may cancel the match."""
 
@@ -67,12 +62,6 @@ class NotCreator(RulesError):
 
 def expire_job_id(match_id: str) -> str:
     return f"lobby-expire-{match_id}"
-
-
-def rematch_id(pepper: bytes, match_id: str) -> str:
-    """The next match of `match_id`: the same for every caller, unguessable without the pepper."""
-    digest = hmac.digest(pepper, f"rematch\0{match_id}".encode(), "sha256")
-    return "m_" + base64.urlsafe_b64encode(digest).decode()[:22]
 
 
 @dataclass(frozen=True)
@@ -191,13 +180,21 @@ class LobbyService:
     # --- joining, leaving, cancelling -----------------------------------------------------
 
     def join(
-        self, match_id: str, name: str, seat: int | None, *, key: str | None, fingerprint: str
+        self,
+        match_id: str,
+        name: str,
+        seat: int | None,
+        *,
+        key: str | None,
+        fingerprint: str,
+        joiner: rules.Joiner | None = None,
     ) -> Seated:
         """Take `seat` (or the first open one): SeatJoined (and the start when it was the
-        last), with the seat's new token stored in the same append."""
+        last), with the seat's new token stored in the same append. `joiner`: the account
+        of a keyed join (issue 32: the seat is its; domain/lobby.py checks the rest)."""
 
         def decide(game: Variant, state: State) -> tuple[int | None, tuple[Event, ...]]:
-            return rules.join(game, state, seat, name)
+            return rules.join(game, state, seat, name, joiner=joiner)
 
         return self._write(match_id, decide, None, key, fingerprint, mint=True)
 
@@ -402,55 +399,14 @@ class LobbyService:
             return None
         return self._replayed(match_id, key, raw, fingerprint, caller)
 
-    # --- rematch --------------------------------------------------------------------------
+    # --- rematch (store/lobby_rematch.py) -------------------------------------------------
 
     def rematch(self, match_id: str, seat: int, *, key: str | None, fingerprint: str) -> Seated:
         """The next match of a finished one (one id however many ask at once), the caller's
         seat claimed with a fresh token; it starts when every person has asked."""
-        svc = self.service
-        old = svc.load(match_id)
-        state = old.state
-        lobby = state.lobby
-        if not old.variant.is_finished(state) or (
-            lobby is not None and not lobby.status == "started"
-        ):
-            raise RematchNotReady("a rematch is offered once the match has finished")
-        next_id = rematch_id(svc.pepper, match_id)
-        if key is not None:  # a repeat of a keyed call: the first answer, token and all
-            raw = svc.store.get(idempotency.record_key(next_id, key))
-            if raw is not None:
-                return self._replayed(next_id, key, raw, fingerprint, seat)
-        self._rematch_opened(next_id, match_id, old.variant, state)
-        name = state.players[seat].name
-        now = svc.states.fresh(next_id, old.variant).state
-        if not now.players[seat].open and now.lobby is not None and now.lobby.status != "cancelled":
-            version = svc.states.fresh(next_id, old.variant).version
-            return Seated(next_id, seat, None, version, now, old.variant, fresh=False)
+        from store.lobby_rematch import rematch
 
-        def decide(game: Variant, current: State) -> tuple[int | None, tuple[Event, ...]]:
-            return rules.join(game, current, seat, name, claim=True)
-
-        return self._write(next_id, decide, seat, key, fingerprint, mint=True)
-
-    def _rematch_opened(self, next_id: str, match_id: str, game: Variant, state: State) -> None:
-        """Write the rematch's MatchCreated unless another caller already did."""
-        try:
-            self.service.variant_name(next_id)
-            return
-        except UnknownMatch:
-            pass
-        players = [
-            {"name": p.name, "bot": p.bot} if p.bot else {"name": p.name, "open": True}
-            for p in state.players
-        ]
-        options = dict(game.view(state, None)["options"])
-        try:
-            self._open(
-                next_id, game.name, players, options, False, rules.DEFAULT_TTL_S, [],
-                match_id, None, "",
-            )  # fmt: skip
-        except Conflict:  # another caller created it a moment ago: one match
-            self.service.states.forget(next_id)
+        return rematch(self, match_id, seat, key=key, fingerprint=fingerprint)
 
     # --- the index ------------------------------------------------------------------------
 

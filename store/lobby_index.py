@@ -43,7 +43,14 @@ def lobby_meta(match_id: str, game: Variant, state: State) -> dict[str, str]:
     lobby = state.lobby
     assert lobby is not None
     seats = [
-        {"seat": s, "name": p.name, "bot": p.bot, "open": p.open}
+        {
+            "seat": s,
+            "name": p.name,
+            "bot": p.bot,
+            "open": p.open,
+            "account": p.account,
+            "account_bot": p.account_bot,
+        }
         for s, p in enumerate(state.players)
     ]
     entry = {

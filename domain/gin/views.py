@@ -339,6 +339,8 @@ def _seat(seat: int, player: Player, size: int, role: Role | None) -> GinSeat:
         "bot": player.bot,
         "hand_size": size,
         "open": player.open,
+        "account": player.account,
+        "account_bot": player.account_bot,
         "role": role,
     }
 

@@ -188,6 +188,8 @@ class _SeatParts(dict[int, ManipulationSeat]):
             "bot": player.bot,
             "hand_size": size,
             "open": player.open,
+            "account": player.account,
+            "account_bot": player.account_bot,
         }
         part = frozen_dict(shown)
         self[key] = part

@@ -178,4 +178,4 @@ def test_seats_replaced_by_a_bot_rank_last_when_the_match_plays_on_to_its_end() 
     assert result.accounts() == ("deadwood-expert", "deadwood-basic", "ana")
     assert result.ranks() == (2, 1, 2)
     assert result_of("m", created, _finished([150, 20, 160])) is not None
-    assert BETWEEN == ("SeatReplacedByBot",)
+    assert BETWEEN == ("SeatReplacedByBot", "SeatJoined")  # joins: the lobby's seats
