@@ -217,8 +217,6 @@ class LobbyEntry(TypedDict):
 class LobbyPage(TypedDict):
     matches: list[LobbyEntry]
     next: str | None
-    seeks: list[Seek]
-    """The open seeks (issue 32), public fields only."""
 
 
 class Joined(TypedDict):
