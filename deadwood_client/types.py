@@ -71,6 +71,9 @@ class Player(TypedDict):
     bot: NotRequired[str | None]
     open: NotRequired[bool]
     """An open seat (`{"open": True}`, no name): anyone may join it (issue 30)."""
+    account: NotRequired[str]
+    """The caller's own account's seat (with its key), or an open seat reserved for that
+    account: only its key joins it (issue 32)."""
 
 
 class CreatedSeat(TypedDict):

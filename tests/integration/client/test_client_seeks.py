@@ -13,8 +13,17 @@ import pytest
 
 from cli.client import load_bot, main
 from deadwood_client import Client, View, play_seeking
-from deadwood_client.errors import SeekOpen, SeekPaired, UnknownSeek
+from deadwood_client.errors import (
+    AlreadySeated,
+    RatedSeatNeedsKey,
+    SeatReserved,
+    SeekOpen,
+    SeekPaired,
+    UnknownSeek,
+)
+from deadwood_client.play import play
 from deadwood_client.seeking import SeekSpec, open_seek
+from deadwood_client.types import Player
 from tests.support.waiting import wait_until
 
 VARIANT = "manipulation-rummy"
@@ -32,6 +41,49 @@ def _account(live: Any, handle: str) -> Client:
 
 def _seek(me: Client, **given: Any) -> Any:
     return me.seek(VARIANT, clock=CLOCK, seats=2, options=OPTIONS, **given)
+
+
+def _play_seat(me: Client, match_id: str, token: str, finals: dict[str, View]) -> None:
+    finals[token] = play(me.with_token(token), match_id, load_bot("basic", VARIANT, 3))
+
+
+def test_a_keyed_join_takes_the_reserved_rated_seat_as_the_account(live: Any) -> None:
+    """The client's join with a key and no name (issue 32): the seat reserved for the account
+    is its, named after its handle; others are refused with typed errors; the match, played
+    by both keyed clients with `play`, is rated for both accounts."""
+    ana, ben, cy = (_account(live, h) for h in ("ana-bot", "ben-bot", "cy-bot"))
+    players: list[Player] = [
+        {"name": "ana-bot", "account": "ana-bot"},
+        {"open": True, "account": "ben-bot"},
+    ]
+    created = ana.create_match(
+        VARIANT, players, seed=None, options={**OPTIONS, "rated": True}, clock=CLOCK
+    )
+    match_id = created["id"]
+    with pytest.raises(RatedSeatNeedsKey):
+        live.client().join(match_id, "someone")
+    with pytest.raises(SeatReserved):
+        cy.join(match_id, seat=1)
+    with pytest.raises(AlreadySeated):
+        ana.join(match_id)
+    joined = ben.join(match_id)
+    seat = joined["match"]["seats"][1]
+    assert joined["seat"] == 1 and joined["token"]
+    assert (seat["name"], seat["account"], seat["account_bot"]) == ("ben-bot", "ben-bot", True)
+    tokens = [created["seats"][0]["token"], joined["token"]]
+    finals: dict[str, View] = {}
+    threads = [
+        threading.Thread(target=_play_seat, args=(me, match_id, token, finals))
+        for me, token in zip((ana, ben), tokens, strict=True)
+        if token is not None
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert len(finals) == 2 and all(f["status"] == "finished" for f in finals.values())
+    _wait_rated(live, "ana-bot", 1)
+    _wait_rated(live, "ben-bot", 1)
 
 
 def test_a_seek_is_made_read_listed_refused_twice_and_cancelled(live: Any) -> None:
