@@ -50,6 +50,9 @@ The modules (a blueprint per resource first; then the request's path; then the d
     keyauth.py          account keys (`Deadwood-Key`) on every request: checked, scoped, limited
     accounts.py         accounts and their keys: make, see (with ratings), list, add, revoke
     ladder.py           the rated ladder of a variant, best first, a page at a time
+    seeks.py            seeks (issue 32): ask to be paired, see, cancel; the open ones listed
+    schemas_seeks.py    marshmallow schemas of seeks
+    examples_seeks.py   the examples of the seek operations and a keyed join
     schemas_accounts.py marshmallow schemas of accounts, keys and the ladder
     examples_accounts.py the examples of the accounts, keys and ladder operations
     addresses.py        the client address that limits count (a network prefix)
@@ -208,10 +211,11 @@ def _register_blueprints(api: Api) -> None:
         matches,
         moves,
         replays,
+        seeks,
     )
 
     modules = (matches, moves, clock, events, lobby, replays, bots, health, analysis)
-    for module in (*modules, accounts, ladder):
+    for module in (*modules, accounts, ladder, seeks):
         api.register_blueprint(module.blp)
 
 

@@ -51,6 +51,10 @@ OPERATIONS: dict[tuple[str, str], str] = {
     ("/v1/accounts/{handle}/keys", "post"): "create_key",
     ("/v1/accounts/{handle}/keys/{key_id}", "delete"): "revoke_key",
     ("/v1/ladder/{variant}", "get"): "get_ladder",
+    ("/v1/seeks", "post"): "create_seek",
+    ("/v1/seeks", "get"): "list_seeks",
+    ("/v1/seeks/{seek_id}", "get"): "get_seek",
+    ("/v1/seeks/{seek_id}", "delete"): "cancel_seek",
 }
 UNLINKED = frozenset({"get_analysis", "join_match", "leave_match", "cancel_match", "rematch"})
 """Operations no link of a new match leads to: an analysis is 404 until the match is finished
@@ -105,10 +109,15 @@ RESPONSES: dict[str, dict[str, Any]] = {
     },
     "LobbyPage": {
         "type": "object",
-        "required": ["matches", "next"],
+        "required": ["matches", "next", "seeks"],
         "additionalProperties": False,
         "properties": {
             "matches": {"type": "array", "items": ref("LobbyEntry")},
+            "seeks": {
+                "type": "array",
+                "items": ref("OpenSeek"),
+                "description": "the open seeks (of the variant), oldest first (issue 32)",
+            },
             "next": {
                 **nullable({"type": "string"}),
                 "description": "the cursor of the next page (`?cursor=`); null: no more",
@@ -195,9 +204,19 @@ def apply(spec: Any) -> None:
     _body(paths["/v1/matches/{match_id}/moves"]["post"], "Move")
     created = paths["/v1/matches"]["post"]["responses"]["201"]
     created["links"] = links(paths)
+    _seek_clock(spec.components.schemas)
     _one_of_nullable(spec.components.schemas)
     input_defaults(paths, spec.components.schemas)
     _lost_queries(spec)
+
+
+def _seek_clock(schemas: dict[str, Any]) -> None:
+    """A seek's clock is a create's (`ClockOptions`), not the marshmallow stand-in, whose
+    name the view's `Clock` has taken."""
+    seek = schemas.get("CreateSeek")
+    if seek is not None:
+        described = seek["properties"]["clock"].get("description", "")
+        seek["properties"]["clock"] = {**nullable(ref("ClockOptions")), "description": described}
 
 
 def _body(operation: dict[str, Any], name: str) -> None:

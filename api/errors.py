@@ -21,6 +21,8 @@ Each error class maps to exactly one status and `code` (api.md "Conventions"):
     domain.rated   RatedMatchSeeded 422 rated_match_seeded, RatedSeatNotAccount 422
                    rated_seat_not_account, RatedMatchNeedsClock 422 rated_match_needs_clock;
                    domain.accounts InvalidHandle 422 invalid_handle
+    store.seeks    UnknownSeek 404 unknown_seek, SeekOpen 409 seek_open, SeekPaired 409
+                   seek_paired
     store.accounts InvalidKey 401 invalid_key, UnknownAccount 404 unknown_account,
                    HandleTaken 409 handle_taken, TooManyKeys 409 too_many_keys
     store.errors   UnknownMatch 404 unknown_match, Unauthorized 401 unauthorized,
@@ -83,6 +85,9 @@ STATUS_OF_CODE = {
     "rated_seat_needs_key": 403,
     "already_seated": 409,
     "name_not_handle": 422,
+    "unknown_seek": 404,
+    "seek_open": 409,
+    "seek_paired": 409,
     "seeded_open_seat": 422,
     "turn_timed_out": 409,
     "abort_not_available": 409,
@@ -146,6 +151,9 @@ TITLES = {
     "rated_seat_needs_key": "A rated match's seat needs an account key that plays rated",
     "already_seated": "The account holds a seat of this match",
     "name_not_handle": "A seat joined with a key is named by its handle",
+    "unknown_seek": "No such seek of this account",
+    "seek_open": "The account has an open seek",
+    "seek_paired": "The seek is paired",
     "seeded_open_seat": "A seeded match cannot have open seats",
     "turn_timed_out": "The seat's time ran out before this move",
     "abort_not_available": "The match can no longer be aborted",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from api import examples_accounts
+from api import examples_accounts, examples_seeks
 from api.examples_analysis import ANALYSIS
 from api.examples_lobby import LOBBY_RESPONSES
 from api.examples_replay import REPLAY_LOG, REPLAY_RESULT
@@ -417,6 +417,8 @@ RESPONSES: dict[tuple[str, str, str], dict[str, tuple[str, Any]]] = {
 }
 """(operation id, status, media type): named examples, each a summary and a value."""
 RESPONSES.update(examples_accounts.RESPONSES)
+for _key, _more in examples_seeks.RESPONSES.items():
+    RESPONSES[_key] = {**RESPONSES.get(_key, {}), **_more}
 
 REQUESTS: dict[str, dict[str, tuple[str, Any]]] = {
     "replay_log": {"log": ("the first three events of a finished match's log", REPLAY_LOG)},
@@ -424,6 +426,7 @@ REQUESTS: dict[str, dict[str, tuple[str, Any]]] = {
 """Request bodies the blueprints do not give an example of (replay_log's is made in
 api/spec.py); create_match and make_move take theirs from api/docs.py."""
 REQUESTS.update(examples_accounts.REQUESTS)
+REQUESTS.update(examples_seeks.REQUESTS)
 
 
 def _named(examples: dict[str, tuple[str, Any]]) -> dict[str, Any]:

@@ -140,6 +140,7 @@ LOBBY_PAGE: Any = {
         }
     ],
     "next": "01796441706910:m_Lb7wq2xkT0mB6X4sQe9Vfa",
+    "seeks": [],
 }
 SEAT_TAKEN: Any = {
     "type": "https://deadwood.example/problems/seat_taken",

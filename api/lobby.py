@@ -33,6 +33,7 @@ from api.common import (
 )
 from api.errors import ApiError
 from api.schemas import JoinSchema, LobbyQuerySchema
+from api.seeks import open_seeks
 from domain.accounts import JOIN_SEATS, PLAY_RATED
 from domain.lobby import Joiner
 from store.lobby import LobbyService, Seated, lobby_service
@@ -81,11 +82,13 @@ class Lobby(MethodView):
     def get(self, query: dict[str, Any]) -> Any:
         """Listed matches waiting for players, soonest deadline first.
 
-        Never a started, full, cancelled, expired or unlisted match. Page with `next`."""
+        Never a started, full, cancelled, expired or unlisted match. Page with `next`.
+        `seeks`: the open seeks (issue 32, as `GET /v1/seeks`), on every page."""
         matches, cursor = lobby().listing(
             query.get("variant"), query.get("cursor"), query.get("limit", 50)
         )
-        return json_response({"matches": matches, "next": cursor}, 200)
+        waiting = open_seeks(query.get("variant"))
+        return json_response({"matches": matches, "next": cursor, "seeks": waiting}, 200)
 
 
 @blp.route("/matches/<match_id>/join")

@@ -28,4 +28,5 @@ modules here are what every game shares:
                   and how both games fold them (the store decides when, issue 31)
     accounts.py   account handles, kinds and key scopes; the built-in bots' handles (issue 32)
     rated.py      rated matches: the create rules, and a finished match's placings and ranks
+    pairing.py    seeks paired (issue 32): compatible terms, rating neighbours, bots to fill
 """

@@ -46,6 +46,8 @@ Accounts and the rated ladder (issue 32), in keys of their own beside the match 
     ratings.py      the rating model (OpenSkill Plackett-Luce) and a Skill
     ledger.py       a variant's rating ledger: a match rated once, in a recorded order
     rebuild.py      every rating again from the logs (Redis, archive, exported), in that order
+    seeks.py        seeks: an account asks to be paired (one open each, expiry, the claim)
+    pairing.py      the pairing: open seeks grouped, claimed at once, their matches opened
 
 The path of one move, top to bottom: `api/moves.py` Moves.post authenticates the seat and
 calls `MatchService.submit` -> `Writer.submit` (submit.py) takes the cached state

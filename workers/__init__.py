@@ -10,6 +10,8 @@ was made for, and so does nothing when it is stale or runs twice.
     bot_turn.py     the bot-turn job: the bot of the seat to act plays one move
     analysis.py     the analysis job: a finished match analysed and stored once
     rating.py       the rating job: a finished rated match rated once (store/ledger.py)
+    pairing.py      the pairing job (issue 32): open seeks made into matches, after each seek
+                    and on rq's scheduler while seeks wait
     lobby.py        the lobby's job on rq's scheduler: a match still waiting at its deadline
                     is cancelled
     reconcile.py    the reconciler: a lost follow-up job is made again

@@ -7,7 +7,8 @@ queue, scheduled, deferred or running), it enqueues that job with its determinis
 job made twice is harmless: it carries the version it was made for, and a stale or repeated
 run appends nothing. The pass also repairs the index: a finished match still listed moves to
 the finished index; an id with no match behind it (a create that failed after indexing) is
-dropped once it is older than GRACE_SECONDS.
+dropped once it is older than GRACE_SECONDS. Each pass also enqueues the pairing job of every
+variant with open seeks (issue 32) unless one is queued.
 
 A full pass (`full=True`, and the first pass ever on a store whose index was never built)
 SCANs every match stream instead (on every primary of a cluster), indexes what is not
@@ -34,6 +35,7 @@ from store import metrics
 from store.event_store import Conflict
 from store.jobs import BOT_FUNC, JobSpec, bot_seat
 from store.lobby import lobby_service
+from store.seeks import pairing_job_id, seek_service
 from store.service import MatchService
 
 log = logging.getLogger(__name__)
@@ -53,6 +55,7 @@ def reconcile(service: MatchService, *, batch: int = 500, full: bool = False) ->
         enqueued += _heal(service, match_id)
     if full:
         store.mark_index_built()
+    enqueued += _pairings(service)
     if metrics.ENABLED:
         metrics.RECONCILER_PASSES.labels("full" if full else "index").inc()
         metrics.RECONCILER_ENQUEUED.inc(len(enqueued))
@@ -60,6 +63,14 @@ def reconcile(service: MatchService, *, batch: int = 500, full: bool = False) ->
     if enqueued:
         log.info("reconciler enqueued %d job(s): %s", len(enqueued), ", ".join(enqueued))
     return enqueued
+
+
+def _pairings(service: MatchService) -> list[str]:
+    """The pairing job of each variant with open seeks (issue 32), so a seek whose job was lost
+    is paired within a pass (store/seeks.py: never two queued at once)."""
+    seeks = seek_service(service)
+    variants = sorted({str(s.record["variant"]) for s in seeks.open_seeks()})
+    return [pairing_job_id(v) for v in variants if seeks.enqueue_pairing(v)]
 
 
 def _chunks(items: Iterable[str], size: int) -> Iterator[list[str]]:
