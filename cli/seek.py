@@ -29,7 +29,7 @@ from cli import conduct
 from deadwood_client.client import Client
 from deadwood_client.narrate import move_text
 from deadwood_client.seeking import play_seeking
-from deadwood_client.types import MoveResult, Seek
+from deadwood_client.types import MoveResult, OpenSeek
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 
@@ -130,7 +130,7 @@ def seek(args: argparse.Namespace) -> int:
     return 0
 
 
-def seek_line(found: Seek) -> str:
+def seek_line(found: OpenSeek) -> str:
     """`s_... open  three-hand-gin rated per_move 10 s  ana [bot]  until 2026-...`."""
     clock = found.get("clock") or {}
     if clock.get("mode") == "fischer":

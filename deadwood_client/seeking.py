@@ -15,7 +15,8 @@ play, `play_rated`). One round of the loop (seek-contract.md, "Pairing"):
    seek is made again. When `stop` is set while the seek is open, it is cancelled and the
    loop ends (a cancel that finds it paired plays that match first: the seat is reserved
    for this account, and an empty seat would cancel the match for the others).
-3. POST .../join with the key, for the seat the pairing reserved: the seat's token.
+3. POST .../join with the key, for the seat the pairing reserved: the seat's token (a 404
+   right after the pairing, the match not written yet, is tried again for a few seconds).
 4. `play` with that token (the seat's client keeps the key) until the match is finished.
    A match cancelled before it started (another seeker never joined: lobby_closed, or the
    lobby expired while we waited) is not counted; the loop seeks again.
@@ -33,12 +34,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from deadwood_client.client import Client
-from deadwood_client.errors import DeadwoodError, LobbyClosed, SeekOpen, SeekPaired
+from deadwood_client.errors import (
+    DeadwoodError,
+    LobbyClosed,
+    SeekOpen,
+    SeekPaired,
+    UnknownMatch,
+)
 from deadwood_client.play import Choose, play
-from deadwood_client.types import MoveResult, Seek, SeekMatch, View
+from deadwood_client.types import Joined, MoveResult, Seek, SeekMatch, View
 
 POLL_S = 0.5
 """How often a waiting seek is read again (the contract's ~0.5 s)."""
+
+JOIN_PATIENCE_S = 10.0
+"""How long a join answered 404 `unknown_match` is tried again: the server marks a seek
+paired a moment before it writes the match."""
 
 
 @dataclass
@@ -164,7 +175,7 @@ def play_paired(
     a cancelled match's view, when the match was called off before it started)."""
     match_id = paired["id"]
     try:
-        joined = client.join(match_id, seat=paired["seat"])
+        joined = join_paired(client, paired)
     except LobbyClosed as closed:
         say(f"match {match_id} was called off before we joined: {closed.detail}")
         return None
@@ -176,6 +187,19 @@ def play_paired(
     else:
         say(f"{match_id} was cancelled before it started")
     return final
+
+
+def join_paired(client: Client, paired: SeekMatch, patience: float = JOIN_PATIENCE_S) -> Joined:
+    """POST the paired match's join with the key, for the reserved seat; a 404 right after
+    the pairing (the match not written yet) is tried again for up to `patience` seconds."""
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            return client.join(paired["id"], seat=paired["seat"])
+        except UnknownMatch:
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(0.1)
 
 
 def _pause(stop: threading.Event | None, seconds: float) -> None:

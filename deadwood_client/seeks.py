@@ -21,7 +21,7 @@ from typing import Any, cast
 
 import httpx
 
-from deadwood_client.types import Seek
+from deadwood_client.types import OpenSeek, Seek
 
 
 class SeekCalls:
@@ -61,8 +61,8 @@ class SeekCalls:
         paired one is refused with 409 `SeekPaired` (its match waits: join it)."""
         return cast(Seek, self._call("DELETE", f"/seeks/{seek_id}").json())
 
-    def seeks(self, variant: str | None = None) -> list[Seek]:
+    def seeks(self, variant: str | None = None) -> list[OpenSeek]:
         """GET /v1/seeks: every open seek (of `variant`), oldest first, public fields only."""
         params = {"variant": variant} if variant is not None else None
         page = self._call("GET", "/seeks", params=params).json()
-        return cast(list[Seek], page["seeks"])
+        return cast(list[OpenSeek], page["seeks"])

@@ -220,6 +220,8 @@ class LobbyEntry(TypedDict):
 class LobbyPage(TypedDict):
     matches: list[LobbyEntry]
     next: str | None
+    seeks: list[OpenSeek]
+    """The open seeks (issue 32), public fields only."""
 
 
 class Joined(TypedDict):
@@ -300,10 +302,10 @@ class SeekMatch(TypedDict):
     join: str
 
 
-class Seek(TypedDict):
-    """A request to be paired (issue 32, `POST /v1/seeks`). `status`: open, then paired (with
-    `match`), or cancelled, or expired (after its ttl: `expires`). The public listing
-    (`GET /v1/seeks`, the lobby's `seeks`) leaves `match` out."""
+class OpenSeek(TypedDict):
+    """A request to be paired (issue 32, `POST /v1/seeks`) as anyone sees it (`GET /v1/seeks`,
+    the lobby's `seeks`). `status`: open, then paired, or cancelled, or expired (after its
+    ttl: `expires`). `clock` and `options` are the full ones (every member filled)."""
 
     id: str
     account: str
@@ -316,4 +318,9 @@ class Seek(TypedDict):
     status: Literal["open", "paired", "cancelled", "expired"]
     created: str
     expires: str
-    match: NotRequired[SeekMatch | None]
+
+
+class Seek(OpenSeek):
+    """A seek as its owner sees it: `match` is None until it is paired."""
+
+    match: SeekMatch | None

@@ -29,7 +29,7 @@ from tests.support.waiting import wait_until
 
 VARIANT = "manipulation-rummy"
 SEEK = ["--seek", "--games", "1", "--variant", VARIANT, "--seats", "2", "--target-score", "10"]
-FILL_ENV = {"DEADWOOD_PAIRING_BOT_FILL_S": "600"}
+FILL_ENV = {"DEADWOOD_SEEK_BOT_DELAY_S": "600"}
 """Pairing fills a lone seek with built-in bots only after this long: never in this test."""
 
 
