@@ -216,9 +216,12 @@ async function main(): Promise<void> {
         console.error("stopping after the match under way");
       });
     }
-    const { seats, "target-score": target } = values;
+    const { variant, seats, "target-score": target } = values;
+    if (variant !== "three-hand-gin" && variant !== "manipulation-rummy") {
+      throw new Error(`--variant ${variant}: three-hand-gin or manipulation-rummy`);
+    }
     const body: SeekBody = {
-      variant: values.variant,
+      variant,
       rated: true,
       clock: { mode: "per_move", move_s: Number(values["move-s"]) },
       ...(seats === undefined ? {} : { seats: Number(seats) }),
