@@ -6,7 +6,7 @@
     final = play(Client(url, token=seat_token), match_id, choose)
 
 The loop:
-1. Read the view. Finished (or cancelled while it waited for players) -> return it.
+1. Read the view. Finished -> return it.
 2. If `view["turn"]` is this seat and it has legal moves, call `choose(view)` and send the
    move with If-Match = the version the choice was made at (and an idempotency key, so a
    retried move is applied once). A 412/409 (the match moved on between the read and the
@@ -42,13 +42,6 @@ from deadwood_client.types import Move, MoveResult, View
 Choose = Callable[[View], Move | Mapping[str, Any]]
 
 
-def over(view: View) -> bool:
-    """True when the match is finished, or was cancelled before it started (a lobby that
-    expired waiting for a player: nothing more will happen in it)."""
-    lobby = view.get("lobby")
-    return view["status"] == "finished" or (lobby is not None and lobby["status"] == "cancelled")
-
-
 def my_turn(view: View) -> bool:
     """True when the caller's seat is to act and has a legal move."""
     you = view["you"]
@@ -63,12 +56,11 @@ def play(
     on_move: Callable[[Mapping[str, Any], MoveResult], None] | None = None,
     patience: float = 120.0,
 ) -> View:
-    """Play the client's seat with `choose` until the match is finished; the final view
-    (or the view of a match cancelled before it started: `over`)."""
+    """Play the client's seat with `choose` until the match is finished; the final view."""
     view = client.match(match_id)
     if view["you"] is None:
         raise Forbidden("play needs a seat: create the Client with that seat's token")
-    while not over(view):
+    while view["status"] != "finished":
         if not my_turn(view):
             view = wait_for_turn(client, match_id, view)
             continue
@@ -108,7 +100,7 @@ def wait_for_turn(client: Client, match_id: str, view: View) -> View:
                 continue
             fresh = client.match(match_id)
             seen = fresh["version"]
-            if over(fresh) or my_turn(fresh):
+            if fresh["status"] == "finished" or my_turn(fresh):
                 return fresh
     return client.match(match_id)
 

@@ -93,7 +93,7 @@ def play_seeking(
         if paired is None:
             break
         final = play_paired(client, paired, choose, say=tell, on_move=on_move)
-        if final is not None and final["status"] == "finished":
+        if final is not None and not called_off(final):
             finals.append(final)
     return finals
 
@@ -171,8 +171,9 @@ def play_paired(
     say: Callable[[str], None] = lambda _line: None,
     on_move: Callable[[Mapping[str, Any], MoveResult], None] | None = None,
 ) -> View | None:
-    """Join the reserved seat with the key and play it to the end: the final view (None, or
-    a cancelled match's view, when the match was called off before it started)."""
+    """Join the reserved seat with the key and play it to the end: the final view (None when
+    the match was called off before we joined; a view that is `called_off` when it was
+    while we waited for the others)."""
     match_id = paired["id"]
     try:
         joined = join_paired(client, paired)
@@ -182,11 +183,18 @@ def play_paired(
     say(f"joined {match_id} as seat {joined['seat']}")
     seat = client.with_token(joined["token"])
     final = play(seat, match_id, choose, on_move=on_move)
-    if final["status"] == "finished":
-        say(f"{match_id} finished: scores {final['scores']}, winners {final['winners']}")
-    else:
+    if called_off(final):
         say(f"{match_id} was cancelled before it started")
+    else:
+        say(f"{match_id} finished: scores {final['scores']}, winners {final['winners']}")
     return final
+
+
+def called_off(view: View) -> bool:
+    """True for a match cancelled before it started (a seat never joined): it is `finished`
+    too, but nothing was played and nothing is rated."""
+    lobby = view.get("lobby")
+    return lobby is not None and lobby["status"] == "cancelled"
 
 
 def join_paired(client: Client, paired: SeekMatch, patience: float = JOIN_PATIENCE_S) -> Joined:

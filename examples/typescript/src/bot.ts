@@ -183,10 +183,10 @@ async function seekAndPlay(api: Api, key: string, body: SeekBody, games?: number
     const joined = await joinAs(api, key, seek.account, id, seat);
     if (joined === null) continue; // called off before we joined: seek again
     const tokens = new Map([[joined.seat, joined.token]]);
-    const over = (v: View) => v.status === "finished" || v.lobby?.status === "cancelled";
-    const result = await play(api, id, tokens, over);
+    // A match called off before it started (a seat never joined) is finished, unplayed.
+    const result = await play(api, id, tokens, (v) => v.status === "finished");
     report(id, result);
-    if (result.view.status === "finished") played += 1;
+    if (result.view.lobby?.status !== "cancelled") played += 1;
   }
 }
 

@@ -148,19 +148,46 @@ def test_stopping_a_lone_seeker_cancels_its_seek(live: Any) -> None:
     assert live.client().seeks(VARIANT) == []
 
 
-def _seeker(live: Any, me: Client, finals: dict[str, list[View]], handle: str) -> None:
+def _seeker(
+    live: Any,
+    me: Client,
+    finals: dict[str, list[View]],
+    handle: str,
+    stop: threading.Event | None = None,
+) -> None:
+    """`play_seeking` for one match (`games=1`), or, given `stop`, until it is set."""
     choose = load_bot("basic", VARIANT, 7)
-    finals[handle] = play_seeking(me, VARIANT, CLOCK, choose, games=1, seats=2, options=OPTIONS)
+    games = 1 if stop is None else None
+    finals[handle] = play_seeking(
+        me, VARIANT, CLOCK, choose, games=games, stop=stop, seats=2, options=OPTIONS
+    )
 
 
 def test_two_seeking_bots_meet_and_play_one_rated_match(live: Any) -> None:
     """The issue's promise, in-process: two bots that only call the API are paired with each
-    other, join, play the match to the end, and the match is rated."""
+    other, join, play the match to the end, and the match is rated. One plays one game; the
+    other is stopped as soon as its match is under way, which it still plays to the end."""
     ana, ben = _account(live, "ana-bot"), _account(live, "ben-bot")
     finals: dict[str, list[View]] = {}
+    stop = threading.Event()
+    started = threading.Event()
+
+    def stop_once_joined() -> None:
+        started.wait(120)
+        stop.set()
+
+    original = ben.join
+
+    def join(*args: Any, **kwargs: Any) -> Any:
+        joined = original(*args, **kwargs)
+        started.set()
+        return joined
+
+    ben.join = join  # type: ignore[method-assign]  # the stop arrives mid-match
     threads = [
-        threading.Thread(target=_seeker, args=(live, me, finals, h))
-        for me, h in ((ana, "ana-bot"), (ben, "ben-bot"))
+        threading.Thread(target=_seeker, args=(live, ana, finals, "ana-bot")),
+        threading.Thread(target=_seeker, args=(live, ben, finals, "ben-bot", stop)),
+        threading.Thread(target=stop_once_joined),
     ]
     for thread in threads:
         thread.start()
@@ -172,6 +199,53 @@ def test_two_seeking_bots_meet_and_play_one_rated_match(live: Any) -> None:
     assert sorted(s["name"] for s in a["seats"]) == ["ana-bot", "ben-bot"]
     assert a["options"]["rated"] is True
     _wait_rated(live, "ana-bot", 1)
+
+
+def test_an_expired_seek_is_made_again(live: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DEADWOOD_SEEK_TTL_S", "1")  # read by the service's first seek
+    ana = _account(live, "ana-bot")
+    stop = threading.Event()
+    lines: list[str] = []
+
+    def say(line: str) -> None:
+        lines.append(line)
+        if "expired: seeking again" in line:
+            stop.set()
+
+    choose = load_bot("basic", VARIANT, 1)
+    finals = play_seeking(
+        ana, VARIANT, CLOCK, choose, stop=stop, seats=2, options=OPTIONS, poll=0.05, say=say
+    )
+    assert finals == [] and sum(" open:" in line for line in lines) == 2, lines
+    assert lines[-1].endswith("cancelled") and live.client().seeks(VARIANT) == []
+
+
+def test_a_paired_match_never_joined_by_the_other_is_called_off_and_sought_again(
+    live: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ben seeks and never joins: the paired match is cancelled when its join window ends
+    (here 1 s), ana's `play` returns it unplayed, and the loop seeks again (then stops)."""
+    monkeypatch.setenv("DEADWOOD_PAIRED_JOIN_S", "1")
+    ana, ben = _account(live, "ana-bot"), _account(live, "ben-bot")
+    stop = threading.Event()
+    lines: list[str] = []
+
+    def say(line: str) -> None:
+        lines.append(line)
+        if "cancelled before it started" in line or "called off" in line:
+            stop.set()
+
+    def seek_too() -> None:
+        wait_until(lambda: live.client().seeks(VARIANT), 30.0, "ana's seek", every=0.05)
+        _seek(ben)
+
+    other = threading.Thread(target=seek_too)
+    other.start()
+    choose = load_bot("basic", VARIANT, 1)
+    finals = play_seeking(ana, VARIANT, CLOCK, choose, stop=stop, seats=2, options=OPTIONS, say=say)
+    other.join(timeout=30)
+    assert finals == [] and any("paired: match" in line for line in lines), lines
+    assert stop.is_set()
 
 
 def _wait_rated(live: Any, handle: str, games: int) -> Any:
