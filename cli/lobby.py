@@ -14,7 +14,8 @@ DEFAULT_URL = "http://127.0.0.1:8000"
 
 LOBBY_HELP = """\
 examples:
-  deadwood lobby                                 every listed match waiting for players
+  deadwood lobby                                 every listed match waiting for players,
+                                                 then the open seeks (deadwood seek)
   deadwood lobby --variant manipulation-rummy    one game's
 """
 
@@ -56,11 +57,15 @@ def seat_text(seat: Any) -> str:
 
 
 def lobby(args: argparse.Namespace) -> int:
+    from cli.seek import seek_line
+
     shown = 0
     cursor = None
+    seeks: list[Any] = []
     with Client(args.base_url) as client:
         while True:
             page = client.lobby(variant=args.variant, cursor=cursor, limit=args.limit)
+            seeks = seeks or list(page.get("seeks", []))
             for entry in page["matches"]:
                 seats = ", ".join(seat_text(s) for s in entry["seats"])
                 print(f"{entry['id']}  {entry['variant']}  until {entry['expires_at']}  {seats}")
@@ -70,6 +75,8 @@ def lobby(args: argparse.Namespace) -> int:
                 break
     if not shown:
         print("no match is waiting for players")
+    for found in seeks:  # accounts waiting to be paired (issue 32)
+        print(f"seek {seek_line(found)}")
     return 0
 
 

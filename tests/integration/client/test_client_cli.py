@@ -148,7 +148,7 @@ def test_play_runs_a_seat_with_a_built_in_bot_or_a_module_function(
     assert f"scores ana {final['scores'][0]}, ben {final['scores'][1]}" in out
 
 
-@pytest.mark.parametrize("command", ["play", "tail", "export", "replay", "verify"])
+@pytest.mark.parametrize("command", ["play", "tail", "export", "replay", "verify", "seek"])
 def test_every_command_has_help_with_examples(
     command: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

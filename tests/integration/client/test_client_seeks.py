@@ -272,6 +272,8 @@ def test_seek_commands_create_show_list_and_cancel(
     assert f"{seek_id} open" in capsys.readouterr().out
     assert main(["seek", "list", "--base-url", live.base_url]) == 0
     assert seek_id in capsys.readouterr().out
+    assert main(["lobby", "--base-url", live.base_url]) == 0
+    assert f"seek {seek_id} open" in capsys.readouterr().out
     assert main([*create, "--seats", "2"]) == 1
     assert "seek_open" in capsys.readouterr().err
     assert main(["seek", "cancel", *server, seek_id]) == 0
