@@ -199,3 +199,17 @@ def test_threads_of_pairing_jobs_on_real_workers(
     burst(redis_client)
     statuses = {seeks.get(s.id, f"acct{i}").status for i, s in enumerate(made)}
     assert statuses == {PAIRED}
+
+
+def test_a_seek_made_while_the_pairing_runs_gets_a_follow_up_run(
+    seeks: SeekService, redis_client: redis.Redis
+) -> None:
+    from rq.job import Job, JobStatus
+
+    seeks.create("ana", False, DUO)
+    job = Job.fetch(f"pairing-{MANIP}", connection=redis_client, serializer=JSONSerializer)
+    job.set_status(JobStatus.STARTED)  # as a worker running it would
+    assert seeks.enqueue_pairing(MANIP) is True
+    assert seeks.enqueue_pairing(MANIP) is False  # one queued follow-up is enough
+    queued = redis_client.lrange("rq:queue:scoring", 0, -1)
+    assert f"pairing-{MANIP}-again".encode() in queued
