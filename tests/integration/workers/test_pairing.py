@@ -85,6 +85,11 @@ def test_many_concurrent_seeks_put_every_account_in_at_most_one_match(
         assert None not in accounts
         every.update(a for a in accounts if a is not None)
     assert max(every.values()) == 1  # every account in at most one match
+    assert Counter(paired.values()) == {
+        m: len(_accounts_of(seeks.service, m)) for m in paired.values()
+    }
+    made = {match_id for match_id, _ in seeks.service.store.active_entries()}
+    assert made == set(paired.values())  # no match but the pairings' (no lost claim's match)
     assert len(paired) >= 27  # all but the leftovers of each terms (no bots yet)
     open_left = {s.id for s in seeks.open_seeks(MANIP)}
     assert open_left == set(ids) - set(paired)
