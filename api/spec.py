@@ -256,6 +256,24 @@ replaced by a bot after timeouts ranks last. Aborted matches are not rated.
 `low`..`high` = mu -+ 2 sigma, games played and `provisional` while sigma is high;
 `GET /v1/accounts/{handle}` shows an account's ratings and their history.
 
+A seat of a match waiting for players can be joined with a key (`join_seats`): the seat is
+then the account's (its name is the handle; every view and lobby entry shows `account` and
+`account_bot`), and a rated match may wait for players this way: its open seats take only a
+key with `play_rated` (403 `rated_seat_needs_key`), one seat per account (409
+`already_seated`). A seat may be reserved for an account (`{"open": true, "account": h}`):
+only that account's key joins it (403 `seat_reserved`).
+
+## Seeks and pairing
+
+`POST /v1/seeks` with a key and `{"variant", "rated", "clock", "seats", "options"}` asks to be
+paired (one open seek per account: 409 `seek_open`; it expires after a while). A pairing job
+groups compatible seeks (the very same terms), nearest in ladder rating, and completes a seek
+that waited long enough with built-in bots; it opens a match with a seat reserved for each
+seeker and marks their seeks `paired` in one step, so a seek is in one match at most and a
+cancel (`DELETE /v1/seeks/{id}`) racing it has one winner. Poll `GET /v1/seeks/{id}` until it
+shows its `match`, then `POST` its `join` with the same key and play with the token.
+`GET /v1/seeks` (and `GET /v1/lobby`'s `seeks`) lists the open seeks.
+
 ## Every match ends
 
 Nothing in the rules stops a match where nobody scores (gin hands that all end drawn with

@@ -5,8 +5,10 @@ carries a `lobby` member (`LobbyCreated`); then each seat taken or given up is a
 the match starts (or is cancelled) with one more:
 
     MatchCreated   {..., players: [{name, bot, open?}], lobby: LobbyCreated}
-    SeatJoined     {seat, name}          a person took an open seat (their token is stored
-                                         beside the log, never in it)
+    SeatJoined     {seat, name, account?, account_bot?}
+                                         a person took an open seat (their token is stored
+                                         beside the log, never in it); with an account key,
+                                         the account and its kind (issue 32)
     SeatLeft       {seat, name}          the seat's holder gave it up before the start
     MatchStarted   {players}             every seat is taken: the role or dealer draw and the
                                          first deal follow at once, in the same append

@@ -4,7 +4,8 @@ Every caller gets the same match (`rematch_id`: one id however many ask at once,
 the pepper so it cannot be guessed), same variant and options, each previous player's seat
 kept for them (their names reserved) and bot seats carried over; the caller's seat is claimed
 with a fresh token through the lobby's ordinary write (`LobbyService._write`), and the match
-starts when every person has asked.
+starts when every person has asked. A rated match has none (RematchNotReady): its players
+seek again (issue 32).
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ def rematch(
         waiting is not None and not waiting.status == "started"
     ):
         raise RematchNotReady("a rematch is offered once the match has finished")
+    if getattr(state.options, "rated", False) is True:
+        raise RematchNotReady("a rated match has no rematch: seek again (POST /v1/seeks)")
     next_id = rematch_id(svc.pepper, match_id)
     if key is not None:  # a repeat of a keyed call: the first answer, token and all
         raw = svc.store.get(idempotency.record_key(next_id, key))

@@ -371,18 +371,21 @@ class SeekService:
         self.service.redis.hdel("seeks:{seeks}:pending", pairing_id)
 
     def enqueue_pairing(self, variant: str) -> bool:
-        """The pairing job of `variant` on queue `scoring`, unless one is queued already."""
+        """The pairing job of `variant` on queue `scoring`, unless one is queued already
+        (while `pairing-<v>` runs, its follow-up is `pairing-<v>-again`, so a seek made
+        during a run is seen by the next one)."""
         try:
             queue = self.service.queues.queue(SCORING)
-            job_id = pairing_job_id(variant)
-            try:
-                job = Job.fetch(job_id, connection=queue.connection, serializer=queue.serializer)
-                if job.get_status() == JobStatus.QUEUED:
+            for job_id in (pairing_job_id(variant), pairing_job_id(variant) + "-again"):
+                status = _status(queue, job_id)
+                if status == JobStatus.QUEUED:
                     return False
-            except NoSuchJobError:
-                pass
-            queue.enqueue(PAIR_FUNC, variant, job_id=job_id, result_ttl=60, failure_ttl=3600)
-            return True
+                if status != JobStatus.STARTED:
+                    queue.enqueue(
+                        PAIR_FUNC, variant, job_id=job_id, result_ttl=60, failure_ttl=3600
+                    )
+                    return True
+            return False
         except Exception as error:  # the next tick or seek pairs it anyway
             log.warning("could not enqueue the pairing of %s: %r", variant, error)
             return False
@@ -396,6 +399,14 @@ class SeekService:
         when = datetime.now(UTC) + timedelta(seconds=every)
         job_id = f"{pairing_job_id(variant)}-tick-{slot}"
         queue.enqueue_at(when, PAIR_FUNC, variant, job_id=job_id, result_ttl=60)
+
+
+def _status(queue: Any, job_id: str) -> JobStatus | None:
+    try:
+        job = Job.fetch(job_id, connection=queue.connection, serializer=queue.serializer)
+    except NoSuchJobError:
+        return None
+    return job.get_status()
 
 
 def replace_replayed(seek: Seek) -> Seek:

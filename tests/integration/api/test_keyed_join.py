@@ -6,6 +6,7 @@ its own; an account holds one seat of a match. Real Redis, real burst workers.""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from flask.testing import FlaskClient
 
 from store.jobs import Queues, rating_job
 from store.ledger import Ledger
+from store.rebuild import ExportedLogs, StoredLogs, compute
 from tests.support.api_helpers import problem
 from tests.support.ladder_play import install_quick, uninstall_quick
 from tests.support.workers_play import MANIP, burst
@@ -53,7 +55,7 @@ def _rated(client: FlaskClient, key: str, seats: list[dict[str, Any]]) -> str:
 
 
 def test_a_keyed_join_ties_the_seat_and_the_rated_result_to_the_account(
-    client: FlaskClient, service: Any, redis_client: redis.Redis
+    client: FlaskClient, service: Any, redis_client: redis.Redis, tmp_path: Path
 ) -> None:
     key = _account(client, "robo")
     match_id = _rated(client, key, [{"name": "h", "bot": "hasty"}, {"open": True}])
@@ -79,6 +81,12 @@ def test_a_keyed_join_ties_the_seat_and_the_rated_result_to_the_account(
     assert skills["robo"].mu < skills["deadwood-hasty"].mu  # the resigner ranks last
     history = ledger.history(MANIP, "robo")
     assert [(h["match"], h["seat"], h["rank"]) for h in history] == [(match_id, 1, 2)]
+    log = client.get(f"/v1/matches/{match_id}/log")  # the joins are in the exported log
+    (tmp_path / f"{match_id}.ndjson").write_bytes(log.get_data())
+    is_bot = {"robo": True, "deadwood-hasty": True}.__getitem__
+    for logs in (ExportedLogs(tmp_path), StoredLogs(redis_client)):
+        state, missing = compute(MANIP, [match_id], logs, is_bot)
+        assert missing == [] and state.skills == ledger.all_skills(MANIP)
 
 
 def test_a_rated_open_seat_needs_a_key_that_plays_rated(client: FlaskClient) -> None:

@@ -85,6 +85,11 @@ def test_many_concurrent_seeks_put_every_account_in_at_most_one_match(
         assert None not in accounts
         every.update(a for a in accounts if a is not None)
     assert max(every.values()) == 1  # every account in at most one match
+    assert Counter(paired.values()) == {
+        m: len(_accounts_of(seeks.service, m)) for m in paired.values()
+    }
+    made = {match_id for match_id, _ in seeks.service.store.active_entries()}
+    assert made == set(paired.values())  # no match but the pairings' (no lost claim's match)
     assert len(paired) >= 27  # all but the leftovers of each terms (no bots yet)
     open_left = {s.id for s in seeks.open_seeks(MANIP)}
     assert open_left == set(ids) - set(paired)
@@ -199,3 +204,17 @@ def test_threads_of_pairing_jobs_on_real_workers(
     burst(redis_client)
     statuses = {seeks.get(s.id, f"acct{i}").status for i, s in enumerate(made)}
     assert statuses == {PAIRED}
+
+
+def test_a_seek_made_while_the_pairing_runs_gets_a_follow_up_run(
+    seeks: SeekService, redis_client: redis.Redis
+) -> None:
+    from rq.job import Job, JobStatus
+
+    seeks.create("ana", False, DUO)
+    job = Job.fetch(f"pairing-{MANIP}", connection=redis_client, serializer=JSONSerializer)
+    job.set_status(JobStatus.STARTED)  # as a worker running it would
+    assert seeks.enqueue_pairing(MANIP) is True
+    assert seeks.enqueue_pairing(MANIP) is False  # one queued follow-up is enough
+    queued = redis_client.lrange("rq:queue:scoring", 0, -1)
+    assert f"pairing-{MANIP}-again".encode() in queued
