@@ -8,7 +8,8 @@ against the Python one when node and npm are there), each started with its key a
 seeks, is paired, joins the seat reserved for it, plays, and exits 0. They were paired with
 each other (one match, both accounts seated, no built-in bot: the pairing's bot-fill delay
 is far longer than the test), the match finished, was rated, and both accounts are on the
-ladder with one game.
+ladder with one game. And a lone bot author: one seeker of three-hand gin, with a 1 s
+bot-fill delay, is completed with two built-in bots and plays a rated match all the same.
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ FILL_ENV = {"DEADWOOD_SEEK_BOT_DELAY_S": "600"}
 """Pairing fills a lone seek with built-in bots only after this long: never in this test."""
 
 
-def _start(stack: Stack) -> Client:
-    stack.env.update(FILL_ENV)
+def _start(stack: Stack, fill: dict[str, str] = FILL_ENV) -> Client:
+    stack.env.update(fill)
     stack.start_api()
     stack.start_worker()
     return Client(stack.base_url)
@@ -46,9 +47,11 @@ def _key(anonymous: Client, handle: str) -> str:
     return key
 
 
-def _python_bot(stack: Stack, key: str, log: Path) -> subprocess.Popen[bytes]:
+def _python_bot(
+    stack: Stack, key: str, log: Path, seek: list[str] = SEEK
+) -> subprocess.Popen[bytes]:
     example = str(ROOT / "examples" / "simple_bot.py")
-    command = [sys.executable, example, "--base-url", stack.base_url, "--key", key, *SEEK]
+    command = [sys.executable, example, "--base-url", stack.base_url, "--key", key, *seek]
     return spawn(command, log, stack.env)
 
 
@@ -98,6 +101,32 @@ def test_two_python_bots_seek_and_play_each_other(stack: Stack, tmp_path: Path) 
     match_id = _joined(outputs[0])
     assert _joined(outputs[1]) == match_id
     _check_rated_match(anonymous, match_id, set(handles))
+    anonymous.close()
+
+
+def test_a_lone_python_bot_is_paired_with_built_in_bots(stack: Stack, tmp_path: Path) -> None:
+    """Three-hand gin with one seeker: after the bot-fill delay (here 1 s; the pairing's
+    ticks run on the worker's rq scheduler) the pairing completes it with two built-in bots
+    (their own ladder accounts), and the match is rated for all three."""
+    anonymous = _start(stack, {"DEADWOOD_SEEK_BOT_DELAY_S": "1"})
+    log = tmp_path / "ana-bot.log"
+    gin = ["--seek", "--games", "1", "--variant", "three-hand-gin", "--target-score", "10"]
+    (output,) = _finish([(_python_bot(stack, _key(anonymous, "ana-bot"), log, gin), log)])
+    view = anonymous.match(_joined(output))
+    assert view["status"] == "finished" and view["options"]["rated"] is True
+    mine = [s for s in view["seats"] if s["account"] == "ana-bot"]
+    fillers = [s for s in view["seats"] if s["account"] != "ana-bot"]
+    assert len(mine) == 1 and mine[0]["bot"] is None
+    assert len(fillers) == 2 and all(s["bot"] for s in fillers), view["seats"]
+
+    def rated() -> bool:
+        found = anonymous.accounts.get("ana-bot")["ratings"].get("three-hand-gin")
+        return bool(found and found["games"] == 1)
+
+    wait_until(rated, 60.0, "the rating job to rate the match", every=0.1)
+    for filler in fillers:  # each built-in bot plays for its own ladder account
+        ratings = anonymous.accounts.get(f"deadwood-{filler['bot']}")["ratings"]
+        assert ratings["three-hand-gin"]["games"] >= 1
     anonymous.close()
 
 
