@@ -52,7 +52,7 @@ from deadwood_client.errors import (
 )
 from deadwood_client.play import Choose, my_turn, play, wait_for_turn
 from deadwood_client.seeking import play_seeking
-from deadwood_client.types import Move, Seek, View
+from deadwood_client.types import Move, OpenSeek, Seek, View
 
 __all__ = [
     "LAST_KNOWN",
@@ -68,6 +68,7 @@ __all__ = [
     "Move",
     "NotFound",
     "NotYourTurn",
+    "OpenSeek",
     "OutcomeUnknown",
     "PayloadTooLarge",
     "RateLimited",

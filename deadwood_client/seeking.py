@@ -111,7 +111,7 @@ def wait_paired(
     seek = open_seek(client, spec, say)
     try:
         while True:
-            found = seek.get("match")
+            found = seek["match"]
             if seek["status"] == "paired" and found:
                 say(f"seek {seek['id']} paired: match {found['id']}, seat {found['seat']}")
                 return found
