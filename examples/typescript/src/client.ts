@@ -218,7 +218,8 @@ export async function cancelSeek(api: Api, key: string, seekId: string): Promise
 }
 
 /** POST .../join as the account (its handle is the seat's name): the seat and its token, or
- * null when the match was called off first (410 lobby_closed). */
+ * null when the match was called off first (410 lobby_closed). Right after the pairing the
+ * match may not be written yet (404 unknown_match): that is tried again for up to 10 s. */
 export async function joinAs(
   api: Api,
   key: string,
@@ -226,15 +227,21 @@ export async function joinAs(
   matchId: string,
   seat: number,
 ): Promise<{ seat: number; token: string } | null> {
-  const idempotency = randomUUID();
-  const { data, error, response } = await patiently(() =>
-    api.POST("/v1/matches/{match_id}/join", {
-      params: { path: { match_id: matchId } },
-      headers: keyed(key, { "Idempotency-Key": idempotency }),
-      body: { name: handle, seat },
-    }),
-  );
-  if (data !== undefined && data.token) return { seat: data.seat, token: data.token };
-  if (response.status === 410) return null;
-  throw new ProblemError(response.status, error);
+  const until = Date.now() + 10_000;
+  for (;;) {
+    const idempotency = randomUUID();
+    const { data, error, response } = await patiently(() =>
+      api.POST("/v1/matches/{match_id}/join", {
+        params: { path: { match_id: matchId } },
+        headers: keyed(key, { "Idempotency-Key": idempotency }),
+        body: { name: handle, seat },
+      }),
+    );
+    if (data !== undefined && data.token) return { seat: data.seat, token: data.token };
+    if (response.status === 410) return null;
+    if (response.status !== 404 || Date.now() > until) {
+      throw new ProblemError(response.status, error);
+    }
+    await sleep(100);
+  }
 }
