@@ -23,7 +23,7 @@ job (match, v) is stale (does nothing) when a later append wrote its own (`job_v
 `is_stale`); otherwise it carries the running turn: an overdue turn times out at the version
 read (version-checked, so a racing move makes it a no-op), and a turn not due yet (later
 moves pushed the deadline) gets job (match, current version) at its deadline, the chase
-(store/clock_service.py `apply_deadline`). The live carrier of a running turn is (match,
+(store/deadlines.py `apply_deadline`). The live carrier of a running turn is (match,
 `job_v`) or (match, current version) (`carrier_job`, the reconciler's check).
 """
 
@@ -217,7 +217,9 @@ def deadline_job(match_id: str, version: int, turn: Turn | None) -> list[JobSpec
 SKIP_MARGIN_MS = 1000
 """An append relies on the pending deadline job only when that job fires at least this long
 after the append's clock reading: the job must read the state after the append lands (the
-append's own latency, and the clocks of hosts that differ a little)."""
+append's own latency, and the clocks of hosts that differ a little). An append slower than
+that could land after the job read the match and left it (no chase): its turn's timeout is
+then applied by the next request of the match (`settle`) or the reconciler's new job."""
 
 
 def with_deadline_job(
