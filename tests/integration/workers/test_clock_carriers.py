@@ -185,3 +185,23 @@ def test_the_reconciler_accepts_either_carrier_and_recreates_a_missing_one(
     clock.advance(MOVE_S)  # +13 s: the recreated job times the turn out
     run_due(redis_client, clock)
     assert types(svc, match_id).count("TurnTimedOut") == 1
+
+
+def test_an_early_job_asks_again_once_and_its_twin_chases_like_it(
+    svc: MatchService, clock: FakeClock, redis_client: redis.Redis
+) -> None:
+    match_id = svc.create_match(MANIP, humans(2), {}, seed=7, clock_options=CLOCK).match_id
+    first = svc.load(match_id).version
+    job = deadline_job_id(match_id, first)
+    clock.advance(1)  # early, with no move since (another host's clock): the twin, once
+    assert svc.apply_deadline(match_id, first).startswith("not due")
+    assert set(_jobs_of(redis_client, match_id)) == {job, f"{job}-again"}
+    redis_client.zrem("rq:scheduled:deadlines", job)  # as if rq ran it
+    assert svc.apply_deadline(match_id, first, again=True).startswith("not due")
+    assert _jobs_of(redis_client, match_id) == [f"{job}-again"]
+    moved = _move(svc, match_id)  # +1 s: the pending job carries this move
+    assert _jobs_of(redis_client, match_id) == [f"{job}-again"]
+    clock.advance(MOVE_S - 1)  # the twin at the first deadline chases the move's
+    assert svc.apply_deadline(match_id, first, again=True).startswith("chased")
+    assert deadline_job_id(match_id, moved) in _jobs_of(redis_client, match_id)
+    assert "TurnTimedOut" not in types(svc, match_id)
