@@ -7,10 +7,11 @@ A private redis-server (no persistence), then two parts:
 
 1. move cost: `--moves` moves on two-seat Manipulation Rummy matches with a clock (per move,
    600 s: never due here) and as many on the same matches without one, interleaved, through
-   MatchService.submit in this process (no worker runs: the deadline jobs a clocked move
-   schedules stay scheduled), and as many through the app (`POST .../moves` by Flask's test
-   client: token, body, view; no network). Rows: median and p90 microseconds a move, and
-   the ratio.
+   MatchService.submit in this process (no worker runs: the deadline jobs the clocked
+   matches schedule stay scheduled, and their count is printed: a move writes one only when
+   the pending one fires after its deadline, store/clock.py), and as many through the app
+   (`POST .../moves` by Flask's test client: token, body, view; no network). Rows: median
+   and p90 microseconds a move, and the ratio.
 2. lateness: `--matches` matches of two silent human seats on a per-move clock of 2 s
    (`autoplay_bot` random, `max_timeouts` high so no bot ever takes a seat), and `--workers`
    `deadwood worker` processes (rq workers with the scheduler, workers/run.py, polling every
@@ -181,6 +182,8 @@ def report(client: redis.Redis, url: str, args: argparse.Namespace) -> None:
     service = MatchService(client, pepper=b"bench")
     if args.moves > 0:
         print_cost("MatchService.submit (us)", move_cost(service, args.moves))
+        jobs = client.zcard("rq:scheduled:deadlines")
+        print(f"deadline jobs scheduled by the clocked matches (their creates too): {jobs}\n")
         print_cost("POST .../moves (us)", move_cost_http(service, args.moves))
     if args.skip_lateness:
         return

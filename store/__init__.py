@@ -19,8 +19,10 @@ is the one object the API and the workers call):
                     minted in the join's append), leave, cancel, expiry, rematch
     lobby_index.py  the index of listed matches waiting for players (GET /v1/lobby)
     lobby_rematch.py  the rematch: the next match of a finished one, one id for every caller
-    clock_service.py  the service's clocks (issue 31): overdue timeouts applied first, the
-                    deadline job's work, abort, resign, claim, presence, stalls
+    clock_service.py  the service's clocks (issue 31): overdue timeouts applied first,
+                    abort, resign, claim, presence, stalls
+    deadlines.py    the deadline job's work (mixed into the clocks): a stale job does
+                    nothing, a due one times out, an early one chases the deadline
     clock.py        a match's running clock beside its log (`clk`): the turn, the banks, the
                     timeout's events and the deadline job
 The storage underneath:

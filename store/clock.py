@@ -1,16 +1,30 @@
 """A match's running clock as the store keeps it beside the log (issue 31).
 
 The domain's clock arithmetic (domain/clock.py) is pure; this module holds the state that
-time gives it: per seat the bank left, the timeouts so far and whether it has moved, and the
-turn that is running (its seat, when it started, its deadline). That state after each append
-is written beside the append's last stream entry (the field `clk`, like `at`: the fold never
-reads it), so a load reads the clock with the events, the export shows it (Lichess's `%clk`)
-and no other key has to be kept in step.
+time gives it: per seat the bank left, the timeouts so far and whether it has moved, the
+turn that is running (its seat, when it started, its deadline), and the newest deadline job
+written for the match (its version `job_v` and fire time `job_at_ms`). That state after each
+append is written beside the append's last stream entry (the field `clk`, like `at`: the fold
+never reads it), so a load reads the clock with the events, the export shows it (Lichess's
+`%clk`) and no other key has to be kept in step.
 
 `advance` is what an append does to it, `time_out` what a timeout does; `timeout_events` are
 the events a timeout appends (TurnTimedOut and the auto move, SeatReplacedByBot after
 `max_timeouts`, a forfeit, or MatchAborted when a first move never came in the abort
-window); `deadline_job` is the rq job that applies an overdue timeout at (match, version).
+window).
+
+The deadline job `deadline-<match>-<version>` (`deadline_job`) applies an overdue timeout.
+An append writes one only when it must (`with_deadline_job`): when the newest job written
+(`job_v`, `job_at_ms`) fires no later than the new deadline and not within
+`SKIP_MARGIN_MS` of now, that job carries the turn and none is written (with a per-move
+clock nearly every move skips it: the cost of a clocked move, bench/clock.py); otherwise the
+append writes job (match, its version) at the new deadline and records it. At fire time a
+job (match, v) is stale (does nothing) when a later append wrote its own (`job_v > v`,
+`is_stale`); otherwise it carries the running turn: an overdue turn times out at the version
+read (version-checked, so a racing move makes it a no-op), and a turn not due yet (later
+moves pushed the deadline) gets job (match, current version) at its deadline, the chase
+(store/deadlines.py `apply_deadline`). The live carrier of a running turn is (match,
+`job_v`) or (match, current version) (`carrier_job`, the reconciler's check).
 """
 
 from __future__ import annotations
@@ -45,17 +59,22 @@ class Turn:
     seat: int | None = None
     started_ms: int = 0
     deadline_ms: int | None = None
+    job_v: int | None = None  # the newest deadline job written: its version (None: none)
+    job_at_ms: int | None = None  # ... and when it fires
 
     def encode(self) -> str:
         """`encode_plain`'s JSON, formatted directly: one per clocked append (issue 31,
         bench/clock.py). Equivalence: tests/unit/test_clock.py."""
         seat = "null" if self.seat is None else int(self.seat)
         deadline = "null" if self.deadline_ms is None else int(self.deadline_ms)
+        job_v = "null" if self.job_v is None else int(self.job_v)
+        job_at = "null" if self.job_at_ms is None else int(self.job_at_ms)
         return (
             f'{{"b":[{",".join(map(str, map(int, self.banks)))}],'
             f'"t":[{",".join(map(str, map(int, self.timeouts)))}],'
             f'"m":[{",".join("1" if m else "0" for m in self.moved)}],'
-            f'"s":{seat},"st":{int(self.started_ms)},"d":{deadline}}}'
+            f'"s":{seat},"st":{int(self.started_ms)},"d":{deadline},'
+            f'"jv":{job_v},"ja":{job_at}}}'
         )
 
     def encode_plain(self) -> str:
@@ -68,6 +87,8 @@ class Turn:
                 "s": self.seat,
                 "st": self.started_ms,
                 "d": self.deadline_ms,
+                "jv": self.job_v,
+                "ja": self.job_at_ms,
             },
             separators=(",", ":"),
         )
@@ -78,7 +99,14 @@ class Turn:
             return None
         d = json.loads(raw)
         return cls(
-            tuple(d["b"]), tuple(d["t"]), tuple(bool(m) for m in d["m"]), d["s"], d["st"], d["d"]
+            tuple(d["b"]),
+            tuple(d["t"]),
+            tuple(bool(m) for m in d["m"]),
+            d["s"],
+            d["st"],
+            d["d"],
+            d.get("jv"),  # a clk written before the job was recorded has neither
+            d.get("ja"),
         )
 
     def event_clock(self) -> EventClock:
@@ -119,10 +147,11 @@ def advance(
         spent = now_ms - turn.started_ms
         banks = _set(turn.banks, mover, after_move_ms(clock, turn.banks[mover], spent))
         moved = turn.moved if turn.moved[mover] else _set(turn.moved, mover, True)
+        job_v, job_at = turn.job_v, turn.job_at_ms
         if to_act is None or to_act < 0:
-            return Turn(banks, turn.timeouts, moved, None, turn.started_ms, None)
+            return Turn(banks, turn.timeouts, moved, None, turn.started_ms, None, job_v, job_at)
         allowed = allowance_ms(clock, banks[to_act], not moved[to_act])
-        return Turn(banks, turn.timeouts, moved, to_act, now_ms, now_ms + allowed)
+        return Turn(banks, turn.timeouts, moved, to_act, now_ms, now_ms + allowed, job_v, job_at)
     return _start(clock, turn, to_act, now_ms)
 
 
@@ -183,6 +212,54 @@ def deadline_job(match_id: str, version: int, turn: Turn | None) -> list[JobSpec
         return []
     job_id = deadline_job_id(match_id, version)
     return [JobSpec(DEADLINES, job_id, DEADLINE_FUNC, match_id, version, at_ms=turn.deadline_ms)]
+
+
+SKIP_MARGIN_MS = 1000
+"""An append relies on the pending deadline job only when that job fires at least this long
+after the append's clock reading: the job must read the state after the append lands (the
+append's own latency, and the clocks of hosts that differ a little). An append slower than
+that could land after the job read the match and left it (no chase): its turn's timeout is
+then applied by the next request of the match (`settle`) or the reconciler's new job."""
+
+
+def with_deadline_job(
+    match_id: str, version: int, turn: Turn | None, now_ms: int
+) -> tuple[Turn | None, list[JobSpec]]:
+    """The clock after an append at `version` (read at `now_ms`) and the deadline job the
+    append writes: none when no turn runs, or when the newest job written fires no later
+    than the new deadline and not before `now_ms + SKIP_MARGIN_MS` (it carries the turn);
+    else job (match, version) at the deadline, recorded in the clock."""
+    if turn is None or turn.deadline_ms is None:
+        return turn, []
+    job_at = turn.job_at_ms
+    if job_at is not None and now_ms + SKIP_MARGIN_MS < job_at <= turn.deadline_ms:
+        return turn, []
+    recorded = replace(turn, job_v=version, job_at_ms=turn.deadline_ms)
+    return recorded, deadline_job(match_id, version, recorded)
+
+
+def is_stale(turn: Turn | None, version: int, job_version: int) -> bool:
+    """Whether the deadline job (match, `job_version`) has nothing to carry in a match at
+    `version` with clock `turn`: a later append wrote a job of its own. (A clock written
+    before the job was recorded: every append wrote one, so any older job is stale.)"""
+    if turn is None or turn.job_v is None:
+        return job_version != version
+    return turn.job_v > job_version
+
+
+def carrier_job(match_id: str, version: int, turn: Turn | None) -> list[JobSpec]:
+    """The deadline job the reconciler makes when the running turn has no live carrier:
+    (match, `version`) at the deadline, with the ids of the other jobs that carry the turn
+    too (`alternates`: (match, `job_v`) and the `-again` twins)."""
+    jobs = deadline_job(match_id, version, turn)
+    if not jobs or turn is None:
+        return jobs
+    carriers = [deadline_job_id(match_id, version)]
+    if turn.job_v is not None and turn.job_v < version:
+        carriers.append(deadline_job_id(match_id, turn.job_v))
+    twins = [f"{job_id}-again" for job_id in carriers]
+    alternates = tuple(job_id for job_id in (*carriers, *twins) if job_id != jobs[0].job_id)
+    return [replace(jobs[0], alternates=alternates)]
 
 
 def timeout_events(

@@ -7,8 +7,7 @@ one version cannot both land. The time is `self.clock()` (injectable; Unix secon
     settle(match_id, game, current)   apply the running turn's overdue timeout first: every
                                       load and every move calls it, so a late move gets 409
                                       `turn_timed_out` even with no scheduler running
-    apply_deadline(match_id, version) the deadline job (workers/deadline.py): the timeout at
-                                      exactly `version`, or nothing (stale, not due, raced)
+    apply_deadline, sweep_deadlines   the deadline job's work (store/deadlines.py, mixed in)
     abort / resign / claim            POST .../abort, .../resign, .../claim (api/clock.py)
     touch / presence                  a seat's last authenticated request (ephemeral:
                                       `match:{id}:seen`, never in the log)
@@ -35,18 +34,11 @@ from domain.clock_shapes import ClockView, SeatClockView
 from domain.events import SYSTEM, Event
 from domain.variants import State, Variant, get_variant
 from store import codec, metrics
-from store.clock import (
-    Turn,
-    advance,
-    deadline_job,
-    opening,
-    parse_deadline_job_id,
-    time_out,
-    timeout_events,
-)
-from store.errors import NotAvailable, TurnTimedOut, UnknownMatch
+from store.clock import Turn, advance, opening, time_out, timeout_events, with_deadline_job
+from store.deadlines import Deadlines
+from store.errors import NotAvailable, TurnTimedOut
 from store.event_store import AppendRequest, Conflict, meta_key
-from store.jobs import DEADLINE_AGAIN_FUNC, DEADLINES, JobSpec
+from store.jobs import JobSpec
 
 if TYPE_CHECKING:
     from store.event_store import EventStore
@@ -58,8 +50,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 STALLED_KEY = "deadwood:stalled"
-SWEEP_LIMIT = 64
-"""The most other due deadlines one deadline job applies (`sweep_deadlines`)."""
 TOUCH_EVERY_MS = 1000
 """A seat's presence is written at most once a second per process (a cheap hot path)."""
 
@@ -70,7 +60,7 @@ def seen_key(match_id: str) -> str:
     return f"match:{{{match_id}}}:seen"
 
 
-class Clocks:
+class Clocks(Deadlines):
     """The clock methods of MatchService (mixed in)."""
 
     _touch_lock = threading.Lock()
@@ -98,11 +88,14 @@ class Clocks:
         """A clocked match's first turn (a create's, or a lobby's at MatchStarted): its clock
         pinned in the meta, the first turn's deadline at the version after this append."""
         seats = len(game.bot_seats(state))
-        turn = advance(clock, opening(clock, seats), None, _to_act(game, state), self.now_ms())
+        now = self.now_ms()
+        turn = advance(clock, opening(clock, seats), None, _to_act(game, state), now)
         meta = {**request.meta, "clock": json.dumps(clock.to_json())}
         version = request.expected + len(request.events)
-        jobs = [*request.jobs, *deadline_job(request.match_id, version, turn)]
-        return replace(request, meta=meta, jobs=jobs, clk=turn.encode()), turn
+        recorded, deadline = with_deadline_job(request.match_id, version, turn, now)
+        assert recorded is not None
+        jobs = [*request.jobs, *deadline]
+        return replace(request, meta=meta, jobs=jobs, clk=recorded.encode()), recorded
 
     def clock_started(
         self,
@@ -129,17 +122,22 @@ class Clocks:
         new_state: State,
         mover: int,
         timed_out: bool,
-    ) -> Turn | None:
-        """The clock after an append (None: the match has no clock)."""
+        version: int,
+    ) -> tuple[Turn | None, list[JobSpec]]:
+        """The clock after an append that ends at `version` (None: the match has no clock),
+        and the deadline job the append writes, if it must (store/clock.py
+        `with_deadline_job`)."""
         if current.turn is None:
-            return None
+            return None, []
         clock = self.metadata.get(match_id).clock
         if clock is None:
-            return None
-        to_act = _to_act(game, new_state)
+            return None, []
+        to_act, now = _to_act(game, new_state), self.now_ms()
         if timed_out:
-            return time_out(clock, current.turn, to_act, self.now_ms())
-        return advance(clock, current.turn, mover, to_act, self.now_ms())
+            turn = time_out(clock, current.turn, to_act, now)
+        else:
+            turn = advance(clock, current.turn, mover, to_act, now)
+        return with_deadline_job(match_id, version, turn, now)
 
     # --- timeouts -------------------------------------------------------------------------
 
@@ -166,76 +164,6 @@ class Clocks:
                 "timeout was applied (see the match's log)"
             )
         return True
-
-    def apply_deadline(self, match_id: str, version: int, again: bool = False) -> str:
-        """The deadline job: the timeout at exactly `version`, or a note of why not. A job
-        that runs before the deadline (another host's clock) schedules its `-again` twin
-        once; the reconciler makes a missing job anew after that."""
-        game = get_variant(self.variant_name(match_id))
-        current = self.states.fresh(match_id, game)
-        if current.version != version:
-            return f"stale: {match_id} is at version {current.version}, not {version}"
-        if current.turn is None or current.turn.deadline_ms is None:
-            return f"not due: no clock runs in {match_id} at {version}"
-        if not current.turn.overdue(self.now_ms()):  # early (clocks of hosts differ): again
-            if not again:
-                self.store.queues.enqueue(_again(deadline_job(match_id, version, current.turn)))
-            return f"not due: {match_id} at {version}, asked again for its deadline"
-        try:
-            appended = self._time_out(match_id, game, current)
-        except Conflict:
-            return f"raced: {match_id} moved on from {version}"
-        return f"timed out: {match_id} at {appended.version}"
-
-    def sweep_deadlines(self, limit: int = SWEEP_LIMIT) -> list[str]:
-        """Apply up to `limit` other deadlines already due in rq's scheduled registry, in this
-        job, rather than each as an rq job of its own once the scheduler polls (issue 31: a
-        timeout's rq overhead is most of its cost, and a due job waits up to the scheduler's
-        interval). The oldest first: those rq's scheduler queued already (claimed by LREM
-        from the queue: of this and a worker's pop, one takes it), then those due in the
-        registry (claimed by ZREM: of this and the scheduler, one removes it; should both
-        get one, the job at (match, version) applies at most once anyway). Each is applied
-        as its job would be, and its hash deleted. A
-        claimed deadline lost to a crash is still applied: lazily by the next request of
-        the match (`settle`) and by the reconciler, which schedules a missing deadline job
-        anew (`followups`)."""
-        queues: Any = self.store.queues.connection
-        claimed = self._claim(queues, f"rq:queue:{DEADLINES}", limit)  # the oldest first
-        if len(claimed) < limit:
-            claimed += self._claim(queues, f"rq:scheduled:{DEADLINES}", limit - len(claimed))
-        if not claimed:
-            return []
-        notes = []
-        for job_id in claimed:
-            parsed = parse_deadline_job_id(job_id)
-            if parsed is None:
-                continue
-            match_id, version, again = parsed
-            try:
-                notes.append(self.apply_deadline(match_id, version, again))
-            except UnknownMatch:
-                notes.append(f"skipped: match {match_id} does not exist")
-        if claimed:
-            queues.delete(*[f"rq:job:{job_id}" for job_id in claimed])
-        return notes
-
-    def _claim(self, queues: Any, key: str, limit: int) -> list[str]:
-        """Up to `limit` due deadline job ids taken from rq's queue (a list, oldest first) or
-        its scheduled registry (due by score): those this call removed (LREM, ZREM)."""
-        listed = key.startswith("rq:queue:")
-        if listed:
-            ids = queues.lrange(key, 0, limit - 1)
-        else:
-            ids = queues.zrangebyscore(key, "-inf", self.now_ms() / 1000, start=0, num=limit)
-        if not ids:
-            return []
-        pipe = queues.pipeline(transaction=False)
-        for job_id in ids:
-            if listed:
-                pipe.lrem(key, 1, job_id)
-            else:
-                pipe.zrem(key, job_id)
-        return [codec.text(j) for j, won in zip(ids, pipe.execute(), strict=True) if won]
 
     def _time_out(self, match_id: str, game: Variant, current: Cached) -> Appended:
         clock = self.metadata.get(match_id).clock
@@ -445,10 +373,6 @@ class Clocks:
 
     def stalled_count(self) -> int:
         return int(self.store.redis.scard(STALLED_KEY))
-
-
-def _again(specs: list[JobSpec]) -> list[JobSpec]:
-    return [replace(s, job_id=f"{s.job_id}-again", func=DEADLINE_AGAIN_FUNC) for s in specs]
 
 
 def _to_act(game: Variant, state: State) -> int | None:

@@ -11,7 +11,9 @@ After every append the store asks the variant what comes next:
 When every seat of the match is a bot, each of these jobs goes to queue `bots-low` instead.
 - a clocked turn is running -> job `deadline-<match>-<version>` on queue `deadlines`,
   scheduled on rq's scheduler for the turn's deadline, calling
-  `workers.deadline.apply_deadline(match_id, version)` (store/clock.py);
+  `workers.deadline.apply_deadline(match_id, version)`; an append writes one only when the
+  newest one written does not fire by the new deadline (store/clock.py `with_deadline_job`:
+  a pending job that fires first carries the turn, scheduling the next when it is early);
 - the state is finished -> job `analysis-<match>` on queue `analysis`, calling
   `workers.analysis.analyse_match(match_id, version)` (store/analysis.py: stored once);
   and when the match is rated (issue 32), job `rating-<match>` on queue `scoring`, calling
@@ -98,6 +100,7 @@ class JobSpec:
     match_id: str
     version: int
     at_ms: int | None = None  # scheduled for this Unix time (ms) on rq's scheduler
+    alternates: tuple[str, ...] = ()  # other jobs that do this one's work (`is_live`)
 
     @property
     def args(self) -> tuple[str, int]:
@@ -276,16 +279,20 @@ class Queues:
                 (pipeline or self.connection).zadd(f"rq:scheduled:{spec.queue}", score)
 
     def is_live(self, spec: JobSpec) -> bool:
-        """True when the job exists and will still run (queued and in its queue, or running)."""
+        """True when the job, or one of its `alternates`, exists and will still run (queued
+        and in its queue, scheduled, or running)."""
+        return any(self._live(spec.queue, job_id) for job_id in (spec.job_id, *spec.alternates))
+
+    def _live(self, queue: str, job_id: str) -> bool:
         try:
-            job = Job.fetch(spec.job_id, connection=self.connection, serializer=JSONSerializer)
+            job = Job.fetch(job_id, connection=self.connection, serializer=JSONSerializer)
         except Exception:  # rq raises NoSuchJobError, or a decode error for a damaged hash
             return False
         status = job.get_status(refresh=False)
         if status not in ACTIVE:
             return False
         if status == JobStatus.QUEUED:
-            return self.connection.lpos(self.queue(spec.queue).key, spec.job_id) is not None
+            return self.connection.lpos(self.queue(queue).key, job_id) is not None
         if status == JobStatus.STARTED:
             return self._worker_alive(job)
         return True

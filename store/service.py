@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from domain.variants import State, Variant
-from store.clock import deadline_job
+from store.clock import carrier_job
 from store.clock_service import Clocks
 from store.codec import StoredEvent
 from store.connection import same_server
@@ -118,10 +118,11 @@ class MatchService(Clocks):
         )
 
     def followups(self, match_id: str) -> list[JobSpec]:
-        """The jobs the match's current state needs (for the reconciler)."""
+        """The jobs the match's current state needs (for the reconciler): a running turn's
+        deadline job is live when any of its carriers is (store/clock.py `carrier_job`)."""
         loaded = self.load(match_id)
         jobs = followups(loaded.variant, loaded.state, match_id, loaded.version)
-        return [*jobs, *deadline_job(match_id, loaded.version, loaded.turn)]
+        return [*jobs, *carrier_job(match_id, loaded.version, loaded.turn)]
 
     # --- reading --------------------------------------------------------------------------
 

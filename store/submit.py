@@ -25,10 +25,10 @@ from domain.replay import fold
 from domain.variants import Move, State, Variant, get_variant
 from domain.variants import move_from_json as as_move
 from store import codec, idempotency, snapshots
-from store.clock import Turn, checked_clock, deadline_job
+from store.clock import Turn, checked_clock
 from store.errors import IdempotencyKeyReused, VersionConflict
 from store.event_store import AppendRequest, Conflict, EventStore, IdemTaken
-from store.jobs import followups
+from store.jobs import JobSpec, followups
 from store.metadata import Metadata, check_bots, new_seat_tokens
 from store.outcomes import Appended, Created
 from store.replays import KeyedReplays
@@ -43,7 +43,8 @@ SUBMIT_ATTEMPTS = 32
 class Timekeeper(Protocol):
     """What the writer asks the service's clocks (store/clock_service.py): whether a move
     comes after its seat's deadline (the timeout is applied first), the clock after an
-    append, and a new clocked match's first turn."""
+    append at `version` and the deadline job it writes (if it must: store/clock.py
+    `with_deadline_job`), and a new clocked match's first turn."""
 
     def late(self, match_id: str, game: Variant, current: Cached, seat: int) -> bool: ...
 
@@ -55,7 +56,8 @@ class Timekeeper(Protocol):
         state: State,
         mover: int,
         timed_out: bool,
-    ) -> Turn | None: ...
+        version: int,
+    ) -> tuple[Turn | None, list[JobSpec]]: ...
 
     def clock_created(
         self, request: AppendRequest, clock: ClockOptions, game: Variant, state: State
@@ -76,8 +78,9 @@ class _NoClocks:
         state: State,
         mover: int,
         timed_out: bool,
-    ) -> Turn | None:
-        return None
+        version: int,
+    ) -> tuple[Turn | None, list[JobSpec]]:
+        return None, []
 
     def clock_created(
         self, request: AppendRequest, clock: ClockOptions, game: Variant, state: State
@@ -231,7 +234,9 @@ class Writer:
     ) -> tuple[AppendRequest, Turn | None]:
         """The append of `events` and the clock after it (None: no clock)."""
         version, new_version = current.version, current.version + len(events)
-        turn = self.timekeeper.turn_after(ask.match_id, game, current, state, ask.seat, timed_out)
+        turn, deadline = self.timekeeper.turn_after(
+            ask.match_id, game, current, state, ask.seat, timed_out, new_version
+        )
         jobs = followups(game, state, ask.match_id, new_version)
         record = None
         if ask.idem_key is not None:
@@ -244,7 +249,7 @@ class Writer:
             idem_record=record.dumps() if record is not None else None,
             meta={"finished": "1"} if game.is_finished(state) else {},
             **self._snapshot(version, new_version, state),
-            jobs=[*jobs, *deadline_job(ask.match_id, new_version, turn)],
+            jobs=[*jobs, *deadline] if deadline else jobs,
             check_tx=current.tx,
             data=texts,
             clk=turn.encode() if turn is not None else "",

@@ -1,11 +1,16 @@
 """The deadline job: a clocked turn's timeout, on rq's scheduler (issue 31).
 
-Job `deadline-<match>-<version>` on queue `deadlines` is scheduled (`enqueue_at`, inside the
-append that started or continued the turn) for the turn's deadline and runs
-`apply_deadline(match_id, version)`: the timeout is appended at exactly `version`, so a move
-that landed first makes the job a no-op ("stale"), and running it twice appends once. The
-service decides the timeout's events (store/clock.py); the job only says when. A deadline
-job then sweeps up the other deadlines due already (store/clock_service.py `sweep_deadlines`).
+Job `deadline-<match>-<version>` on queue `deadlines` is scheduled (inside an append) for
+the turn's deadline and runs `apply_deadline(match_id, version)`. An append writes one only
+when the newest job written would not fire by the new deadline (store/clock.py
+`with_deadline_job`), so one job may carry a turn that later moves continued. At fire time
+the job does nothing when a later append wrote its own ("stale"); else it carries the
+running turn: an overdue one times out at the version it read (version-checked: a move that
+lands first makes it a no-op, "raced", and running it twice appends once), and one not due
+yet (moves pushed its deadline on) gets job (match, current version) at its deadline
+("chased"). The service decides the timeout's events (store/clock.py); the job only says
+when (store/deadlines.py). A deadline job then sweeps up the other deadlines due already
+(`sweep_deadlines`).
 """
 
 from __future__ import annotations

@@ -2,13 +2,16 @@
 
 A pass reads the active index (`deadwood:active`, store/event_store.py), so its cost
 follows the matches in play, not every match ever played. For each match there whose
-current state needs a job (a round to score, a bot to move) that is not live (queued in its
-queue, scheduled, deferred or running), it enqueues that job with its deterministic id. A
-job made twice is harmless: it carries the version it was made for, and a stale or repeated
-run appends nothing. The pass also repairs the index: a finished match still listed moves to
-the finished index; an id with no match behind it (a create that failed after indexing) is
-dropped once it is older than GRACE_SECONDS. Each pass also enqueues the pairing job of every
-variant with open seeks (issue 32) unless one is queued.
+current state needs a job (a round to score, a bot to move, a clocked turn's deadline) that
+is not live (queued in its queue, scheduled, deferred or running), it enqueues that job with
+its deterministic id. A running turn's deadline is carried by job (match, `job_v`), the
+newest one an append wrote (store/clock.py), or by job (match, current version), or by the
+`-again` twin of either: when none is live, (match, current version) is made at the
+deadline. A job made twice is harmless: it carries the version it was made for, and a stale
+or repeated run appends nothing. The pass also repairs the index: a finished match still
+listed moves to the finished index; an id with no match behind it (a create that failed
+after indexing) is dropped once it is older than GRACE_SECONDS. Each pass also enqueues
+the pairing job of every variant with open seeks (issue 32) unless one is queued.
 
 A full pass (`full=True`, and the first pass ever on a store whose index was never built)
 SCANs every match stream instead (on every primary of a cluster), indexes what is not

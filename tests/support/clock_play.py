@@ -3,8 +3,10 @@ scheduler driven from the test (no sleeping)."""
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
+from unittest import mock
 
 import redis
 from rq import Queue
@@ -52,6 +54,14 @@ def run_scheduler(client: redis.Redis) -> None:
     burst(client)
 
 
+def run_due(client: redis.Redis, clock: FakeClock) -> None:
+    """`run_scheduler` with rq's scheduler reading the fake clock: only the jobs due by it are
+    queued, as the workers' scheduler would at that time (the jobs those run schedule wait
+    for a later pass)."""
+    with mock.patch("rq.scheduler.current_timestamp", clock):
+        run_scheduler(client)
+
+
 def scheduled_ids(client: redis.Redis) -> list[str]:
     queue = Queue(DEADLINES, connection=client, serializer=JSONSerializer)
     registry: Any = ScheduledJobRegistry
@@ -72,3 +82,43 @@ def first_legal(service: MatchService, match_id: str) -> tuple[int, dict[str, An
     seat = loaded.variant.to_act(loaded.state)
     assert seat is not None
     return seat, dict(loaded.variant.legal_moves(loaded.state, seat)[0])
+
+
+def race(
+    mover: MatchService,
+    timer: MatchService,
+    match_id: str,
+    seat: int,
+    move: dict[str, object],
+    version: int,
+    job_version: int | None = None,
+) -> list[str]:
+    """A move and the deadline job at the same version, each on its own service and thread:
+    what each did ("move" or its refusal, the job's note). The job is (match, `job_version`)
+    when given: an older job that carries the turn (store/clock.py)."""
+    outcomes: list[str] = []
+
+    def move_now() -> None:
+        try:
+            mover.submit(
+                match_id,
+                seat,
+                move,
+                expected_version=version,
+                idempotency_key=None,
+                fingerprint="",
+            )
+            outcomes.append("move")
+        except Exception as error:
+            outcomes.append(type(error).__name__)
+
+    def deadline_now() -> None:
+        job = version if job_version is None else job_version
+        outcomes.append(timer.apply_deadline(match_id, job).split(":")[0])
+
+    threads = [threading.Thread(target=move_now), threading.Thread(target=deadline_now)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return outcomes

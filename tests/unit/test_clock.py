@@ -169,6 +169,8 @@ def _turns() -> st.SearchStrategy[Turn]:
             st.one_of(st.none(), st.integers(0, seats - 1)),
             ints,
             st.one_of(st.none(), ints),
+            st.one_of(st.none(), st.integers(0, 10**6)),
+            st.one_of(st.none(), ints),
         )
 
     return st.integers(2, 5).flatmap(build)

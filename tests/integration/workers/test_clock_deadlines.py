@@ -5,7 +5,6 @@ A fake clock is injected into the service and rq's scheduler is driven from the 
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 
 import pytest
@@ -21,6 +20,7 @@ from tests.support.clock_play import (
     clocked_service,
     first_legal,
     humans,
+    race,
     run_scheduler,
     scheduled_ids,
     types,
@@ -95,43 +95,6 @@ def test_running_the_deadline_job_twice_gives_one_timeout(
     assert types(svc, match_id).count("TurnTimedOut") == 1
 
 
-def _race(
-    mover: MatchService,
-    timer: MatchService,
-    match_id: str,
-    seat: int,
-    move: dict[str, object],
-    version: int,
-) -> list[str]:
-    """A move and the deadline job at the same version, each on its own service and thread:
-    what each did ("move" or its refusal, the job's note)."""
-    outcomes: list[str] = []
-
-    def move_now() -> None:
-        try:
-            mover.submit(
-                match_id,
-                seat,
-                move,
-                expected_version=version,
-                idempotency_key=None,
-                fingerprint="",
-            )
-            outcomes.append("move")
-        except Exception as error:
-            outcomes.append(type(error).__name__)
-
-    def deadline_now() -> None:
-        outcomes.append(timer.apply_deadline(match_id, version).split(":")[0])
-
-    threads = [threading.Thread(target=move_now), threading.Thread(target=deadline_now)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return outcomes
-
-
 @pytest.mark.parametrize("late", [True, False])
 def test_a_move_and_a_deadline_racing_at_one_version_land_once(
     redis_client: redis.Redis, clock: FakeClock, late: bool
@@ -145,7 +108,7 @@ def test_a_move_and_a_deadline_racing_at_one_version_land_once(
         timer = clocked_service(redis_client, clock)
         step = 2.0 if late else 1.999
         clock.advance(step)
-        outcomes = _race(mover, timer, match_id, seat, move, version)
+        outcomes = race(mover, timer, match_id, seat, move, version)
         timeouts = types(mover, match_id).count("TurnTimedOut")
         landed = outcomes.count("move") + timeouts
         assert landed == 1, (round_no, outcomes)
