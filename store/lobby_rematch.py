@@ -73,7 +73,8 @@ def rematch(
 
 
 def _opened(lobby: LobbyService, next_id: str, match_id: str, game: Variant, state: State) -> None:
-    """Write the rematch's MatchCreated unless another caller already did."""
+    """Write the rematch's MatchCreated unless another caller already did: the same seats,
+    rule options and clock as the match it follows."""
     try:
         lobby.service.variant_name(next_id)
         return
@@ -87,7 +88,7 @@ def _opened(lobby: LobbyService, next_id: str, match_id: str, game: Variant, sta
     try:
         lobby._open(
             next_id, game.name, players, options, False, rules.DEFAULT_TTL_S, [],
-            match_id, None, "",
+            match_id, None, "", clock=lobby.service.clock_options(match_id),
         )  # fmt: skip
     except Conflict:  # another caller created it a moment ago: one match
         lobby.service.states.forget(next_id)

@@ -252,6 +252,24 @@ def test_a_rematch_carries_bot_seats_and_waits_for_every_person(client: Any, ser
     assert second["match"]["lobby"]["status"] == "started"
 
 
+def test_a_rematch_keeps_the_clock_of_the_match_it_follows(client: Any, service: Any) -> None:
+    clock = {"mode": "fischer", "initial_s": 300, "increment_s": 5, "claim_after_s": 120}
+    body = {"variant": "manipulation-rummy", "players": [{"name": "ana"}, {"name": "ben"}]}
+    made = client.post(
+        "/v1/matches", json={**body, "options": {"target_score": 10}, "clock": clock}
+    )
+    assert made.status_code == 201, made.get_data(as_text=True)
+    match_id, tokens = made.get_json()["id"], [s["token"] for s in made.get_json()["seats"]]
+    play(client, service, match_id, tokens, random.Random(3))
+    before = client.get(f"/v1/matches/{match_id}").get_json()["clock"]["options"]
+    first = client.post(f"/v1/matches/{match_id}/rematch", headers=auth(tokens[0])).get_json()
+    client.post(f"/v1/matches/{match_id}/rematch", headers=auth(tokens[1]))
+    view = client.get(f"/v1/matches/{first['id']}", headers=auth(first["token"])).get_json()
+    assert view["lobby"]["status"] == "started"
+    assert view["clock"]["options"] == before and before["mode"] == "fischer"
+    assert view["clock"]["turn_seat"] is not None and view["clock"]["deadline_ms"] is not None
+
+
 def test_a_rematch_before_the_end_is_refused(client: Any) -> None:
     match_id, tokens = create(client)
     response = client.post(f"/v1/matches/{match_id}/rematch", headers=auth(tokens[0]))
