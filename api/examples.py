@@ -14,7 +14,7 @@ from typing import Any
 from api import examples_accounts, examples_seeks
 from api.examples_analysis import ANALYSIS
 from api.examples_lobby import LOBBY_RESPONSES
-from api.examples_replay import REPLAY_LOG, REPLAY_RESULT
+from api.examples_replay import REPLAY_LOG, REPLAY_RESULT, gin_seats
 from domain.bots import catalogue
 from domain.gin.options import validate_options as gin_options
 from domain.manipulation.options import validate_options as manipulation_options
@@ -77,38 +77,7 @@ GIN_VIEW: Any = {
     "round": 1,
     "phase": "upcard_offer",
     "turn": 2,
-    "seats": [
-        {
-            "seat": 0,
-            "name": "ana",
-            "bot": None,
-            "hand_size": 0,
-            "open": False,
-            "account": None,
-            "account_bot": False,
-            "role": "advisor",
-        },
-        {
-            "seat": 1,
-            "name": "ben",
-            "bot": None,
-            "hand_size": 10,
-            "open": False,
-            "account": None,
-            "account_bot": False,
-            "role": "box",
-        },
-        {
-            "seat": 2,
-            "name": "cy",
-            "bot": None,
-            "hand_size": 10,
-            "open": False,
-            "account": None,
-            "account_bot": False,
-            "role": "captain",
-        },
-    ],
+    "seats": gin_seats("advisor", "box", "captain"),
     "scores": [0, 0, 0],
     "winners": [],
     "stock_size": 31,
@@ -155,38 +124,7 @@ MOVE_RESULT: Any = {
         "round": 1,
         "phase": "upcard_offer",
         "turn": 1,
-        "seats": [
-            {
-                "seat": 0,
-                "name": "ana",
-                "bot": None,
-                "hand_size": 0,
-                "open": False,
-                "account": None,
-                "account_bot": False,
-                "role": "advisor",
-            },
-            {
-                "seat": 1,
-                "name": "ben",
-                "bot": None,
-                "hand_size": 10,
-                "open": False,
-                "account": None,
-                "account_bot": False,
-                "role": "box",
-            },
-            {
-                "seat": 2,
-                "name": "cy",
-                "bot": None,
-                "hand_size": 10,
-                "open": False,
-                "account": None,
-                "account_bot": False,
-                "role": "captain",
-            },
-        ],
+        "seats": gin_seats("advisor", "box", "captain"),
         "scores": [0, 0, 0],
         "winners": [],
         "stock_size": 31,

@@ -7,6 +7,26 @@ from typing import Any
 
 from domain.gin.options import recorded_options as gin_recorded
 
+
+def gin_seats(*roles: str) -> list[dict[str, Any]]:
+    """Three people's seats (ana, ben, cy) in a gin view after the deal, with their roles: the
+    advisor holds no hand."""
+    names = ("ana", "ben", "cy")
+    return [
+        {
+            "seat": seat,
+            "name": name,
+            "bot": None,
+            "hand_size": 0 if role == "advisor" else 10,
+            "open": False,
+            "account": None,
+            "account_bot": False,
+            "role": role,
+        }
+        for seat, (name, role) in enumerate(zip(names, roles, strict=True))
+    ]
+
+
 STOCK = [
     "6H",
     "7H",
@@ -133,38 +153,7 @@ REPLAY_RESULT: Any = {
         "round": 1,
         "phase": "upcard_offer",
         "turn": 1,
-        "seats": [
-            {
-                "seat": 0,
-                "name": "ana",
-                "bot": None,
-                "hand_size": 0,
-                "open": False,
-                "account": None,
-                "account_bot": False,
-                "role": "advisor",
-            },
-            {
-                "seat": 1,
-                "name": "ben",
-                "bot": None,
-                "hand_size": 10,
-                "open": False,
-                "account": None,
-                "account_bot": False,
-                "role": "captain",
-            },
-            {
-                "seat": 2,
-                "name": "cy",
-                "bot": None,
-                "hand_size": 10,
-                "open": False,
-                "account": None,
-                "account_bot": False,
-                "role": "box",
-            },
-        ],
+        "seats": gin_seats("advisor", "captain", "box"),
         "scores": [0, 0, 0],
         "winners": [],
         "stock_size": 31,
