@@ -20,6 +20,12 @@ From the seat's view only (domain.bots.gin.eval):
   `hunt` times the knock's worth. The larger wins, so a losing knock is still made when
   waiting loses more (`knock_worse`); a knock worth `knock_margin` or less with the stock
   too low to wait is not made. `lookahead` off: the older gin hunt (play on only for gin).
+- Weak opponent (`weak_at`, domain/bots/gin/reading.py): when the opponent shows no sign
+  of coming near a knock (its earlier hands of the match all lost with `weak_at` or more
+  deadwood; with none to read, a low card thrown away or a picked card that melds with
+  nothing), it will not knock first and a drawn hand (G5.6) is dealt again, so a knock
+  short of gin is not made (until the stock is down to `last_turn`, 0: never), and the
+  discard keeps the most gin outs: gin scores its whole count and the bonus (G7.1).
 - Discard: the card leaving the best `value`, plus `beta` times its danger, plus our
   deadwood times `exposure` times `knock_risk`, the share of the sampled hands' next
   draws that let them knock: when a knock is near, deadwood costs more than potential.
@@ -56,6 +62,7 @@ from domain.bots.gin.eval import (
     related,
     value,
 )
+from domain.bots.gin.reading import WEAK_AT, plays_weak
 from domain.gin.melds.core import CARD_VALUES, best_discard, least_deadwoods_plus
 from domain.shapes import json_int, json_list, json_object, json_str
 
@@ -80,6 +87,8 @@ class Params:
     samples: int = SAMPLES  # sampled opponent hands per decision after drawing
     risk_samples: int = 6  # of which `knock_risk` reads the first
     draw_candidates: int = 5  # discards valued after taking the discard top (least deadwood)
+    weak_at: int = WEAK_AT  # against a weak opponent (reading.py), knock only gin (0: off)
+    last_turn: int = 0  # ... or when the stock is down to this (0: never; G5.6 deals again)
 
 
 PARAMS = Params()
@@ -133,7 +142,40 @@ def decide(
         source = "discard" if take else "stock"
         return find_move(legal_moves, "draw", **{"from": source}) or dict(legal_moves[0]), reason
     discards, knocks = legal_cards(legal_moves, "discard"), legal_cards(legal_moves, "knock")
+    if knocks and _hunts_gin(view, seat, params):
+        gins = [c for c in knocks if deadwood(seat.hand & ~(1 << c)) == 0]
+        if not gins:
+            return _gin_discard(seat, discards, params)
+        knocks = gins
     return play_choice(seat, discards, knocks, rng, params)
+
+
+def gin_outs(seat: SeatView, kept: int) -> int:
+    """The unseen cards that make `kept` (10 cards) gin when drawn (G6.4)."""
+    pool = seat.unseen & related(kept)
+    return sum(1 for c in bits(pool) if least_deadwood(kept | 1 << c, True) == 0)
+
+
+def _gin_discard(seat: SeatView, discards: list[int], params: Params) -> tuple[Move, str]:
+    """Playing on for gin (G6.4): the discard leaving the most gin outs, then the best value."""
+    memo = _Memo(seat.unseen, params.alpha, {})
+    best = min(
+        discards,
+        key=lambda c: (-gin_outs(seat, seat.hand & ~(1 << c)), memo(seat.hand & ~(1 << c)), -c),
+    )
+    outs = gin_outs(seat, seat.hand & ~(1 << best))
+    return {"type": "discard", "card": code(best)}, (
+        f"play on for gin, discarding {code(best)} ({outs} unseen cards make gin): the "
+        "opponent shows no sign of coming near a knock"
+    )
+
+
+def _hunts_gin(view: ViewJSON, seat: SeatView, params: Params) -> bool:
+    """Play on for gin with a knock in hand (G6.4): the opponent is weak (domain/bots/gin/
+    reading.py) and the stock is above `last_turn` (G5.6)."""
+    if seat.opponent is None or seat.stock_size <= params.last_turn:
+        return False
+    return plays_weak(view, seat, params.weak_at)
 
 
 # --- drawing ----------------------------------------------------------------------------------
@@ -330,7 +372,9 @@ def play_on(
         for count in counts.values():
             if count <= seat.knock_limit:
                 knocking += 1 / len(counts)
-                total += match_worth(seat, _defend(seat, count, ours), params.finish) / len(counts)
+                points = _defend(seat, count, ours)
+                won = params.win_weight if points > 0 else -params.win_weight
+                total += (match_worth(seat, points, params.finish) + won) / len(counts)
             else:
                 total += later / len(counts)
     samples = len(hands)
