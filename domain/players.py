@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from domain.accounts import check_handle
 from domain.errors import InvalidOptions
-from domain.shapes import JSON, PlayerData
+from domain.shapes import JSON, PlayerData, Seat
 
 MAX_NAME = 40
 """The longest player name (characters); a bot's name is a player name too."""
@@ -43,6 +43,18 @@ class Player:
             account if isinstance(account, str) else None,
             bool(recorded.get("account_bot", False)),
         )
+
+    def seat_view(self, seat: int, hand_size: int) -> Seat:
+        """Who sits at `seat`, as every game's view shows it (a game may add members)."""
+        return {
+            "seat": seat,
+            "name": self.name,
+            "bot": self.bot,
+            "hand_size": hand_size,
+            "open": self.open,
+            "account": self.account,
+            "account_bot": self.account_bot,
+        }
 
 
 def bot_seats(players: Sequence[Player]) -> tuple[str | None, ...]:

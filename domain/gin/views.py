@@ -333,16 +333,7 @@ def _seats(
 
 
 def _seat(seat: int, player: Player, size: int, role: Role | None) -> GinSeat:
-    return {
-        "seat": seat,
-        "name": player.name,
-        "bot": player.bot,
-        "hand_size": size,
-        "open": player.open,
-        "account": player.account,
-        "account_bot": player.account_bot,
-        "role": role,
-    }
+    return {**player.seat_view(seat, size), "role": role}
 
 
 def _public_knock(knock: Knock) -> KnockView:

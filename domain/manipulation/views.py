@@ -181,16 +181,7 @@ class _SeatParts(dict[int, ManipulationSeat]):
 
     def __missing__(self, key: int) -> ManipulationSeat:
         seat, size = divmod(key, _SEAT_STEP)
-        player = self.players[seat]
-        shown: ManipulationSeat = {
-            "seat": seat,
-            "name": player.name,
-            "bot": player.bot,
-            "hand_size": size,
-            "open": player.open,
-            "account": player.account,
-            "account_bot": player.account_bot,
-        }
+        shown: ManipulationSeat = self.players[seat].seat_view(seat, size)
         part = frozen_dict(shown)
         self[key] = part
         return part
