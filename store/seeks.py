@@ -40,7 +40,7 @@ import logging
 import os
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
@@ -262,7 +262,7 @@ class SeekService:
             seek_id, _, first = value.partition(" ")
             if first != fingerprint:
                 raise IdempotencyKeyReused("this Idempotency-Key was used for another seek")
-            return replace_replayed(self.get(seek_id, account))
+            return replace(self.get(seek_id, account), replayed=True)
         if kind == "open":
             raise SeekOpen(f"the account has an open seek, {value}: cancel it or wait for it")
         self.enqueue_pairing(str(record["variant"]))
@@ -407,10 +407,6 @@ def _status(queue: Any, job_id: str) -> JobStatus | None:
     except NoSuchJobError:
         return None
     return job.get_status()
-
-
-def replace_replayed(seek: Seek) -> Seek:
-    return Seek(seek.record, seek.status, seek.match, True)
 
 
 def seek_service(service: MatchService) -> SeekService:
