@@ -7,8 +7,6 @@ sleeps."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 import redis
 from rq.job import Job
@@ -26,24 +24,10 @@ from tests.support.clock_play import (
     scheduled_ids,
     types,
 )
-from workers.connection import set_service
 from workers.reconcile import reconcile
 
 MOVE_S = 10
 CLOCK = {"mode": "per_move", "move_s": MOVE_S}
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def svc(redis_client: redis.Redis, clock: FakeClock) -> Iterator[MatchService]:
-    service = clocked_service(redis_client, clock)
-    set_service(service)
-    yield service
-    set_service(None)
 
 
 def _jobs_of(client: redis.Redis, match_id: str) -> list[str]:

@@ -5,8 +5,6 @@ A fake clock is injected into the service and rq's scheduler is driven from the 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 import redis
 
@@ -25,22 +23,8 @@ from tests.support.clock_play import (
     scheduled_ids,
     types,
 )
-from workers.connection import set_service
 
 PER_MOVE = {"mode": "per_move", "move_s": 2}
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def svc(redis_client: redis.Redis, clock: FakeClock) -> Iterator[MatchService]:
-    service = clocked_service(redis_client, clock)
-    set_service(service)
-    yield service
-    set_service(None)
 
 
 def _create(svc: MatchService, clock_options: dict[str, object] | None = None) -> str:
